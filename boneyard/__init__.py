@@ -1,0 +1,27 @@
+"""boneyard: exact engines, bots and tools for five domino games.
+
+The public contract (see ``docs/api.md``)::
+
+    import boneyard
+    g = boneyard.new_game("rounce", players=3, seed=7)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+from .api import game_info, games, new_game, replay, sample_game
+from .errors import IllegalAction, RulesError
+from .tiles import Tile
+
+__all__ = [
+    "IllegalAction",
+    "RulesError",
+    "Tile",
+    "game_info",
+    "games",
+    "new_game",
+    "replay",
+    "sample_game",
+]
+__version__ = "0.1.0"

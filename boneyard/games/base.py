@@ -1,0 +1,342 @@
+"""The machinery every game shares: the contract's members, records, views and sampling.
+
+A game is a subclass of :class:`Game` that declares its facts as class attributes and
+implements a few hooks:
+
+- ``_setup(dealer)``: start the game (deal the first hand, set ``current_player``).
+  Use :meth:`Game._deck` for every hand's tiles: it returns the caller's fixed deck for the
+  first hand and a seeded shuffle afterwards.
+- ``_legal()``: the legal actions of ``current_player`` as a list (cached by the core).
+- ``_play(action)``: apply an action already known to be legal. It must not fail.
+- ``parse_action(text)``: the notation to an action object (``IllegalAction`` if malformed).
+- ``_fill_view(view, seat)``: add the game's public state, and ``seat``'s own tiles under
+  ``"hand"`` (``None`` for a spectator).
+- ``scores``: the running score per seat.
+- ``tile_locations()``: every place tiles lie; together they are always the full set.
+- ``sample(view, rng)``: build a game consistent with a view (see :func:`deal_hidden`).
+
+Optional hooks: ``_explain(action)`` (why an unlisted action is illegal: name the rule),
+``_accept_unlisted(action)`` (for games whose legal actions are not all listed),
+``_copy()`` (a faster clone).
+
+The core keeps the list of applied actions (the record), a public history with per-seat
+secrets (:meth:`Game._log`), and refuses anything not legal before the game changes, so
+an illegal action leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol
+
+from ..errors import IllegalAction
+from ..rules import Rules
+from ..tiles import Tile, check_deck
+
+
+class Action(Protocol):
+    """What every action object offers: a canonical ``str()`` in the action notation."""
+
+    def __str__(self) -> str: ...
+
+
+# One history entry: (seat that sees the secret text or None, text, what others see or None).
+Event = tuple[int | None, str, str | None]
+
+
+class Game(ABC):
+    """One whole game (every hand to the end), driven through the public contract."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    teams: ClassVar[bool] = False
+    hand_size: ClassVar[int]
+    Rules: ClassVar[type[Rules]]
+
+    players: int
+    seed: int
+    rules: Any
+    rng: random.Random
+    current_player: int | None
+    is_over: bool
+    winners: list[int]
+    phase: str
+
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        rules: Rules,
+        deck: Sequence[str | Tile] | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        self._init_common(players, seed, rules)
+        if deck is not None:
+            self._given_deck = check_deck(deck, self.full_set(rules))
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+                raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer!r}")
+            self._given_dealer = dealer
+        self._setup(dealer)
+
+    def _init_common(self, players: int, seed: int, rules: Rules) -> None:
+        """Set the fields every game has, without dealing (used by ``sample`` too)."""
+        self.players = players
+        self.seed = seed
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.current_player = None
+        self.is_over = False
+        self.winners = []
+        self.phase = "setup"
+        self._given_deck: list[Tile] | None = None
+        self._given_dealer: int | None = None
+        self._deck_used = False
+        self._actions: list[Any] = []
+        self._history: list[Event] = []
+        self._legal_cache: tuple[Any, ...] | None = None
+
+    @classmethod
+    def _blank(cls, players: int, rules: Rules, seed: int) -> Any:
+        """A game object with the common fields set and nothing dealt, for ``sample``."""
+        game = cls.__new__(cls)
+        game._init_common(players, seed, rules)
+        return game
+
+    # ----- facts -------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def full_set(cls, rules: Any) -> list[Tile]:
+        """The game's whole tile multiset, sorted."""
+
+    @classmethod
+    def info(cls) -> dict[str, Any]:
+        """The game's facts as a JSON-ready dict (what ``boneyard.game_info`` returns)."""
+        return {
+            "id": cls.id,
+            "name": cls.name,
+            "players": {"min": cls.min_players, "max": cls.max_players, "default": cls.default_players},
+            "teams": cls.teams,
+            "options": cls.Rules.describe(),
+            "summary": cls.summary,
+        }
+
+    # ----- the contract ------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The legal actions of the seat to act (empty once the game is over)."""
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = () if self.is_over else tuple(self._legal())
+        return legal
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether an action (object or notation string) is legal now."""
+        try:
+            self._checked(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Any) -> None:
+        """Play an action (object or notation string); ``IllegalAction`` leaves the game unchanged."""
+        action = self._checked(action)
+        self._legal_cache = None
+        self._actions.append(action)
+        self._play(action)
+
+    def _checked(self, action: Any) -> Any:
+        if self.is_over:
+            raise IllegalAction("the game is over: no action can be played")
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            action = self._accept_unlisted(action)
+        return action
+
+    def _accept_unlisted(self, action: Any) -> Any:
+        """Called for an action not among the listed legal ones: raise, or return it to play it."""
+        raise IllegalAction(self._explain(action))
+
+    def _explain(self, action: Any) -> str:
+        """Why ``action`` is illegal now. Games override this to name the rule broken."""
+        listed = ", ".join(str(a) for a in self.legal_actions())
+        return f"'{action}' is not legal now for seat {self.current_player}; legal actions: {listed}"
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now (``None``: a spectator), JSON-ready."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
+            raise ValueError(f"seat must be None or 0 to {self.players - 1}, got {seat!r}")
+        view: dict[str, Any] = {
+            "game": self.id,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "seat": seat,
+            "phase": str(self.phase),
+            "current_player": self.current_player,
+            "scores": list(self.scores),
+            "is_over": self.is_over,
+            "winners": list(self.winners),
+            "history": self.history(seat),
+        }
+        self._fill_view(view, seat)
+        return view
+
+    def history(self, seat: int | None) -> list[str]:
+        """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
+        out = []
+        for to, text, public in self._history:
+            if to is None:
+                out.append(text)
+            elif to == seat:
+                out.append(text)
+            elif public is not None:
+                out.append(public)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The JSON-ready record: game, players, seed, rules, deck and dealer if given, actions."""
+        rec: dict[str, Any] = {
+            "game": self.id,
+            "players": self.players,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+        }
+        if self._given_deck is not None:
+            rec["deck"] = [str(t) for t in self._given_deck]
+        if self._given_dealer is not None:
+            rec["dealer"] = self._given_dealer
+        rec["actions"] = [str(a) for a in self._actions]
+        return rec
+
+    def clone(self) -> Any:
+        """An independent copy of the game."""
+        return self._copy()
+
+    def _copy(self) -> Any:
+        return copy.deepcopy(self)
+
+    def determinize(self, seat: int, rng: random.Random | int) -> Any:
+        """A game consistent with ``view(seat)`` whose hidden tiles are dealt at random."""
+        return type(self).sample(self.view(seat), rng)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} players={self.players} seed={self.seed} actions={len(self._actions)}>"
+
+    # ----- hooks -------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self, dealer: int | None) -> None:
+        """Start the game: deal the first hand and set ``current_player``."""
+
+    @abstractmethod
+    def _legal(self) -> list[Any]:
+        """The legal actions of ``current_player``."""
+
+    @abstractmethod
+    def _play(self, action: Any) -> None:
+        """Apply a legal action."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, text: str) -> Any:
+        """Parse the action notation; ``IllegalAction`` naming the expected form if malformed."""
+
+    @abstractmethod
+    def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        """Add the game's public state and ``seat``'s own tiles to ``view``."""
+
+    @abstractmethod
+    def tile_locations(self) -> dict[str, list[Tile]]:
+        """Every place tiles lie (hands, stock, table, discards...): together the full set."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[Any]:
+        """The running score of each seat."""
+
+    @classmethod
+    @abstractmethod
+    def sample(cls, view: dict[str, Any], rng: random.Random) -> Any:
+        """A full game consistent with ``view`` (see ``boneyard.sample_game``)."""
+
+    # ----- helpers for games -------------------------------------------------------
+
+    def _deck(self) -> list[Tile]:
+        """The tiles for a new hand: the given deck the first time, else a seeded shuffle."""
+        if self._given_deck is not None and not self._deck_used:
+            self._deck_used = True
+            return list(self._given_deck)
+        self._deck_used = True
+        deck = self.full_set(self.rules)
+        self.rng.shuffle(deck)
+        return deck
+
+    def _log(self, text: str, *, to: int | None = None, public: str | None = None) -> None:
+        """Add a history event. With ``to``, only that seat sees ``text``; others see ``public``."""
+        self._history.append((to, text, public))
+
+    def _next(self, seat: int) -> int:
+        """The seat after ``seat`` in turn order."""
+        return (seat + 1) % self.players
+
+    def _restore_common(self, view: dict[str, Any]) -> None:
+        """Copy the public history and outcome fields of a view into a sampled game."""
+        self._history = [(None, text, None) for text in view["history"]]
+        self.current_player = view["current_player"]
+        self.is_over = view["is_over"]
+        self.winners = list(view["winners"])
+        self.phase = view["phase"]
+
+
+def deal_hidden(
+    pool: Sequence[Tile],
+    sizes: Sequence[int],
+    rng: random.Random,
+    allowed: Sequence[Callable[[Tile], bool] | None] | None = None,
+    accept: Callable[[list[list[Tile]]], bool] | None = None,
+    tries: int = 2000,
+) -> list[list[Tile]]:
+    """Deal ``pool`` at random into places of the given sizes, respecting constraints.
+
+    ``allowed[i]`` (optional) says which tiles place ``i`` may hold (a seat known to be
+    void in a suit, say); ``accept`` (optional) checks a whole deal (counts of trumps,
+    say). Places are filled most-constrained first; a dead end or a refused deal is
+    retried, up to ``tries`` times, then ``ValueError``. The sizes must add up to the pool.
+    """
+    if sum(sizes) != len(pool):
+        raise ValueError(f"places hold {sum(sizes)} tiles but the pool has {len(pool)}")
+    checks = list(allowed) if allowed is not None else [None] * len(sizes)
+    order = sorted(range(len(sizes)), key=lambda i: (checks[i] is None, sum(1 for t in pool if checks[i] is None or checks[i](t))))  # type: ignore[misc]
+    for _ in range(tries):
+        rest = list(pool)
+        rng.shuffle(rest)
+        out: list[list[Tile]] = [[] for _ in sizes]
+        ok = True
+        for i in order:
+            check = checks[i]
+            if check is None:
+                take, rest = rest[: sizes[i]], rest[sizes[i] :]
+            else:
+                fits = [t for t in rest if check(t)]
+                if len(fits) < sizes[i]:
+                    ok = False
+                    break
+                take = fits[: sizes[i]]
+                for t in take:
+                    rest.remove(t)
+            out[i] = take
+        if ok and (accept is None or accept(out)):
+            return out
+    raise ValueError("no deal of the hidden tiles fits what the view shows")

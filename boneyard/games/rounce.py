@@ -1,0 +1,600 @@
+"""Domino Rounce: a five-trick game for 2-4 players counting down from 15.
+
+Rules as in ``docs/rules/rounce.md`` (``../shared/rules/RULINGS.md``, rounce 1-6).
+Flow of a hand: deal and turn-up, one call each from the left of the dealer (pass, fold,
+dummy, and for the dealer take or defend), face-down discards where a call needs them,
+five tricks, scoring. The game ends after the hand in which someone reaches 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from ..errors import IllegalAction
+from ..rules import Rules
+from ..tiles import Tile, double_six
+from .base import Game, deal_hidden
+
+START_POINTS = 15
+TRICKS = 5
+ROUNCE_PENALTY = 5
+
+
+class Phase(StrEnum):
+    """The named states of a Rounce hand."""
+
+    CALL = "call"
+    DISCARD = "discard"
+    DEFEND = "defend"
+    PLAY = "play"
+    OVER = "over"
+
+
+class RounceAction(NamedTuple):
+    """A Rounce action: a call word, ``discard TILE`` or ``play TILE [as SUIT]``."""
+
+    kind: str
+    tile: Tile | None = None
+    suit: int | None = None
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return self.kind
+        if self.suit is None:
+            return f"{self.kind} {self.tile}"
+        return f"{self.kind} {self.tile} as {self.suit}"
+
+
+PASS = RounceAction("pass")
+FOLD = RounceAction("fold")
+DUMMY = RounceAction("dummy")
+DEFEND = RounceAction("defend")
+TAKE = RounceAction("take")
+_WORDS = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
+_FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-4 as 4'"
+
+
+@dataclass(frozen=True)
+class RounceRules(Rules):
+    """Domino Rounce has no options: the rulings fix every point."""
+
+
+class Play(NamedTuple):
+    """A tile played to a trick: who, what, and the suit it counts in (``None``: off-suit)."""
+
+    seat: int
+    tile: Tile
+    suit: int | None
+    rank: int
+
+
+class Rounce(Game):
+    """The Domino Rounce engine."""
+
+    id = "rounce"
+    name = "Domino Rounce"
+    summary = (
+        "A trick-taking game for 2-4 players with one double-six set. Everyone starts at 15 "
+        "points; each trick taken counts one point off, and a player who plays a hand and "
+        "takes no trick is rounced: 5 points back on. Before play each player may keep his "
+        "five tiles, fold, or call a dummy hand. The first to reach 0 wins."
+    )
+    min_players = 2
+    max_players = 4
+    default_players = 4
+    hand_size = 5
+    Rules = RounceRules
+
+    @classmethod
+    def full_set(cls, rules: Any) -> list[Tile]:
+        """One double-six set."""
+        return double_six()
+
+    # ----- setup and dealing ---------------------------------------------------------
+
+    def _setup(self, dealer: int | None) -> None:
+        self.points = [START_POINTS] * self.players
+        self.hand_number = 0
+        self.last_result: dict[str, Any] | None = None
+        first = dealer if dealer is not None else self.rng.randrange(self.players)
+        self._log(f"seat {first} deals first")
+        self._deal(first)
+
+    def _deal(self, dealer: int) -> None:
+        n = self.players
+        deck = self._deck()
+        self.hand_number += 1
+        self.dealer = dealer
+        self.hands = [sorted(deck[i * 5 : i * 5 + 5], reverse=True) for i in range(n)]
+        self.turn_up = deck[n * 5]
+        self.trump = self.turn_up.high
+        self.turn_up_taken = False
+        self.boneyard = deck[n * 5 + 1 :]
+        self.out: list[Tile] = []
+        self.discarded: list[list[Tile]] = [[] for _ in range(n)]
+        self.calls: list[str | None] = [None] * n
+        self.defending = False
+        self.dummies = 0
+        self.due = 0
+        self.trick: list[Play] = []
+        self.tricks: list[tuple[int, list[Play], int]] = []
+        self.won = [0] * n
+        self.leader = self._next(dealer)
+        self._log(f"hand {self.hand_number}: seat {dealer} deals; turn-up {self.turn_up}, trump {self.trump}")
+        for seat in range(n):
+            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+        self.phase = Phase.CALL
+        self.current_player = self._next(dealer)
+
+    # ----- legal actions ---------------------------------------------------------------
+
+    def _legal(self) -> list[RounceAction]:
+        phase = self.phase
+        seat = self.current_player
+        assert seat is not None
+        if phase == Phase.PLAY:
+            return self._legal_plays(seat)
+        if phase == Phase.CALL:
+            return self._legal_calls(seat)
+        if phase == Phase.DISCARD:
+            return [RounceAction("discard", t) for t in dict.fromkeys(self.hands[seat])]
+        return [PASS, DEFEND]  # Phase.DEFEND: after taking the turn-up
+
+    def _legal_calls(self, seat: int) -> list[RounceAction]:
+        calls = [PASS]
+        if self.players >= 3:
+            calls.append(FOLD)
+        if self.dummies < self._max_dummies():
+            calls.append(DUMMY)
+        if seat == self.dealer:
+            calls.append(TAKE)
+            if self._may_defend():
+                calls.append(DEFEND)
+        return calls
+
+    def _max_dummies(self) -> int:
+        return 1 if self.players == 4 else 2
+
+    def _may_defend(self) -> bool:
+        """Four players, and of the other three two folded and one took the dummy."""
+        if self.players != 4:
+            return False
+        others = [c for s, c in enumerate(self.calls) if s != self.dealer]
+        return others.count("fold") == 2 and others.count("dummy") == 1
+
+    def _legal_plays(self, seat: int) -> list[RounceAction]:
+        hand = self.hands[seat]
+        trump = self.trump
+        trumps = [t for t in hand if t.high == trump or t.low == trump]
+        if not self.trick:
+            if trumps and (self.tricks or len(trumps) >= 3):
+                return [RounceAction("play", t) for t in trumps]
+            out = []
+            for t in hand:
+                if t.high == trump or t.low == trump or t.high == t.low:
+                    out.append(RounceAction("play", t))
+                else:
+                    out.append(RounceAction("play", t, t.high))
+                    out.append(RounceAction("play", t, t.low))
+            return out
+        led = self.trick[0].suit
+        if led == trump:
+            follow = trumps
+        else:
+            follow = [t for t in hand if (t.high == led or t.low == led) and t.high != trump and t.low != trump]
+        if follow:
+            return [RounceAction("play", t) for t in follow]
+        if len(trumps) >= 3:
+            return [RounceAction("play", t) for t in trumps]
+        return [RounceAction("play", t) for t in hand]
+
+    # ----- applying actions --------------------------------------------------------------
+
+    def _play(self, action: RounceAction) -> None:
+        seat = self.current_player
+        assert seat is not None
+        kind = action.kind
+        if kind == "play":
+            self._play_tile(seat, action)
+        elif kind == "discard":
+            self._discard(seat, action.tile)  # type: ignore[arg-type]
+        elif kind == "take":
+            self.hands[seat].append(self.turn_up)
+            self.hands[seat].sort(reverse=True)
+            self.turn_up_taken = True
+            self.calls[seat] = "take"
+            self.due = 1
+            self.phase = Phase.DISCARD
+            self._log(f"seat {seat} takes the turn-up {self.turn_up}")
+        elif kind == "defend":
+            self.calls[seat] = "defend"
+            self.defending = True
+            self._log(f"seat {seat} defends")
+            self._end_calls()
+        elif kind == "dummy":
+            self._dummy(seat)
+        elif kind == "fold":
+            self.calls[seat] = "fold"
+            self.discarded[seat].extend(self.hands[seat])
+            self.out.extend(self.hands[seat])
+            self.hands[seat] = []
+            self._log(f"seat {seat} folds")
+            self._after_call(seat)
+        else:  # pass: keep the hand (after a take, play on without defending)
+            if self.phase == Phase.CALL:
+                self.calls[seat] = "pass"
+                self._log(f"seat {seat} passes")
+            else:
+                self._log(f"seat {seat} plays on")
+            self._after_call(seat)
+
+    def _dummy(self, seat: int) -> None:
+        self.calls[seat] = "dummy"
+        self.dummies += 1
+        take = 7 if self.players == 4 else 6
+        self.discarded[seat].extend(self.hands[seat])
+        self.out.extend(self.hands[seat])
+        self.hands[seat] = sorted(self.boneyard[:take], reverse=True)
+        del self.boneyard[:take]
+        self.due = take - 5
+        self.phase = Phase.DISCARD
+        self._log(f"seat {seat} calls dummy and draws {take}")
+        self._log(f"seat {seat} draws {' '.join(map(str, self.hands[seat]))}", to=seat)
+
+    def _discard(self, seat: int, tile: Tile) -> None:
+        self.hands[seat].remove(tile)
+        self.out.append(tile)
+        self.discarded[seat].append(tile)
+        self.due -= 1
+        self._log(f"seat {seat} discards {tile} face down", to=seat, public=f"seat {seat} discards a tile face down")
+        if self.due:
+            return
+        if self.calls[seat] == "take" and self._may_defend():
+            self.phase = Phase.DEFEND
+            return
+        self._after_call(seat)
+
+    def _after_call(self, seat: int) -> None:
+        """Move to the next caller, or end the calls, applying the one-left-in rule."""
+        still_in = [s for s in range(self.players) if self.calls[s] != "fold"]
+        if len(still_in) == 1:
+            self._five_without_play(still_in[0])
+            return
+        if seat == self.dealer:
+            self._end_calls()
+            return
+        self.phase = Phase.CALL
+        self.current_player = self._next(seat)
+
+    def _end_calls(self) -> None:
+        leader = self._next(self.dealer)
+        while self.calls[leader] == "fold":
+            leader = self._next(leader)
+        self.leader = leader
+        self.phase = Phase.PLAY
+        self.current_player = leader
+
+    def _five_without_play(self, seat: int) -> None:
+        self.won[seat] = TRICKS
+        self._log(f"seat {seat} is the only player left in and takes all five tricks without play")
+        self._score_hand()
+
+    def _play_tile(self, seat: int, action: RounceAction) -> None:
+        tile = action.tile
+        assert tile is not None
+        trump = self.trump
+        self.hands[seat].remove(tile)
+        if tile.high == trump or tile.low == trump:
+            suit: int | None = trump
+            rank = trump if tile.high == tile.low else tile.other(trump)
+        elif not self.trick:
+            suit = tile.high if action.suit is None else action.suit
+            rank = tile.other(suit)
+        else:
+            led = self.trick[0].suit
+            suit = led if led is not None and tile.has(led) else None
+            rank = tile.other(led) if suit is not None else -1  # type: ignore[arg-type]
+        self.trick.append(Play(seat, tile, suit, rank))
+        self._log(f"seat {seat} plays {action}")
+        playing = self.players - self.calls.count("fold")
+        if len(self.trick) < playing:
+            nxt = self._next(seat)
+            while self.calls[nxt] == "fold":
+                nxt = self._next(nxt)
+            self.current_player = nxt
+            return
+        winner = self._trick_winner(self.trick)
+        self.won[winner] += 1
+        self.tricks.append((self.leader, self.trick, winner))
+        self._log(f"seat {winner} wins trick {len(self.tricks)}")
+        self.trick = []
+        if len(self.tricks) == TRICKS:
+            self._score_hand()
+            return
+        self.leader = winner
+        self.current_player = winner
+
+    def _trick_winner(self, trick: list[Play]) -> int:
+        trump = self.trump
+        trumps = [p for p in trick if p.suit == trump]
+        if trumps:
+            return max(trumps, key=lambda p: p.rank).seat
+        led = trick[0].suit
+        return max((p for p in trick if p.suit == led), key=lambda p: p.rank).seat
+
+    # ----- scoring and the game's end ----------------------------------------------------
+
+    def _score_hand(self) -> None:
+        changes = [0] * self.players
+        for seat in range(self.players):
+            call = self.calls[seat]
+            if call == "fold" or (self.defending and seat == self.dealer):
+                continue
+            changes[seat] = -self.won[seat]
+            if self.won[seat] == 0:
+                changes[seat] += ROUNCE_PENALTY
+                self._log(f"seat {seat} is rounced")
+        for seat, change in enumerate(changes):
+            self.points[seat] += change
+        self.last_result = {
+            "hand": self.hand_number,
+            "tricks": list(self.won),
+            "changes": changes,
+            "points": list(self.points),
+        }
+        self._log(f"hand {self.hand_number} over: points {' '.join(map(str, self.points))}")
+        low = min(self.points)
+        if low <= 0:
+            self.winners = [s for s in range(self.players) if self.points[s] == low]
+            self.is_over = True
+            self.phase = Phase.OVER
+            self.current_player = None
+            self._log(f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+            return
+        self._deal(self._next(self.dealer))
+
+    @property
+    def scores(self) -> list[int]:
+        """Points left per seat (lowest is best)."""
+        return list(self.points)
+
+    # ----- notation and explanations -----------------------------------------------------
+
+    @classmethod
+    def parse_action(cls, text: str) -> RounceAction:
+        """Parse ``pass``, ``fold``, ``dummy``, ``defend``, ``take``, ``discard T``, ``play T [as S]``."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"not a Rounce action: {text!r}; expected {_FORMS}")
+        words = text.split()
+        if len(words) == 1 and words[0] in _WORDS:
+            return _WORDS[words[0]]
+        try:
+            if len(words) == 2 and words[0] in ("discard", "play"):
+                return RounceAction(words[0], Tile.parse(words[1]))
+            if len(words) == 4 and words[0] == "play" and words[2] == "as" and words[3].isdigit():
+                tile = Tile.parse(words[1])
+                suit = int(words[3])
+                return RounceAction("play", tile, suit)
+        except ValueError as err:
+            raise IllegalAction(f"not a Rounce action: {text!r} ({err})") from None
+        raise IllegalAction(f"not a Rounce action: {text!r}; expected {_FORMS}")
+
+    def _explain(self, action: Any) -> str:
+        seat = self.current_player
+        if not isinstance(action, RounceAction):
+            return f"not a Rounce action: {action!r}"
+        phase = self.phase
+        kind = action.kind
+        who = f"seat {seat}"
+        if phase == Phase.DISCARD and kind != "discard":
+            return f"{who} must first discard {self.due} tile(s) face down"
+        if phase == Phase.DEFEND and kind not in ("pass", "defend"):
+            return f"{who} has taken the turn-up and may now only defend or pass"
+        if phase == Phase.CALL:
+            if kind in ("play", "discard"):
+                return f"{who} must call first (pass, fold, dummy{', take' if seat == self.dealer else ''})"
+            if kind == "fold":
+                return "folding is allowed only with 3 or 4 players"
+            if kind == "dummy":
+                return f"no more dummies this hand (at most {self._max_dummies()} with {self.players} players)"
+            if kind == "take":
+                return "only the dealer may take the turn-up, at his call"
+            if kind == "defend":
+                return (
+                    "only the dealer may defend, with 4 players, when two others folded "
+                    "and the third took the dummy"
+                )
+        if phase == Phase.PLAY:
+            return self._explain_play(action)
+        if action.tile is not None and seat is not None and action.tile not in self.hands[seat]:
+            return f"{who} does not hold {action.tile}"
+        return f"'{action}' is not legal now (phase {phase})"
+
+    def _explain_play(self, action: RounceAction) -> str:
+        seat = self.current_player
+        assert seat is not None
+        tile = action.tile
+        if action.kind != "play" or tile is None:
+            return f"the calls are over: seat {seat} must play a tile"
+        if tile not in self.hands[seat]:
+            return f"seat {seat} does not hold {tile}"
+        trump = self.trump
+        is_trump = tile.has(trump)
+        if not self.trick:
+            if action.suit is not None and (is_trump or tile.is_double):
+                return f"{tile} is a {'trump' if is_trump else 'double'}: play it without naming a suit"
+            if action.suit is not None and not tile.has(action.suit):
+                return f"{tile} cannot be led as suit {action.suit}"
+            legal = self.legal_actions()
+            if all(a.tile is not None and a.tile.has(trump) for a in legal) and not is_trump:
+                if self.tricks:
+                    return "a leader who won the previous trick must lead a trump while he holds one"
+                return "a player holding three or more trumps must lead a trump"
+            return f"a lead of {tile}, neither trump nor double, must name its suit: 'play {tile} as {tile.high}'"
+        if action.suit is not None:
+            return "only a lead names its suit; play a follow as 'play TILE'"
+        led = self.trick[0].suit
+        return (
+            f"seat {seat} must follow suit {led}" + (" (trumps)" if led == trump else "")
+            if any(
+                (t.has(trump) if led == trump else (led is not None and t.has(led) and not t.has(trump)))
+                for t in self.hands[seat]
+            )
+            else "a player holding three or more trumps who cannot follow suit must play a trump"
+        )
+
+    # ----- views, locations, sampling ---------------------------------------------------
+
+    def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        view.update(
+            {
+                "hand_number": self.hand_number,
+                "dealer": self.dealer,
+                "trump": self.trump,
+                "turn_up": str(self.turn_up),
+                "turn_up_taken": self.turn_up_taken,
+                "calls": list(self.calls),
+                "defending": self.defending,
+                "dummies": self.dummies,
+                "discards_due": self.due,
+                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
+                "discarded": None if seat is None else [str(t) for t in self.discarded[seat]],
+                "hand_sizes": [len(h) for h in self.hands],
+                "boneyard": len(self.boneyard),
+                "out": len(self.out),
+                "leader": self.leader,
+                "trick": [_play_json(p) for p in self.trick],
+                "tricks": [
+                    {"leader": lead, "plays": [_play_json(p) for p in plays], "winner": win}
+                    for lead, plays, win in self.tricks
+                ],
+                "tricks_won": list(self.won),
+                "last_result": self.last_result,
+            }
+        )
+
+    def tile_locations(self) -> dict[str, list[Tile]]:
+        """Hands, boneyard, face-down discards, the turn-up (if not taken) and tricks played."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places["boneyard"] = list(self.boneyard)
+        places["out"] = list(self.out)
+        places["turn-up"] = [] if self.turn_up_taken else [self.turn_up]
+        places["played"] = [p.tile for _, plays, _ in self.tricks for p in plays] + [p.tile for p in self.trick]
+        return places
+
+    @classmethod
+    def sample(cls, view: dict[str, Any], rng: random.Random) -> Rounce:
+        """A game matching ``view``, the hidden tiles dealt at random within what play revealed."""
+        n = view["players"]
+        seat = view["seat"]
+        game: Rounce = cls._blank(n, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
+        game._restore_common(view)
+        game.points = list(view["scores"])
+        game.hand_number = view["hand_number"]
+        game.last_result = view["last_result"]
+        game.dealer = view["dealer"]
+        game.turn_up = Tile.parse(view["turn_up"])
+        game.trump = view["trump"]
+        game.turn_up_taken = view["turn_up_taken"]
+        game.calls = list(view["calls"])
+        game.defending = view["defending"]
+        game.dummies = view["dummies"]
+        game.due = view["discards_due"]
+        game.leader = view["leader"]
+        game.won = list(view["tricks_won"])
+        game.trick = [_play_from(p) for p in view["trick"]]
+        game.tricks = [(t["leader"], [_play_from(p) for p in t["plays"]], t["winner"]) for t in view["tricks"]]
+        own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
+        own_out = [Tile.parse(t) for t in view["discarded"]] if seat is not None else []
+        sizes = list(view["hand_sizes"])
+        known = list(own) + own_out
+        known += [p.tile for _, plays, _ in game.tricks for p in plays] + [p.tile for p in game.trick]
+        if not game.turn_up_taken:
+            known.append(game.turn_up)
+        pool = list(cls.full_set(game.rules))
+        for t in known:
+            pool.remove(t)
+        others = [s for s in range(n) if s != seat]
+        places = [sizes[s] for s in others] + [view["boneyard"], view["out"] - len(own_out)]
+        allowed, limits = game._constraints(others)
+        turn_up_owner = (
+            others.index(game.dealer) if game.turn_up_taken and game.turn_up in pool and game.dealer != seat else None
+        )
+
+        def accept(deal: list[list[Tile]]) -> bool:
+            for i, limit in enumerate(limits):
+                if limit is not None and sum(1 for t in deal[i] if t.has(game.trump)) > limit:
+                    return False
+            if turn_up_owner is not None:
+                return game.turn_up in deal[turn_up_owner] or game.turn_up in deal[-1]
+            return True
+
+        deal = deal_hidden(pool, places, rng, allowed + [None, None], accept)
+        game.hands = [[] for _ in range(n)]
+        for i, s in enumerate(others):
+            game.hands[s] = sorted(deal[i], reverse=True)
+        if seat is not None:
+            game.hands[seat] = sorted(own, reverse=True)
+        game.boneyard = deal[-2]
+        game.out = own_out + deal[-1]
+        game.discarded = [[] for _ in range(n)]
+        if seat is not None:
+            game.discarded[seat] = own_out
+        return game
+
+    def _constraints(self, seats: list[int]) -> tuple[list[Any], list[int | None]]:
+        """What the tricks so far prove about each seat's hand: void suits and a trump limit."""
+        trump = self.trump
+        void: dict[int, set[int]] = {s: set() for s in seats}
+        limit: dict[int, int | None] = {s: None for s in seats}
+        sequence = [(lead, plays) for lead, plays, _ in self.tricks] + [(self.leader, self.trick)]
+        flat = [(k, p) for k, (_, plays) in enumerate(sequence) for p in plays]
+        for index, (k, p) in enumerate(flat):
+            if p.seat not in void:
+                continue
+            later_trumps = sum(1 for _, q in flat[index + 1 :] if q.seat == p.seat and q.tile.has(trump))
+            leading = sequence[k][1][0] is p
+            played_trump = p.tile.has(trump)
+            bound: int | None = None
+            if leading:
+                if not played_trump:
+                    bound = 0 if k > 0 else 2
+            else:
+                led = sequence[k][1][0].suit
+                if p.suit != led:
+                    void[p.seat].add(led)  # type: ignore[arg-type]
+                    if not played_trump:
+                        bound = 2
+            if bound is not None:
+                left = bound - later_trumps
+                old = limit[p.seat]
+                limit[p.seat] = left if old is None else min(old, left)
+        allowed = []
+        for s in seats:
+            suits = frozenset(void[s])
+            no_trump = limit[s] == 0 or trump in suits
+            allowed.append(_allow(suits, trump, no_trump) if suits or no_trump else None)
+        return allowed, [limit[s] for s in seats]
+
+
+def _allow(void: frozenset[int], trump: int, no_trump: bool) -> Any:
+    def check(tile: Tile) -> bool:
+        if tile.high == trump or tile.low == trump:
+            return not no_trump
+        return not (tile.high in void or tile.low in void)
+
+    return check
+
+
+def _play_json(p: Play) -> dict[str, Any]:
+    return {"seat": p.seat, "tile": str(p.tile), "suit": p.suit, "rank": p.rank}
+
+
+def _play_from(d: dict[str, Any]) -> Play:
+    return Play(d["seat"], Tile.parse(d["tile"]), d["suit"], d["rank"])
+
+
+GAME = Rounce
