@@ -11,13 +11,17 @@ The public contract (see ``docs/api.md``)::
 from __future__ import annotations
 
 from .api import game_info, games, new_game, replay, sample_game
+from .bots import Bot, bot, bots
 from .errors import IllegalAction, RulesError
 from .tiles import Tile
 
 __all__ = [
+    "Bot",
     "IllegalAction",
     "RulesError",
     "Tile",
+    "bot",
+    "bots",
     "game_info",
     "games",
     "new_game",

@@ -1,0 +1,1 @@
+"""The terminal front end (Typer + Rich): ``boneyard games|rules|play|replay``."""

@@ -1,0 +1,54 @@
+"""Terminal rendering of a Rounce view: trump, the trick, tricks won, points, your hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from . import seat_label
+
+
+def render(view: dict[str, Any]) -> RenderableType:
+    """The table as the viewing seat sees it."""
+    n = view["players"]
+    head = Text.assemble(
+        (f"Hand {view['hand_number']}", "bold"),
+        f"  dealer: {seat_label(view, view['dealer'])}  turn-up: ",
+        (view["turn_up"], "bold yellow"),
+        ("  (taken by the dealer)" if view["turn_up_taken"] else ""),
+        "  trump: ",
+        (str(view["trump"]), "bold red"),
+    )
+    seats = Table(box=None, header_style="bold")
+    for col in ("seat", "points", "call", "tiles", "tricks"):
+        seats.add_column(col)
+    for s in range(n):
+        marker = " <" if view["current_player"] == s else ""
+        seats.add_row(
+            seat_label(view, s) + marker,
+            str(view["scores"][s]),
+            view["calls"][s] or "-",
+            str(view["hand_sizes"][s]),
+            str(view["tricks_won"][s]),
+        )
+    trick = Text("Trick: ")
+    if view["trick"]:
+        for p in view["trick"]:
+            suit = "" if p["suit"] is None else f" ({'trump' if p['suit'] == view['trump'] else 'suit ' + str(p['suit'])})"
+            trick.append(f"{seat_label(view, p['seat'])} {p['tile']}{suit}   ")
+    else:
+        trick.append("(none yet)", style="dim")
+    parts: list[RenderableType] = [head, seats, trick]
+    if view["hand"] is not None:
+        hand = Text("Your hand: ", style="bold")
+        for t in view["hand"]:
+            a, b = (int(x) for x in t.split("-"))
+            hand.append(f"[{t}] ", style="bold red" if view["trump"] in (a, b) else "bold green")
+        parts.append(hand)
+    if view.get("last_result") and view["phase"] == "call" and not view["trick"]:
+        r = view["last_result"]
+        parts.append(Text(f"Last hand: tricks {r['tricks']}, changes {r['changes']}", style="dim"))
+    return Group(*parts)
