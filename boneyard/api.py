@@ -82,4 +82,4 @@ def sample_game(view: Mapping[str, Any], rng: random.Random | int | None = None)
     return game_class(view["game"]).sample(dict(view), rng)
 
 
-__all__ = ["Game", "games", "game_info", "new_game", "replay", "sample_game"]
+__all__ = ["Game", "game_info", "games", "new_game", "replay", "sample_game"]

@@ -145,9 +145,8 @@ def _check_value(name: str, value: Any, field: dataclasses.Field[Any], cls: type
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise bad
         value = float(value)
-    elif isinstance(default, str):
-        if not isinstance(value, str):
-            raise bad
+    elif isinstance(default, str) and not isinstance(value, str):
+        raise bad
     allowed = meta.get("allowed")
     if allowed is not None and value not in allowed:
         raise bad

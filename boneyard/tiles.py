@@ -21,7 +21,7 @@ class Tile:
     ('6-4', 6, 4, 10)
     """
 
-    __slots__ = ("high", "low", "key")
+    __slots__ = ("high", "key", "low")
     high: int
     low: int
     key: int
@@ -145,7 +145,7 @@ def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise ValueError("deck must be a list of tile strings")
-    tiles = [Tile.parse(t) for t in deck]
+    tiles = [t if isinstance(t, Tile) else Tile.parse(t) for t in deck]
     if len(tiles) != len(full):
         raise ValueError(f"deck must hold all {len(full)} tiles of the game, got {len(tiles)}")
     have, want = Counter(tiles), Counter(full)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
 from ..errors import IllegalAction
-from ..rules import Rules
+from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
 
 
@@ -58,7 +58,7 @@ class Game(ABC):
     default_players: ClassVar[int]
     teams: ClassVar[bool] = False
     hand_size: ClassVar[int]
-    Rules: ClassVar[type[Rules]]
+    Rules: ClassVar[type[RulesBase]]
 
     players: int
     seed: int
@@ -73,11 +73,13 @@ class Game(ABC):
         self,
         players: int,
         seed: int,
-        rules: Rules,
+        rules: RulesBase,
         deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
     ) -> None:
         self._init_common(players, seed, rules)
+        self._given_deck: list[Tile] | None = None
+        self._given_dealer: int | None = None
         if deck is not None:
             self._given_deck = check_deck(deck, self.full_set(rules))
         if dealer is not None:
@@ -86,7 +88,7 @@ class Game(ABC):
             self._given_dealer = dealer
         self._setup(dealer)
 
-    def _init_common(self, players: int, seed: int, rules: Rules) -> None:
+    def _init_common(self, players: int, seed: int, rules: RulesBase) -> None:
         """Set the fields every game has, without dealing (used by ``sample`` too)."""
         self.players = players
         self.seed = seed
@@ -96,15 +98,15 @@ class Game(ABC):
         self.is_over = False
         self.winners = []
         self.phase = "setup"
-        self._given_deck: list[Tile] | None = None
-        self._given_dealer: int | None = None
+        self._given_deck = None
+        self._given_dealer = None
         self._deck_used = False
         self._actions: list[Any] = []
         self._history: list[Event] = []
         self._legal_cache: tuple[Any, ...] | None = None
 
     @classmethod
-    def _blank(cls, players: int, rules: Rules, seed: int) -> Any:
+    def _blank(cls, players: int, rules: RulesBase, seed: int) -> Any:
         """A game object with the common fields set and nothing dealt, for ``sample``."""
         game = cls.__new__(cls)
         game._init_common(players, seed, rules)
@@ -197,9 +199,7 @@ class Game(ABC):
         """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
         out = []
         for to, text, public in self._history:
-            if to is None:
-                out.append(text)
-            elif to == seat:
+            if to is None or to == seat:
                 out.append(text)
             elif public is not None:
                 out.append(public)
@@ -229,7 +229,7 @@ class Game(ABC):
 
     def determinize(self, seat: int, rng: random.Random | int) -> Any:
         """A game consistent with ``view(seat)`` whose hidden tiles are dealt at random."""
-        return type(self).sample(self.view(seat), rng)
+        return type(self).sample(self.view(seat), rng if isinstance(rng, random.Random) else random.Random(rng))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} players={self.players} seed={self.seed} actions={len(self._actions)}>"
@@ -318,7 +318,12 @@ def deal_hidden(
     if sum(sizes) != len(pool):
         raise ValueError(f"places hold {sum(sizes)} tiles but the pool has {len(pool)}")
     checks = list(allowed) if allowed is not None else [None] * len(sizes)
-    order = sorted(range(len(sizes)), key=lambda i: (checks[i] is None, sum(1 for t in pool if checks[i] is None or checks[i](t))))  # type: ignore[misc]
+
+    def room(i: int) -> tuple[bool, int]:
+        check = checks[i]
+        return (check is None, len(pool) if check is None else sum(1 for t in pool if check(t)))
+
+    order = sorted(range(len(sizes)), key=room)
     for _ in range(tries):
         rest = list(pool)
         rng.shuffle(rest)

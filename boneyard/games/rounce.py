@@ -532,7 +532,7 @@ class Rounce(Game):
                 return game.turn_up in deal[turn_up_owner] or game.turn_up in deal[-1]
             return True
 
-        deal = deal_hidden(pool, places, rng, allowed + [None, None], accept)
+        deal = deal_hidden(pool, places, rng, [*allowed, None, None], accept)
         game.hands = [[] for _ in range(n)]
         for i, s in enumerate(others):
             game.hands[s] = sorted(deal[i], reverse=True)

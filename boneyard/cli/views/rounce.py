@@ -37,7 +37,10 @@ def render(view: dict[str, Any]) -> RenderableType:
     trick = Text("Trick: ")
     if view["trick"]:
         for p in view["trick"]:
-            suit = "" if p["suit"] is None else f" ({'trump' if p['suit'] == view['trump'] else 'suit ' + str(p['suit'])})"
+            if p["suit"] is None:
+                suit = ""
+            else:
+                suit = " (trump)" if p["suit"] == view["trump"] else f" (suit {p['suit']})"
             trick.append(f"{seat_label(view, p['seat'])} {p['tile']}{suit}   ")
     else:
         trick.append("(none yet)", style="dim")
