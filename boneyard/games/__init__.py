@@ -10,6 +10,7 @@ ORDER = ("montana", "twobox", "rummikub", "eighty", "rounce")
 
 # id -> module holding a ``GAME`` class. Only registered games are listed by ``game_ids``.
 _MODULES: dict[str, str] = {
+    "eighty": "boneyard.games.eighty",
     "rounce": "boneyard.games.rounce",
 }
 

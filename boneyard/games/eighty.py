@@ -1,0 +1,648 @@
+"""Eighty: the partnership bidding and trick game with two blank-less double-six sets.
+
+Rules as in ``docs/rules/eighty.md`` (``../shared/rules/RULINGS.md``, eighty 1-9).
+Flow of a hand: the shuffler deals 10 tiles to each of the four seats (two lie out unseen);
+one round of bidding from the shuffler's left (all pass: the next shuffler deals again);
+the winning bidder names trumps (not for Nel-O); ten tricks, the bidder leading the first;
+scoring. The game ends after the hand in which a side reaches the target (or, with
+``marks``, the marks target).
+
+For speed, a hand's trump and doubles setting is turned once into lookup tables indexed by
+``Tile.key``: the suit a tile leads, which tiles belong to each suit (must follow it), and
+each tile's power in a trick led in each suit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from ..errors import IllegalAction
+from ..rules import Rules, option
+from ..tiles import Tile, double_six
+from .base import Game, deal_hidden
+
+SEATS = 4
+HAND = 10
+TRICKS = 10
+MIN_BID = 50
+MAX_BID = 80
+NELLO_VALUE = 80
+TRICK_POINTS = 2
+COUNT = {Tile(5, 5): 10, Tile(6, 4): 10, Tile(4, 1): 5, Tile(3, 2): 5}
+
+# Suit ids of a led tile: 1-6 a number, then these two.
+TRUMP_SUIT = 7
+DOUBLES_SUIT = 8
+TOP = 7  # the in-suit rank of the suit's double (above the other ends 1-6)
+TRUMP_POWER = 100  # added to a trump's rank so any trump beats any tile of the led suit
+
+
+class Phase(StrEnum):
+    """The named states of an Eighty hand."""
+
+    BID = "bid"
+    TRUMP = "trump"
+    PLAY = "play"
+    OVER = "over"
+
+
+class EightyAction(NamedTuple):
+    """An Eighty action: ``pass``, ``bid 55``, ``bid nel-o``, ``trump 5`` or ``play 6-4``."""
+
+    kind: str
+    number: int | None = None
+    tile: Tile | None = None
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind == "play":
+            return f"play {self.tile}"
+        if kind == "nelo":
+            return "bid nel-o"
+        if kind == "pass":
+            return "pass"
+        return f"{kind} {self.number}"
+
+
+PASS = EightyAction("pass")
+NELO = EightyAction("nelo")
+BIDS = {n: EightyAction("bid", n) for n in range(MIN_BID, MAX_BID + 1)}
+TRUMPS = {n: EightyAction("trump", n) for n in range(1, 7)}
+TRUMP_LIST = list(TRUMPS.values())
+# Tile.key -> the (interned) action playing that tile (PASS fills the unused keys).
+PLAYS: list[EightyAction] = [PASS] * 64
+for _t in double_six():
+    PLAYS[_t.key] = EightyAction("play", None, _t)
+_FORMS = "'pass', 'bid 55' (50 to 80), 'bid nel-o', 'trump 5' (1 to 6) or 'play 6-4'"
+# Tile.key -> count points of that tile.
+COUNT_BY_KEY = [0] * 64
+for _t, _v in COUNT.items():
+    COUNT_BY_KEY[_t.key] = _v
+
+
+@dataclass(frozen=True)
+class EightyRules(Rules):
+    """Eighty's options (see ``docs/rules/eighty.md``)."""
+
+    nello: bool = option(False, doc="allow the Nel-O bid: the bidder, his partner sitting out, must take no trick")
+    doubles_suit: bool = option(
+        False, doc="doubles form their own suit (6-6 high); a led double must be followed by a double"
+    )
+    marks: bool = option(False, doc="score one mark per hand won (bid made, or set) instead of points")
+    target: int = option(250, minimum=1, doc="points a side needs to win the game")
+    marks_target: int = option(10, minimum=1, doc="marks a side needs to win the game when marks=True")
+
+
+class Tables(NamedTuple):
+    """One hand's trump setting as lookup tables indexed by ``Tile.key``."""
+
+    lead_suit: list[int]  # the suit a led tile asks for
+    member: list[list[bool]]  # member[suit][key]: the tile belongs to that suit (follows it)
+    power: list[list[int]]  # power[led suit][key]: strength in a trick led in that suit, -1 none
+
+
+_TABLES: dict[tuple[int, bool], Tables] = {}
+
+
+def tables(trump: int, doubles_suit: bool) -> Tables:
+    """The lookup tables for a trump number (0: no trumps) and the doubles setting."""
+    found = _TABLES.get((trump, doubles_suit))
+    if found is not None:
+        return found
+    lead_suit = [0] * 64
+    member = [[False] * 64 for _ in range(DOUBLES_SUIT + 1)]
+    power = [[-1] * 64 for _ in range(DOUBLES_SUIT + 1)]
+    for t in double_six(blanks=False):
+        k = t.key
+        if trump and t.has(trump):
+            lead_suit[k] = TRUMP_SUIT
+            member[TRUMP_SUIT][k] = True
+            rank = TOP if t.is_double else t.other(trump)
+            for led in range(1, DOUBLES_SUIT + 1):
+                power[led][k] = TRUMP_POWER + rank
+        elif doubles_suit and t.is_double:
+            lead_suit[k] = DOUBLES_SUIT
+            member[DOUBLES_SUIT][k] = True
+            power[DOUBLES_SUIT][k] = t.high
+        else:
+            lead_suit[k] = t.high
+            for n in {t.high, t.low}:
+                member[n][k] = True
+                power[n][k] = TOP if t.is_double else t.other(n)
+    found = _TABLES[(trump, doubles_suit)] = Tables(lead_suit, member, power)
+    return found
+
+
+def suit_name(suit: int | None) -> str | None:
+    """A led suit id as the view writes it: ``"trump"``, ``"doubles"``, ``"5"``; ``None`` if none."""
+    if suit is None:
+        return None
+    if suit == TRUMP_SUIT:
+        return "trump"
+    if suit == DOUBLES_SUIT:
+        return "doubles"
+    return str(suit)
+
+
+def _bid_text(bid: int | str | None) -> str:
+    return "nel-o" if bid == "nel-o" else str(bid)
+
+
+class Trick(NamedTuple):
+    """A finished trick: its leader, the plays in order (seat, tile), the winner, points won."""
+
+    leader: int
+    plays: tuple[tuple[int, Tile], ...]
+    winner: int
+    points: int
+
+
+class Eighty(Game):
+    """The Eighty engine (four seats, partners 0+2 and 1+3)."""
+
+    id = "eighty"
+    name = "Eighty"
+    summary = (
+        "A partnership trick-taking game for four players with two double-six sets stripped "
+        "of their blanks. Each player bids once for how many of the hand's 80 points his side "
+        "will take (2 a trick plus the 5- and 10-point count tiles); the highest bidder names "
+        "trumps and leads. Made bids score what was taken; a set bid gives the bid to the other "
+        "side. First side to 250 wins. Options: Nel-O (lose every trick), doubles as a suit, marks."
+    )
+    min_players = 4
+    max_players = 4
+    default_players = 4
+    teams = True
+    hand_size = HAND
+    Rules = EightyRules
+
+    @classmethod
+    def full_set(cls, rules: Any) -> list[Tile]:
+        """Two double-six sets with every blank tile removed: 42 tiles."""
+        return double_six(2, blanks=False)
+
+    # ----- setup and dealing ---------------------------------------------------------
+
+    def _setup(self, dealer: int | None) -> None:
+        self.points = [0, 0]
+        self.marks = [0, 0]
+        self.hand_number = 0
+        self.last_result: dict[str, Any] | None = None
+        first = dealer if dealer is not None else self.rng.randrange(SEATS)
+        self._log(f"seat {first} shuffles first")
+        self._deal(first)
+
+    def _deal(self, shuffler: int) -> None:
+        deck = self._deck()
+        self.hand_number += 1
+        self.shuffler = shuffler
+        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], reverse=True) for s in range(SEATS)]
+        self.out = deck[SEATS * HAND :]
+        self.bids: list[int | str | None] = [None] * SEATS
+        self.high: int | str | None = None
+        self.bidder: int | None = None
+        self.trump: int | None = None
+        self.nello = False
+        self.sitting_out: int | None = None
+        self.trick: list[tuple[int, Tile]] = []
+        self.led: int | None = None
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0] * SEATS
+        self.taken = [0, 0]
+        self.leader: int | None = None
+        self._tables: Tables | None = None
+        self._after = [1, 2, 3, 0]
+        self._log(f"hand {self.hand_number}: seat {shuffler} shuffles; two tiles lie out")
+        for seat in range(SEATS):
+            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+        self.phase = Phase.BID
+        self.current_player = (shuffler + 1) % SEATS
+
+    # ----- legal actions ---------------------------------------------------------------
+
+    def _legal(self) -> list[EightyAction]:
+        if self.phase == Phase.PLAY:
+            hand = self.hands[self.current_player]  # type: ignore[index]
+            if self.trick:
+                member = self._tables.member[self.led]  # type: ignore[union-attr,index]
+                follow = [t for t in hand if member[t.key]]
+                if follow:
+                    hand = follow
+            out = []
+            prev = None
+            for t in hand:
+                if t is not prev:
+                    out.append(PLAYS[t.key])
+                    prev = t
+            return out
+        if self.phase == Phase.BID:
+            high = self.high
+            low = MIN_BID if high is None else high + 1  # type: ignore[operator]
+            out = [PASS]
+            out.extend(BIDS[n] for n in range(low, MAX_BID + 1))
+            if self.rules.nello:
+                out.append(NELO)
+            return out
+        return list(TRUMP_LIST)
+
+    # ----- applying actions --------------------------------------------------------------
+
+    def _play(self, action: EightyAction) -> None:
+        kind = action.kind
+        if kind == "play":
+            self._play_tile(action.tile)  # type: ignore[arg-type]
+        elif kind == "trump":
+            self._name_trump(action.number)  # type: ignore[arg-type]
+        else:
+            self._bid(action)
+
+    def _bid(self, action: EightyAction) -> None:
+        seat = self.current_player
+        assert seat is not None
+        if action.kind == "pass":
+            self.bids[seat] = "pass"
+            self._log(f"seat {seat} passes")
+        else:
+            bid: int | str = "nel-o" if action.kind == "nelo" else action.number  # type: ignore[assignment]
+            self.bids[seat] = self.high = bid
+            self.bidder = seat
+            self._log(f"seat {seat} bids {bid}")
+        if seat == self.shuffler or self.high == "nel-o" or self.high == MAX_BID:
+            self._end_bidding()
+        else:
+            self.current_player = (seat + 1) % SEATS
+
+    def _end_bidding(self) -> None:
+        bidder = self.bidder
+        if bidder is None:
+            self._log(f"all four passed: the tiles are reshuffled and seat {(self.shuffler + 1) % SEATS} deals")
+            self._deal((self.shuffler + 1) % SEATS)
+            return
+        if self.current_player != self.shuffler:
+            self._log(f"seat {bidder} wins the bidding with {self.high}: no higher bid is possible")
+        else:
+            self._log(f"seat {bidder} wins the bidding with {self.high}")
+        if self.high == "nel-o":
+            self.nello = True
+            self.sitting_out = (bidder + 2) % SEATS
+            after = [1, 2, 3, 0]
+            before = (self.sitting_out - 1) % SEATS
+            after[before] = (self.sitting_out + 1) % SEATS
+            self._after = after
+            self._log(f"Nel-O: seat {self.sitting_out} lays his tiles face down and sits out; no trumps")
+            self._start_play(0)
+            return
+        self.phase = Phase.TRUMP
+        self.current_player = bidder
+
+    def _name_trump(self, trump: int) -> None:
+        self._log(f"seat {self.bidder} names {trump}s trumps")
+        self._start_play(trump)
+
+    def _start_play(self, trump: int) -> None:
+        self.trump = trump or None
+        self._tables = tables(trump, self.rules.doubles_suit)
+        self.phase = Phase.PLAY
+        self.leader = self.current_player = self.bidder
+
+    def _play_tile(self, tile: Tile) -> None:
+        seat: int = self.current_player  # type: ignore[assignment]
+        self.hands[seat].remove(tile)
+        trick = self.trick
+        if not trick:
+            self.led = self._tables.lead_suit[tile.key]  # type: ignore[union-attr]
+        trick.append((seat, tile))
+        self._log(f"seat {seat} plays {tile}")
+        if len(trick) < (3 if self.nello else SEATS):
+            self.current_player = self._after[seat]
+            return
+        power = self._tables.power[self.led]  # type: ignore[union-attr,index]
+        best = -1
+        winner = seat
+        points = TRICK_POINTS
+        for s, t in trick:
+            k = t.key
+            p = power[k]
+            if p > best:  # strictly higher: of two identical tiles the first played wins
+                best = p
+                winner = s
+            points += COUNT_BY_KEY[k]
+        self.tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
+        self.tricks_won[winner] += 1
+        self.taken[winner & 1] += points
+        self.trick = []
+        self.led = None
+        self._log(f"seat {winner} wins trick {len(self.tricks)} ({points} points)")
+        if (self.nello and winner == self.bidder) or len(self.tricks) == TRICKS:
+            self._score_hand()
+            return
+        self.leader = self.current_player = winner
+
+    # ----- scoring and the game's end ----------------------------------------------------
+
+    def _score_hand(self) -> None:
+        bidder: int = self.bidder  # type: ignore[assignment]
+        side = bidder & 1
+        other = 1 - side
+        gains = [0, 0]
+        if self.nello:
+            made = self.tricks_won[bidder] == 0
+            gains[side if made else other] = NELLO_VALUE
+            bid_value: int = NELLO_VALUE
+        else:
+            bid_value = self.high  # type: ignore[assignment]
+            made = self.taken[side] >= bid_value
+            if made:
+                gains[side] = self.taken[side]
+            else:
+                gains[other] = bid_value
+            gains[other] += self.taken[other]
+        hand_winner = side if made else other
+        for s in (0, 1):
+            self.points[s] += gains[s]
+        self.marks[hand_winner] += 1
+        word = "made" if made else "set"
+        self.last_result = {
+            "hand": self.hand_number,
+            "bidder": bidder,
+            "bid": self.high,
+            "trump": self.trump,
+            "made": made,
+            "tricks": [self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3]],
+            "taken": list(self.taken),
+            "gains": gains,
+            "points": list(self.points),
+            "marks": list(self.marks),
+            "hand_won_by": [hand_winner, hand_winner + 2],
+        }
+        if self.nello and not made:
+            self._log(f"seat {bidder} took a trick: Nel-O is set")
+        totals = (
+            f"marks {self.marks[0]} to {self.marks[1]}"
+            if self.rules.marks
+            else f"points {self.points[0]} to {self.points[1]}"
+        )
+        self._log(
+            f"hand {self.hand_number} over: bid {_bid_text(self.high)} {word}; "
+            f"seats 0+2 score {gains[0]}, seats 1+3 score {gains[1]}; {totals}"
+        )
+        won = self._game_winner(side)
+        if won is not None:
+            self.winners = [won, won + 2]
+            self.is_over = True
+            self.phase = Phase.OVER
+            self.current_player = None
+            self._log(f"game over: seats {won} and {won + 2} win")
+            return
+        self._deal((self.shuffler + 1) % SEATS)
+
+    def _game_winner(self, bidding_side: int) -> int | None:
+        """The side that has won the game after this hand, or ``None``."""
+        if self.rules.marks:
+            reached = [s for s in (0, 1) if self.marks[s] >= self.rules.marks_target]
+        else:
+            reached = [s for s in (0, 1) if self.points[s] >= self.rules.target]
+        if not reached:
+            return None
+        if len(reached) == 2:
+            return bidding_side
+        return reached[0]
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's side's score: points, or marks when ``marks=True``."""
+        s = self.marks if self.rules.marks else self.points
+        return [s[0], s[1], s[0], s[1]]
+
+    # ----- notation and explanations -----------------------------------------------------
+
+    @classmethod
+    def parse_action(cls, text: str) -> EightyAction:
+        """Parse ``pass``, ``bid N``, ``bid nel-o``, ``trump N`` or ``play T``."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"not an Eighty action: {text!r}; expected {_FORMS}")
+        words = text.split()
+        if words == ["pass"]:
+            return PASS
+        if len(words) == 2:
+            word, arg = words
+            if word == "play":
+                try:
+                    tile = Tile.parse(arg)
+                except ValueError as err:
+                    raise IllegalAction(f"not an Eighty action: {text!r} ({err})") from None
+                return PLAYS[tile.key]
+            if word == "bid" and arg == "nel-o":
+                return NELO
+            if word in ("bid", "trump") and arg.isascii() and arg.isdigit():
+                n = int(arg)
+                known = (BIDS if word == "bid" else TRUMPS).get(n)
+                return known if known is not None else EightyAction(word, n)
+        raise IllegalAction(f"not an Eighty action: {text!r}; expected {_FORMS}")
+
+    def _explain(self, action: Any) -> str:
+        if not isinstance(action, EightyAction):
+            return f"not an Eighty action: {action!r}; expected {_FORMS}"
+        seat = self.current_player
+        kind = action.kind
+        phase = self.phase
+        if phase == Phase.BID:
+            if kind in ("play", "trump"):
+                return f"the bidding is not over: seat {seat} must bid or pass"
+            if kind == "nelo":
+                return "nel-o may not be bid: the rules option 'nello' is off"
+            n = action.number
+            if n is None or not MIN_BID <= n <= MAX_BID:
+                return f"a bid is a whole number from {MIN_BID} to {MAX_BID}"
+            return f"a bid must be higher than the current bid of {self.high}"
+        if phase == Phase.TRUMP:
+            if kind == "trump":
+                return "trumps are named by a number from 1 to 6 (there are no blanks)"
+            return f"seat {seat} won the bidding and must now name trumps: 'trump 1' to 'trump 6'"
+        if kind != "play" or action.tile is None:
+            return f"the bidding is over: seat {seat} must play a tile"
+        tile = action.tile
+        if seat is None or tile not in self.hands[seat]:
+            return f"seat {seat} does not hold {tile}"
+        led = self.led
+        if led == TRUMP_SUIT:
+            return f"seat {seat} must follow the trump lead with a trump (a tile holding {self.trump})"
+        if led == DOUBLES_SUIT:
+            return f"seat {seat} must follow the lead of a double with a double"
+        rest = []
+        if self.trump:
+            rest.append(f"not a trump (holding {self.trump})")
+        if self.rules.doubles_suit:
+            rest.append("not a double")
+        extra = f" that is {' and '.join(rest)}" if rest else ""
+        return f"seat {seat} must follow suit {led}: play a tile holding {led}{extra}"
+
+    # ----- views, locations, copying, sampling ---------------------------------------------
+
+    def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        tw = self.tricks_won
+        view.update(
+            {
+                "hand_number": self.hand_number,
+                "shuffler": self.shuffler,
+                "partners": [[0, 2], [1, 3]],
+                "bids": list(self.bids),
+                "high_bid": self.high,
+                "bidder": self.bidder,
+                "nello": self.nello,
+                "trump": self.trump,
+                "sitting_out": self.sitting_out,
+                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
+                "hand_sizes": [len(h) for h in self.hands],
+                "lying_out": len(self.out),
+                "leader": self.leader,
+                "led_suit": suit_name(self.led),
+                "trick": [{"seat": s, "tile": str(t)} for s, t in self.trick],
+                "tricks": [
+                    {
+                        "leader": tr.leader,
+                        "plays": [{"seat": s, "tile": str(t)} for s, t in tr.plays],
+                        "winner": tr.winner,
+                        "points": tr.points,
+                    }
+                    for tr in self.tricks
+                ],
+                "tricks_won": list(tw),
+                "sides": [
+                    {
+                        "seats": [side, side + 2],
+                        "tricks": tw[side] + tw[side + 2],
+                        "count": self.taken[side] - TRICK_POINTS * (tw[side] + tw[side + 2]),
+                        "taken": self.taken[side],
+                        "points": self.points[side],
+                        "marks": self.marks[side],
+                    }
+                    for side in (0, 1)
+                ],
+                "points": list(self.points),
+                "marks": list(self.marks),
+                "last_result": self.last_result,
+            }
+        )
+
+    def tile_locations(self) -> dict[str, list[Tile]]:
+        """The four hands (a Nel-O partner's face down), the two tiles lying out, tiles played."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places["lying out"] = list(self.out)
+        places["played"] = [t for tr in self.tricks for _, t in tr.plays] + [t for _, t in self.trick]
+        return places
+
+    def _copy(self) -> Eighty:
+        new: Eighty = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.hands = [list(h) for h in self.hands]
+        new.out = list(self.out)
+        new.bids = list(self.bids)
+        new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
+        new.tricks_won = list(self.tricks_won)
+        new.taken = list(self.taken)
+        new.points = list(self.points)
+        new.marks = list(self.marks)
+        new.winners = list(self.winners)
+        new._after = list(self._after)
+        new._actions = list(self._actions)
+        new._history = list(self._history)
+        return new
+
+    @classmethod
+    def sample(cls, view: dict[str, Any], rng: random.Random) -> Eighty:
+        """A game matching ``view``; hidden tiles dealt at random, honouring every proven void."""
+        seat = view["seat"]
+        game: Eighty = cls._blank(SEATS, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
+        game._restore_common(view)
+        game.phase = Phase(view["phase"])
+        game.points = list(view["points"])
+        game.marks = list(view["marks"])
+        game.hand_number = view["hand_number"]
+        game.last_result = view["last_result"]
+        game.shuffler = view["shuffler"]
+        game.bids = list(view["bids"])
+        game.high = view["high_bid"]
+        game.bidder = view["bidder"]
+        game.trump = view["trump"]
+        game.nello = view["nello"]
+        game.sitting_out = view["sitting_out"]
+        game.leader = view["leader"]
+        game.trick = [(p["seat"], Tile.parse(p["tile"])) for p in view["trick"]]
+        game.tricks = [
+            Trick(
+                tr["leader"],
+                tuple((p["seat"], Tile.parse(p["tile"])) for p in tr["plays"]),
+                tr["winner"],
+                tr["points"],
+            )
+            for tr in view["tricks"]
+        ]
+        game.tricks_won = list(view["tricks_won"])
+        game.taken = [side["taken"] for side in view["sides"]]
+        game._after = [1, 2, 3, 0]
+        if game.sitting_out is not None:
+            game._after[(game.sitting_out - 1) % SEATS] = (game.sitting_out + 1) % SEATS
+        game._tables = None
+        game.led = None
+        if game.phase == Phase.PLAY or game.tricks:
+            game._tables = tables(game.trump or 0, game.rules.doubles_suit)
+            if game.trick:
+                game.led = game._tables.lead_suit[game.trick[0][1].key]
+        own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
+        pool = cls.full_set(game.rules)
+        for t in own:
+            pool.remove(t)
+        for tr in game.tricks:
+            for _, t in tr.plays:
+                pool.remove(t)
+        for _, t in game.trick:
+            pool.remove(t)
+        others = [s for s in range(SEATS) if s != seat]
+        sizes = [view["hand_sizes"][s] for s in others] + [view["lying_out"]]
+        voids = game._voids()
+        allowed = [_allow(voids[s], game._tables) if voids[s] else None for s in others]
+        deal = deal_hidden(pool, sizes, rng, [*allowed, None])
+        game.hands = [[] for _ in range(SEATS)]
+        for i, s in enumerate(others):
+            game.hands[s] = sorted(deal[i], reverse=True)
+        if seat is not None:
+            game.hands[seat] = sorted(own, reverse=True)
+        game.out = deal[-1]
+        return game
+
+    def _voids(self) -> list[set[int]]:
+        """The suits each seat has shown it no longer holds, by not following them this hand."""
+        voids: list[set[int]] = [set() for _ in range(SEATS)]
+        tabs = self._tables
+        if tabs is None:
+            return voids
+        for plays in [tr.plays for tr in self.tricks] + [tuple(self.trick)]:
+            if not plays:
+                continue
+            led = tabs.lead_suit[plays[0][1].key]
+            member = tabs.member[led]
+            for s, t in plays[1:]:
+                if not member[t.key]:
+                    voids[s].add(led)
+        return voids
+
+
+def _allow(void: set[int], tabs: Tables | None) -> Any:
+    assert tabs is not None
+    members = [tabs.member[suit] for suit in void]
+
+    def check(tile: Tile) -> bool:
+        k = tile.key
+        return not any(m[k] for m in members)
+
+    return check
+
+
+GAME = Eighty
