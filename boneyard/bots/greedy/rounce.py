@@ -1,0 +1,192 @@
+"""Greedy Rounce: fold or dummy by trump strength, win tricks cheaply.
+
+The heuristic, as a decent player would put it:
+
+- **Calls.** Estimate the tricks the hand takes (each trump by how many unseen trumps
+  outrank it, high doubles and sixes a little). Keep the hand at about one trick or more;
+  otherwise fold (3-4 players) or call dummy (2 players, where folding is not allowed).
+  The dealer who keeps always takes the turn-up (it is a trump) and defends, when allowed,
+  unless the hand is strong. Everyone else folded: the dealer keeps and takes all five.
+- **Discards.** Throw the least useful tile: never a trump while a plain tile remains.
+- **Leads.** Cash a sure winner (nothing unseen beats it) as cheaply as possible;
+  otherwise lead the tile that the fewest unseen tiles beat.
+- **Follows.** Win with the cheapest tile that wins (the cheapest sure winner when others
+  play after); when the trick cannot be won, throw the least useful tile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...tiles import Tile, double_six
+
+_FULL = double_six()
+# Chance that a trump takes a trick, by the number of unseen trumps that outrank it.
+_TRUMP_ODDS = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05)
+KEEP_AT = 1.0  # estimated tricks at or above which a hand is played
+PLAY_ON_AT = 1.6  # estimated tricks at or above which a dealer plays on rather than defends
+
+
+def trump_rank(tile: Tile, trump: int) -> int:
+    """The rank of a trump tile (the trump double ranks as the trump number)."""
+    return trump if tile.is_double else tile.other(trump)
+
+
+def unseen(view: dict[str, Any]) -> list[Tile]:
+    """Tiles this seat has not seen: not in hand, not its discards, not played, not the turn-up."""
+    seen = [Tile.parse(t) for t in view["hand"]] + [Tile.parse(t) for t in view["discarded"] or []]
+    seen += [Tile.parse(p["tile"]) for tr in view["tricks"] for p in tr["plays"]]
+    seen += [Tile.parse(p["tile"]) for p in view["trick"]]
+    if not view["turn_up_taken"]:
+        seen.append(Tile.parse(view["turn_up"]))
+    pool = list(_FULL)
+    for t in seen:
+        if t in pool:
+            pool.remove(t)
+    return pool
+
+
+def strength(hand: Sequence[Tile], trump: int, others: Sequence[Tile]) -> float:
+    """Estimated tricks a hand takes."""
+    total = 0.0
+    for t in hand:
+        if t.has(trump):
+            rank = trump_rank(t, trump)
+            higher = sum(1 for u in others if u.has(trump) and trump_rank(u, trump) > rank)
+            total += _TRUMP_ODDS[min(higher, len(_TRUMP_ODDS) - 1)]
+        elif t.is_double:
+            total += 0.35 if t.high >= 4 else 0.15
+        elif t.high == 6:
+            total += 0.1
+    return total
+
+
+def keep_value(tile: Tile, trump: int) -> float:
+    """How much a tile is worth keeping (trumps most, then doubles, then high tiles)."""
+    if tile.has(trump):
+        return 20 + trump_rank(tile, trump)
+    if tile.is_double:
+        return 10 + tile.high
+    return tile.high + tile.low / 10
+
+
+def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """The greedy action for a Rounce view."""
+    texts = {str(a): a for a in legal_actions}
+    phase = view["phase"]
+    if phase == "play":
+        return _play(view, legal_actions)
+    hand = [Tile.parse(t) for t in view["hand"]]
+    trump = view["trump"]
+    if phase == "discard":
+        worst = min(hand, key=lambda t: keep_value(t, trump))
+        return texts[f"discard {worst}"]
+    rest = unseen(view)
+    est = strength(hand, trump, rest)
+    if phase == "defend":
+        return texts["pass"] if est >= PLAY_ON_AT or "defend" not in texts else texts["defend"]
+    return _call(view, texts, hand, trump, rest, est)
+
+
+def _call(
+    view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], trump: int, rest: list[Tile], est: float
+) -> Any:
+    seat = view["seat"]
+    calls = view["calls"]
+    dealer = seat == view["dealer"]
+    if dealer:
+        others = [c for s, c in enumerate(calls) if s != seat]
+        if all(c == "fold" for c in others):
+            return texts["pass"]  # the only one left in takes all five without play
+        turn_up = Tile.parse(view["turn_up"])
+        with_turn_up = [*hand, turn_up]
+        worst = min(with_turn_up, key=lambda t: keep_value(t, trump))
+        with_turn_up.remove(worst)
+        taken_est = strength(with_turn_up, trump, [t for t in rest if t != turn_up])
+        if "defend" in texts and taken_est < PLAY_ON_AT:
+            return texts["defend"]
+        if taken_est >= KEEP_AT or ("fold" not in texts and "dummy" not in texts):
+            return texts["take"] if "take" in texts else texts["pass"]
+    elif est >= KEEP_AT:
+        return texts["pass"]
+    if "fold" in texts:
+        return texts["fold"]
+    if "dummy" in texts and est < 0.9 * KEEP_AT:
+        return texts["dummy"]
+    return texts["take"] if "take" in texts else texts["pass"]
+
+
+def _placed(view: dict[str, Any], tile: Tile, suit: int | None) -> tuple[int | None, int]:
+    """(suit, rank) a tile would count as if played now (``None`` suit: off-suit)."""
+    trump = view["trump"]
+    if tile.has(trump):
+        return trump, trump_rank(tile, trump)
+    trick = view["trick"]
+    if not trick:
+        s = tile.high if suit is None else suit
+        return s, tile.other(s)
+    led = trick[0]["suit"]
+    if led is not None and tile.has(led):
+        return led, tile.other(led)
+    return None, -1
+
+
+def _beats(a: tuple[int | None, int], b: tuple[int | None, int], trump: int, led: int | None) -> bool:
+    """Whether play ``a`` beats play ``b`` in a trick led in suit ``led``."""
+    if a[0] == trump:
+        return b[0] != trump or a[1] > b[1]
+    if b[0] == trump:
+        return False
+    return a[0] == led and (b[0] != led or a[1] > b[1])
+
+
+def _threats(view: dict[str, Any], play: tuple[int | None, int], led: int | None, rest: list[Tile]) -> float:
+    """How many unseen tiles could beat ``play`` (a possible ruff counts half)."""
+    trump = view["trump"]
+    count = 0.0
+    for u in rest:
+        if u.has(trump):
+            other: tuple[int | None, int] = (trump, trump_rank(u, trump))
+            if _beats(other, play, trump, led):
+                count += 1.0 if led == trump else 0.5
+        elif led is not None and u.has(led) and _beats((led, u.other(led)), play, trump, led):
+            count += 1.0
+    return count
+
+
+def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
+    trump = view["trump"]
+    trick = view["trick"]
+    rest = unseen(view)
+    options = []
+    for action in legal_actions:
+        words = str(action).split()
+        tile = Tile.parse(words[1])
+        placed = _placed(view, tile, int(words[3]) if len(words) == 4 else None)
+        options.append((action, tile, placed))
+    if not trick:
+        def lead_score(o: tuple[Any, Tile, tuple[int | None, int]]) -> tuple[float, float]:
+            return (_threats(view, o[2], o[2][0], rest), keep_value(o[1], trump))
+
+        safe = [o for o in options if _threats(view, o[2], o[2][0], rest) == 0]
+        if safe:
+            return min(safe, key=lambda o: keep_value(o[1], trump))[0]
+        return min(options, key=lead_score)[0]
+    led = trick[0]["suit"]
+    best: tuple[int | None, int] = (trick[0]["suit"], trick[0]["rank"])
+    for p in trick[1:]:
+        if _beats((p["suit"], p["rank"]), best, trump, led):
+            best = (p["suit"], p["rank"])
+    winners = [o for o in options if _beats(o[2], best, trump, led)]
+    still_in = sum(1 for c in view["calls"] if c != "fold")
+    last = len(trick) == still_in - 1
+    if winners:
+        if last:
+            return min(winners, key=lambda o: keep_value(o[1], trump))[0]
+        safe = [o for o in winners if _threats(view, o[2], led, rest) == 0]
+        if safe:
+            return min(safe, key=lambda o: keep_value(o[1], trump))[0]
+        return min(winners, key=lambda o: (_threats(view, o[2], led, rest), keep_value(o[1], trump)))[0]
+    return min(options, key=lambda o: keep_value(o[1], trump))[0]
