@@ -1,0 +1,596 @@
+"""Four-man two-box draw: a block-and-draw game on a four-armed spinner with stacking.
+
+Rules as in ``docs/rules/twobox.md`` (``../shared/rules/RULINGS.md``, twobox 1-10).
+Two double-six sets (56 tiles), 2-6 players, 7 tiles each. Flow of a hand: the deal, the
+engine sets the highest double held as the spinner (scoring it when its pips are a
+multiple of 5), then turns of ``draw`` (any number, while the boneyard lasts), one tile
+played to an arm or stacked on an identical tile, or ``pass`` when nothing can be played
+and the boneyard is empty. Every play scores the open-end count when it is a positive
+multiple of 5; with the ``cutthroat`` option a stack straight after a scoring play steals
+that score. A hand ends when a player goes out or every player passes in a row; the game
+ends the moment a player reaches the target.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from ..errors import IllegalAction
+from ..rules import Rules, option
+from ..tiles import Tile, double_six
+from .base import Game, deal_hidden
+
+HAND_SIZE = 7
+ARMS = 4
+ARM_NAMES = ("side", "side", "tip", "tip")
+_KEY = attrgetter("key")
+
+
+class Phase(StrEnum):
+    """The named states of a twobox game (the opening is done by the engine)."""
+
+    PLAY = "play"
+    OVER = "over"
+
+
+class TwoboxAction(NamedTuple):
+    """A twobox action: ``draw``, ``pass``, ``play TILE to ARM`` or ``stack TILE on ARM``.
+
+    Arms 1 and 2 are the spinner's sides, 3 and 4 its tips; ``stack ... on 0`` stacks on
+    the spinner itself.
+    """
+
+    kind: str
+    tile: Tile | None = None
+    arm: int | None = None
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return self.kind
+        return f"{self.kind} {self.tile} {'to' if self.kind == 'play' else 'on'} {self.arm}"
+
+
+DRAW = TwoboxAction("draw")
+PASS = TwoboxAction("pass")
+_FORMS = "draw, pass, 'play 6-3 to 1' (arms 1-4) or 'stack 6-3 on 1' (0: the spinner)"
+_ALL_TILES = double_six()
+_UNIQUE = sorted(set(_ALL_TILES))
+# Interned actions, so that legal lists are built from lookups and membership is by identity.
+_PLAYS: dict[tuple[Tile, int], TwoboxAction] = {
+    (t, a): TwoboxAction("play", t, a) for t in _UNIQUE for a in range(1, ARMS + 1)
+}
+_STACKS: dict[tuple[Tile, int], TwoboxAction] = {
+    (t, a): TwoboxAction("stack", t, a) for t in _UNIQUE for a in range(ARMS + 1)
+}
+# ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
+_MOVES: dict[tuple[int, ...], list[list[TwoboxAction]]] = {}
+
+
+def _moves_for(ends: tuple[int, ...]) -> list[list[TwoboxAction]]:
+    """For given open ends, every tile's plays (indexed by ``Tile.key``), built once."""
+    table: list[list[TwoboxAction]] = [[] for _ in range(64)]
+    for t in _UNIQUE:
+        table[t.key] = [_PLAYS[(t, a + 1)] for a in range(ARMS) if ends[a] >= 0 and t.has(ends[a])]
+    _MOVES[ends] = table
+    return table
+
+
+@dataclass(frozen=True)
+class TwoboxRules(Rules):
+    """The options of four-man two-box draw."""
+
+    target: int = option(150, minimum=1, doc="points that win the game at once (100 short, 200 long)")
+    cutthroat: bool = option(False, doc="a stack right after a scoring play steals that score (doubled for a double)")
+    round_to_five: bool = option(False, doc="round the going-out award to the nearest 5")
+
+
+class Twobox(Game):
+    """The four-man two-box draw engine."""
+
+    id = "twobox"
+    name = "Four-man two-box draw"
+    summary = (
+        "A draw game for 2-6 players (4 standard) with two double-six sets. The highest "
+        "double starts a spinner with four arms; tiles are matched to the open ends, and a "
+        "play scores the sum of the open ends when it is a multiple of 5. A tile identical "
+        "to an arm's end tile may be stacked on it, repeating the score (in cutthroat, "
+        "stealing the last score). Going out scores the pips left in the other hands; the "
+        "first to the target (150) wins."
+    )
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    hand_size = HAND_SIZE
+    Rules = TwoboxRules
+
+    @classmethod
+    def full_set(cls, rules: Any) -> list[Tile]:
+        """Two double-six sets: 56 tiles."""
+        return double_six(2)
+
+    # ----- setup and dealing ---------------------------------------------------------
+
+    def _setup(self, dealer: int | None) -> None:
+        # twobox has no dealer: the highest double opens; ``dealer`` is only recorded.
+        self.points = [0] * self.players
+        self.hand_number = 0
+        self.last_result: dict[str, Any] | None = None
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal a hand (redealing while nobody holds a double) and set the spinner."""
+        n = self.players
+        while True:
+            deck = self._deck()
+            hands = [sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=_KEY, reverse=True) for i in range(n)]
+            setter, spinner = self._opener(hands)
+            if spinner is not None:
+                break
+            self._log("nobody holds a double: the tiles are reshuffled and dealt again")
+        self.hand_number += 1
+        self.hands = hands
+        self.boneyard = deck[n * HAND_SIZE :][::-1]  # drawn from the front: pop() takes deck order
+        self.arms: list[list[tuple[Tile, int, int, int | None]]] = [[] for _ in range(ARMS)]
+        self.spinner = spinner
+        self.spinner_seat = setter
+        self.spinner_stack: int | None = None
+        self.drawn = [0] * n
+        self.voids: list[set[int]] = [set() for _ in range(n)]
+        self.passes = 0
+        self.steal: tuple[int, int] | None = None
+        self.last_play: dict[str, Any] | None = None
+        self._log(f"hand {self.hand_number}: {HAND_SIZE} tiles each, {len(self.boneyard)} in the boneyard")
+        for seat in range(n):
+            self._log(f"seat {seat} holds {' '.join(map(str, hands[seat]))}", to=seat)
+        self.hands[setter].remove(spinner)
+        self._refresh()
+        self.phase = Phase.PLAY
+        self.current_player = self._next(setter)
+        self._log(f"seat {setter} sets the spinner {spinner}")
+        self._score_play(setter, "set the spinner")
+
+    def _opener(self, hands: list[list[Tile]]) -> tuple[int, Tile | None]:
+        """The seat setting the highest double held (seeded tie-break) and that double."""
+        for d in range(6, -1, -1):
+            double = Tile(d, d)
+            holders = [s for s, h in enumerate(hands) if double in h]
+            if holders:
+                return (holders[0] if len(holders) == 1 else self.rng.choice(holders)), double
+        return -1, None
+
+    def _refresh(self) -> None:
+        """Recompute the open ends, the lookup tables' key and the count after a layout change."""
+        d = self.spinner.high
+        arms = self.arms
+        both_sides = bool(arms[0]) and bool(arms[1])
+        ends = [arm[-1][1] if arm else d for arm in arms]
+        if not both_sides:
+            ends[2] = ends[3] = -1
+        self.ends = tuple(ends)
+        count = 0 if both_sides else 2 * d
+        for arm in arms:
+            if arm:
+                tile, outer = arm[-1][0], arm[-1][1]
+                count += 2 * outer if tile.high == tile.low else outer
+        self.count = count
+        self.open_arm = not all(arms)
+
+    # ----- legal actions ---------------------------------------------------------------
+
+    def _legal(self) -> list[TwoboxAction]:
+        seat = self.current_player
+        assert seat is not None
+        hand = self.hands[seat]
+        table = _MOVES.get(self.ends)
+        if table is None:
+            table = _moves_for(self.ends)
+        out: list[TwoboxAction] = []
+        prev = None
+        for t in hand:
+            if t is not prev:
+                prev = t
+                moves = table[t.key]
+                if moves:
+                    out += moves
+        for a, arm in enumerate(self.arms):
+            if arm:
+                last = arm[-1]
+                if last[3] is None and last[0] in hand:
+                    out.append(_STACKS[(last[0], a + 1)])
+        if self.open_arm and self.spinner_stack is None and self.spinner in hand:
+            out.append(_STACKS[(self.spinner, 0)])
+        if self.boneyard:
+            out.append(DRAW)
+        elif not out:
+            out.append(PASS)
+        return out
+
+    # ----- applying actions --------------------------------------------------------------
+
+    def _play(self, action: TwoboxAction) -> None:
+        seat = self.current_player
+        assert seat is not None
+        kind = action.kind
+        if kind == "draw":
+            drawn = self.boneyard.pop()
+            hand = self.hands[seat]
+            hand.append(drawn)
+            hand.sort(key=_KEY, reverse=True)
+            self.drawn[seat] += 1
+            self._log(f"seat {seat} draws {drawn}", to=seat, public=f"seat {seat} draws a tile")
+            return
+        if kind == "pass":
+            self._pass(seat)
+            return
+        tile = action.tile
+        arm = action.arm
+        assert tile is not None and arm is not None
+        self.hands[seat].remove(tile)
+        self.passes = 0
+        if kind == "play":
+            line = self.arms[arm - 1]
+            end = self.ends[arm - 1]
+            line.append((tile, tile.low if tile.high == end else tile.high, seat, None))
+            self._refresh()
+        elif arm == 0:
+            self.spinner_stack = seat
+        else:
+            line = self.arms[arm - 1]
+            t, outer, owner, _ = line[-1]
+            line[-1] = (t, outer, owner, seat)
+        if kind == "play":
+            self._log(f"seat {seat} plays {tile} to arm {arm}")
+        else:
+            self._log(f"seat {seat} stacks {tile} on {'the spinner' if arm == 0 else f'arm {arm}'}")
+        steal = self.steal
+        if kind == "stack" and steal is not None and self.rules.cutthroat and steal[0] != seat:
+            self._steal(seat, action, steal)
+        else:
+            self._score_play(seat, str(action))
+        if self.is_over:
+            return
+        if not self.hands[seat]:
+            self._domino(seat)
+            return
+        self.current_player = self._next(seat)
+
+    def _score_play(self, seat: int, what: str) -> None:
+        """Score the count for a play (or the spinner's setting) when it is a positive multiple of 5."""
+        count = self.count
+        points = count if count > 0 and count % 5 == 0 else 0
+        self.steal = (seat, points) if points else None
+        self.last_play = {
+            "seat": seat,
+            "action": what,
+            "count": count,
+            "scored": points,
+            "stolen_from": None,
+        }
+        if points:
+            self.points[seat] += points
+            self._log(f"seat {seat} scores {points} (count {count})")
+            self._check_target(seat)
+
+    def _steal(self, seat: int, action: TwoboxAction, steal: tuple[int, int]) -> None:
+        """A cutthroat stack: take the previous play's score from its scorer (doubled for a double)."""
+        victim, amount = steal
+        tile = action.tile
+        assert tile is not None
+        if tile.high == tile.low:
+            amount *= 2
+        self.points[seat] += amount
+        self.points[victim] -= amount
+        self.steal = (seat, amount)
+        self.last_play = {
+            "seat": seat,
+            "action": str(action),
+            "count": self.count,
+            "scored": amount,
+            "stolen_from": victim,
+        }
+        self._log(f"seat {seat} steals {amount} from seat {victim} (cutthroat)")
+        self._check_target(seat)
+
+    def _pass(self, seat: int) -> None:
+        self.voids[seat].update(e for e in self.ends if e >= 0)
+        self.passes += 1
+        self._log(f"seat {seat} passes")
+        if self.passes == self.players:
+            self._blocked()
+            return
+        self.current_player = self._next(seat)
+
+    # ----- scoring and the game's end ----------------------------------------------------
+
+    def _check_target(self, seat: int) -> None:
+        """End the game at once if ``seat`` has reached the target."""
+        if self.points[seat] >= self.rules.target:
+            self.winners = [seat]
+            self.is_over = True
+            self.phase = Phase.OVER
+            self.current_player = None
+            if self.last_result is None or self.last_result["hand"] != self.hand_number:
+                self.last_result = self._result("target", seat, 0)
+            self._log(f"game over: seat {seat} reached {self.points[seat]} and won")
+
+    def _pips(self) -> list[int]:
+        return [sum(t.high + t.low for t in h) for h in self.hands]
+
+    def _result(self, how: str, winner: int | None, award: int) -> dict[str, Any]:
+        return {
+            "hand": self.hand_number,
+            "how": how,
+            "winner": winner,
+            "award": award,
+            "pips": self._pips(),
+            "hands": [[str(t) for t in h] for h in self.hands],
+            "scores": list(self.points),
+        }
+
+    def _domino(self, seat: int) -> None:
+        pips = self._pips()
+        award = sum(pips) - pips[seat]
+        if self.rules.round_to_five:
+            award = 5 * ((award + 2) // 5)
+        self.points[seat] += award
+        self._log(f"seat {seat} goes out and scores {award} for the pips left in the other hands")
+        self._end_hand("domino", seat, award)
+
+    def _blocked(self) -> None:
+        pips = self._pips()
+        low = min(pips)
+        lowest = [s for s in range(self.players) if pips[s] == low]
+        if len(lowest) > 1:
+            best = {s: min((t.pips, t.high) for t in self.hands[s]) for s in lowest}
+            top = min(best.values())
+            lowest = [s for s in lowest if best[s] == top]
+        if len(lowest) > 1:
+            self._log("the hand is blocked; the lowest hands tie even on their lowest tile: nobody scores")
+            self._end_hand("blocked", None, 0)
+            return
+        seat = lowest[0]
+        award = sum(pips) - 2 * pips[seat]
+        self.points[seat] += award
+        self._log(f"the hand is blocked; seat {seat} has the fewest pips and scores {award}")
+        self._end_hand("blocked", seat, award)
+
+    def _end_hand(self, how: str, winner: int | None, award: int) -> None:
+        self.last_result = self._result(how, winner, award)
+        self._log(f"hand {self.hand_number} over: scores {' '.join(map(str, self.points))}")
+        if winner is not None:
+            self._check_target(winner)
+            if self.is_over:
+                return
+        self._deal()
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's points so far."""
+        return list(self.points)
+
+    # ----- notation and explanations -----------------------------------------------------
+
+    @classmethod
+    def parse_action(cls, text: str) -> TwoboxAction:
+        """Parse ``draw``, ``pass``, ``play T to A`` (A 1-4) or ``stack T on A`` (A 0-4)."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"not a twobox action: {text!r}; expected {_FORMS}")
+        words = text.split()
+        if words == ["draw"]:
+            return DRAW
+        if words == ["pass"]:
+            return PASS
+        if len(words) == 4 and (words[0], words[2]) in (("play", "to"), ("stack", "on")):
+            try:
+                tile = Tile.parse(words[1])
+            except ValueError as err:
+                raise IllegalAction(f"not a twobox action: {text!r} ({err})") from None
+            if not words[3].isdigit():
+                raise IllegalAction(f"not a twobox action: {text!r}: the arm must be a number; expected {_FORMS}")
+            arm = int(words[3])
+            table = _PLAYS if words[0] == "play" else _STACKS
+            return table.get((tile, arm)) or TwoboxAction(words[0], tile, arm)
+        raise IllegalAction(f"not a twobox action: {text!r}; expected {_FORMS}")
+
+    def _explain(self, action: Any) -> str:
+        seat = self.current_player
+        assert seat is not None
+        if not isinstance(action, TwoboxAction) or action.kind not in ("draw", "pass", "play", "stack"):
+            return f"not a twobox action: {action!r}; expected {_FORMS}"
+        who = f"seat {seat}"
+        plays = [a for a in self.legal_actions() if a.kind in ("play", "stack")]
+        if action.kind == "draw":
+            return "the boneyard is empty: there is nothing to draw (rule 4)"
+        if action.kind == "pass":
+            if plays:
+                return f"{who} can play ({plays[0]}): a player must play when he can (rule 4)"
+            return f"{who} cannot play but the boneyard holds {len(self.boneyard)} tiles: draw instead (rule 4)"
+        tile, arm = action.tile, action.arm
+        assert tile is not None and arm is not None
+        if action.kind == "play" and not 1 <= arm <= ARMS:
+            return "tiles are played to arm 1 or 2 (the sides) or 3 or 4 (the tips)"
+        if action.kind == "stack" and not 0 <= arm <= ARMS:
+            return "tiles are stacked on 0 (the spinner) or on arm 1 to 4"
+        if tile not in self.hands[seat]:
+            return f"{who} does not hold {tile}"
+        if action.kind == "play":
+            return self._explain_play(tile, arm)
+        return self._explain_stack(tile, arm)
+
+    def _explain_play(self, tile: Tile, arm: int) -> str:
+        if arm > 2 and not (self.arms[0] and self.arms[1]):
+            return f"both sides of the spinner (arms 1 and 2) must hold a tile before tip {arm} is played on (rule 3)"
+        end = self.ends[arm - 1]
+        return f"{tile} does not match arm {arm}'s open end {end}: a tile must match the end it is played to"
+
+    def _explain_stack(self, tile: Tile, arm: int) -> str:
+        if arm == 0:
+            if tile is not self.spinner:
+                return f"only an identical tile can be stacked: the spinner is {self.spinner} (rule 6)"
+            if self.spinner_stack is not None:
+                return "the spinner already carries its twin: a tile is stacked on only once (rule 6)"
+            return "the spinner can be stacked on only while it has an empty arm (rule 6)"
+        line = self.arms[arm - 1]
+        if not line:
+            return f"arm {arm} holds no tile to stack on; stack the spinner's twin 'on 0' (rule 6)"
+        end_tile = line[-1][0]
+        if tile is not end_tile:
+            return f"only an identical tile can be stacked: arm {arm} ends with {end_tile} (rule 6)"
+        return f"the {end_tile} ending arm {arm} has already been stacked on: only once (rule 6)"
+
+    # ----- views, locations, sampling ---------------------------------------------------
+
+    def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        ends = self.ends
+        view.update(
+            {
+                "target": self.rules.target,
+                "hand_number": self.hand_number,
+                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
+                "hand_sizes": [len(h) for h in self.hands],
+                "boneyard": len(self.boneyard),
+                "drawn": list(self.drawn),
+                "spinner": str(self.spinner),
+                "spinner_seat": self.spinner_seat,
+                "spinner_stacked_by": self.spinner_stack,
+                "arms": [
+                    {
+                        "arm": a + 1,
+                        "kind": ARM_NAMES[a],
+                        "tiles": [
+                            {"tile": str(t), "outer": outer, "seat": owner, "stacked_by": stacked}
+                            for t, outer, owner, stacked in self.arms[a]
+                        ],
+                        "open_end": None if ends[a] < 0 else ends[a],
+                    }
+                    for a in range(ARMS)
+                ],
+                "open_ends": [None if e < 0 else e for e in ends],
+                "count": self.count,
+                "passes": self.passes,
+                "passed_on": [sorted(v) for v in self.voids],
+                "steal": None if self.steal is None else {"seat": self.steal[0], "points": self.steal[1]},
+                "last_play": self.last_play,
+                "last_result": self.last_result,
+            }
+        )
+
+    def tile_locations(self) -> dict[str, list[Tile]]:
+        """Hands, the boneyard and the layout (spinner, its twin, arms and stacks)."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places["boneyard"] = list(self.boneyard)
+        places["layout"] = self._layout_tiles()
+        return places
+
+    def _layout_tiles(self) -> list[Tile]:
+        """Every tile on the table, stacks included."""
+        layout = [self.spinner]
+        if self.spinner_stack is not None:
+            layout.append(self.spinner)
+        for line in self.arms:
+            for t, _, _, stacked in line:
+                layout.append(t)
+                if stacked is not None:
+                    layout.append(t)
+        return layout
+
+    def _copy(self) -> Twobox:
+        game: Twobox = Twobox.__new__(Twobox)
+        game.__dict__.update(self.__dict__)
+        game.rng = random.Random()
+        game.rng.setstate(self.rng.getstate())
+        game.winners = list(self.winners)
+        game._actions = list(self._actions)
+        game._history = list(self._history)
+        game.points = list(self.points)
+        game.hands = [list(h) for h in self.hands]
+        game.boneyard = list(self.boneyard)
+        game.arms = [list(a) for a in self.arms]
+        game.drawn = list(self.drawn)
+        game.voids = [set(v) for v in self.voids]
+        return game
+
+    @classmethod
+    def sample(cls, view: dict[str, Any], rng: random.Random) -> Twobox:
+        """A game matching ``view``: hidden hands and boneyard dealt at random within what play proved.
+
+        Proved: a seat that passed holds no tile with a number that was open then (and it
+        has drawn nothing since: the boneyard was empty); a seat held no double higher than
+        the spinner when dealt, so each such double it holds or has played was drawn.
+        """
+        n = view["players"]
+        seat = view["seat"]
+        game: Twobox = cls._blank(n, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
+        game._restore_common(view)
+        game.points = list(view["scores"])
+        game.hand_number = view["hand_number"]
+        game.last_result = view["last_result"]
+        game.last_play = view["last_play"]
+        game.spinner = Tile.parse(view["spinner"])
+        game.spinner_seat = view["spinner_seat"]
+        game.spinner_stack = view["spinner_stacked_by"]
+        game.arms = [
+            [(Tile.parse(e["tile"]), e["outer"], e["seat"], e["stacked_by"]) for e in arm["tiles"]]
+            for arm in view["arms"]
+        ]
+        game.drawn = list(view["drawn"])
+        game.voids = [set(v) for v in view["passed_on"]]
+        game.passes = view["passes"]
+        game.steal = None if view["steal"] is None else (view["steal"]["seat"], view["steal"]["points"])
+        game._refresh()
+        own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
+        pool = list(cls.full_set(game.rules))
+        for t in own + game._layout_tiles():
+            pool.remove(t)
+        others = [s for s in range(n) if s != seat]
+        d = game.spinner.high
+        spare = game._spare_draws()
+        allowed = [_allow(frozenset(game.voids[s]), d, spare[s] > 0) for s in others]
+
+        def accept(deal: list[list[Tile]]) -> bool:
+            for i, s in enumerate(others):
+                if sum(1 for t in deal[i] if t.high == t.low and t.high > d) > spare[s]:
+                    return False
+            return True
+
+        sizes = [view["hand_sizes"][s] for s in others] + [view["boneyard"]]
+        deal = deal_hidden(pool, sizes, rng, [*allowed, None], accept)
+        game.hands = [[] for _ in range(n)]
+        for i, s in enumerate(others):
+            game.hands[s] = sorted(deal[i], key=_KEY, reverse=True)
+        if seat is not None:
+            game.hands[seat] = own
+        game.boneyard = deal[-1]
+        return game
+
+    def _spare_draws(self) -> list[int]:
+        """Per seat: tiles drawn this hand minus doubles above the spinner it has played."""
+        d = self.spinner.high
+        spare = list(self.drawn)
+        for line in self.arms:
+            for t, _, owner, stacked in line:
+                if t.high == t.low and t.high > d:
+                    spare[owner] -= 1
+                    if stacked is not None:
+                        spare[stacked] -= 1
+        return spare
+
+
+def _allow(void: frozenset[int], spinner: int, may_hold_higher: bool) -> Any:
+    """The tiles a hidden hand may hold, or ``None`` when play proved nothing about it."""
+    if not void and may_hold_higher:
+        return None
+
+    def check(tile: Tile) -> bool:
+        if tile.high in void or tile.low in void:
+            return False
+        return may_hold_higher or tile.high != tile.low or tile.high <= spinner
+
+    return check
+
+
+GAME = Twobox
