@@ -307,3 +307,30 @@ def test_sample_respects_voids_and_trump_limits() -> None:
         seat2 = s.hands[2]
         assert not any(t.has(5) for t in seat1)  # led a non-trump after winning: no trumps
         assert not any(t.has(4) and not t.has(5) for t in seat2)  # void in suit 4
+
+
+def test_soak_thousands_of_hands_keep_the_invariants() -> None:
+    """Seeded random play: every hand five tricks, points move exactly by the hand's changes."""
+    import random
+    from collections import Counter
+
+    rng = random.Random(2024)
+    hands = 0
+    full = Counter(double_six())
+    for seed in range(400):
+        g = boneyard.new_game("rounce", players=2 + seed % 3, seed=seed)
+        points = g.scores
+        while not g.is_over:
+            number = g.view(None)["hand_number"]
+            g.apply(rng.choice(g.legal_actions()))
+            if g.is_over or g.view(None)["hand_number"] != number:
+                hands += 1
+                r = g.view(None)["last_result"]
+                assert sum(r["tricks"]) == 5
+                for seat, change in enumerate(r["changes"]):
+                    assert change in (0, 5) if r["tricks"][seat] == 0 else change in (0, -r["tricks"][seat])
+                assert [p + c for p, c in zip(points, r["changes"], strict=True)] == g.scores == r["points"]
+                points = g.scores
+                assert Counter(t for ts in g.tile_locations().values() for t in ts) == full
+        assert min(g.scores) <= 0 and g.winners == [s for s, p in enumerate(g.scores) if p == min(g.scores)]
+    assert hands >= 3000
