@@ -53,3 +53,15 @@ def bot(name: str, **params: Any) -> Bot:
 def register(name: str, factory: Callable[..., Bot]) -> None:
     """Add a bot to the registry (used by the bot modules)."""
     _REGISTRY[name] = factory
+
+
+def _register_builtin() -> None:
+    """Register the bots that ship with boneyard (imported late: they use the public API)."""
+    from .greedy import GreedyBot
+    from .ismcts import IsmctsBot
+
+    register("greedy", GreedyBot)
+    register("ismcts", IsmctsBot)
+
+
+_register_builtin()

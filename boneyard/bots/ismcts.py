@@ -1,0 +1,208 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search, generic over every game.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration deals the
+hidden tiles afresh with ``boneyard.sample_game(view, rng)`` (a *determinization*), walks
+one shared tree of action notations, choosing among the children legal in that deal by
+UCB1 with availability counts, adds one node, plays the rest out with the ``greedy`` (or
+``random``) bot, and backs up each seat's reward to the nodes where that seat moved.
+
+The playout runs to the end of the current hand (or the game), never further, and the
+reward is the score margin it brought, squashed into [0, 1]; a finished game counts the
+win as well. The bot sees nothing but its view and legal actions: the simulations run
+only on sampled games.
+
+The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
+or both (whichever ends first). With an iteration budget alone the choice depends only on
+the view, the legal actions and the ``rng`` passed in, so it is reproducible from a seed;
+a millisecond budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..api import sample_game
+from . import RandomBot
+from .greedy import GreedyBot
+
+# Games whose score is points left (lowest best): the margin is counted the other way.
+LOWER_IS_BETTER = frozenset({"rounce"})
+# Typical size of a hand's score swing per game, to squash margins into [0, 1].
+MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
+MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
+
+
+class _Node:
+    """One tree node: the action that led here, who played it, and its statistics."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int | None) -> None:
+        self.mover = mover
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+class IsmctsBot:
+    """Information-set MCTS over sampled games, budgeted by iterations and/or milliseconds."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        ms: float | None = None,
+        rollout: str = "greedy",
+        c: float = 0.7,
+    ) -> None:
+        if iterations is None and ms is None:
+            iterations = 200
+        if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
+            raise ValueError(f"ismcts iterations must be a positive whole number, got {iterations!r}")
+        if ms is not None and float(ms) <= 0:
+            raise ValueError(f"ismcts ms must be a positive number of milliseconds, got {ms!r}")
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"ismcts rollout must be 'greedy' or 'random', got {rollout!r}")
+        if float(c) < 0:
+            raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
+        self.iterations = None if iterations is None else int(iterations)
+        self.ms = None if ms is None else float(ms)
+        self.rollout = rollout
+        self.c = float(c)
+        self._policy: Any = GreedyBot() if rollout == "greedy" else RandomBot()
+        self.last_iterations = 0
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        """The most visited root action after the search; always one of ``legal_actions``."""
+        if not legal_actions:
+            raise ValueError("ismcts bot asked to choose with no legal actions")
+        if len(legal_actions) == 1:
+            self.last_iterations = 0
+            return legal_actions[0]
+        search_rng = random.Random(rng.getrandbits(64))
+        legal = {str(a): a for a in legal_actions}
+        root = _Node(None)
+        seat = view["seat"]
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, view, legal, search_rng)
+            done += 1
+        self.last_iterations = done
+        best = max(
+            (k for k in legal if k in root.children),
+            key=lambda k: (root.children[k].visits, root.children[k].total),
+            default=None,
+        )
+        if best is None or seat is None:
+            return legal_actions[0]
+        return legal[best]
+
+    # ----- one iteration -----------------------------------------------------------
+
+    def _iterate(self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> None:
+        game = sample_game(view, rng)
+        start = list(game.scores)
+        hand = view.get("hand_number")
+        node = root
+        path = [root]
+        first = True
+        while not game.is_over:
+            actions = game.legal_actions()
+            keys = [str(a) for a in actions]
+            if first:
+                pairs = [(k, a) for k, a in zip(keys, actions, strict=True) if k in legal] or list(
+                    zip(keys, actions, strict=True)
+                )
+                first = False
+            else:
+                pairs = list(zip(keys, actions, strict=True))
+            mover = game.current_player
+            untried = []
+            for k, a in pairs:
+                child = node.children.get(k)
+                if child is None:
+                    untried.append((k, a))
+                else:
+                    child.avail += 1
+            if untried:
+                k, a = untried[rng.randrange(len(untried))]
+                child = _Node(mover)
+                node.children[k] = child
+                game.apply(a)
+                path.append(child)
+                break
+            k, a = self._select(node, pairs)
+            game.apply(a)
+            node = node.children[k]
+            path.append(node)
+            if self._hand_over(game, start, hand):
+                break
+        self._playout(game, start, hand, rng)
+        reward = self._reward(view["game"], game, start)
+        for n in path[1:]:
+            n.visits += 1
+            if n.mover is not None:
+                n.total += reward[n.mover]
+
+    def _select(self, node: _Node, pairs: list[tuple[str, Any]]) -> tuple[str, Any]:
+        c = self.c
+        best = pairs[0]
+        best_value = -math.inf
+        for k, a in pairs:
+            child = node.children[k]
+            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = (k, a), value
+        return best
+
+    def _playout(self, game: Any, start: list[Any], hand: Any, rng: random.Random) -> None:
+        policy = self._policy
+        greedy = self.rollout == "greedy"
+        for _ in range(MAX_PLAYOUT):
+            if game.is_over or self._hand_over(game, start, hand):
+                return
+            actions = game.legal_actions()
+            if len(actions) == 1:
+                game.apply(actions[0])
+            elif greedy:
+                seat = game.current_player
+                game.apply(policy.choose(game.view(seat), actions, rng))
+            else:
+                game.apply(actions[rng.randrange(len(actions))])
+
+    @staticmethod
+    def _hand_over(game: Any, start: list[Any], hand: Any) -> bool:
+        """The current hand has ended: the game is over, or the scores moved and a new hand began."""
+        if game.is_over:
+            return True
+        if list(game.scores) == start:
+            return False
+        if hand is None:
+            return True
+        return bool(game.view(None).get("hand_number") != hand)
+
+    @staticmethod
+    def _reward(game_id: str, game: Any, start: list[Any]) -> list[float]:
+        """Each seat's reward in [0, 1]: the squashed score margin, with the win if the game ended."""
+        n = game.players
+        sign = -1.0 if game_id in LOWER_IS_BETTER else 1.0
+        scale = MARGIN_SCALE.get(game_id, 20.0)
+        delta = [sign * (float(a) - float(b)) for a, b in zip(game.scores, start, strict=True)]
+        mean = sum(delta) / n
+        margin = [0.5 + 0.5 * math.tanh((d - mean) / scale) for d in delta]
+        if not game.is_over:
+            return margin
+        share = 1.0 / len(game.winners) if game.winners else 0.0
+        won = [share if s in game.winners else 0.0 for s in range(n)]
+        return [0.5 * m + 0.5 * w for m, w in zip(margin, won, strict=True)]
