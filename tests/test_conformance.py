@@ -97,6 +97,18 @@ def check_views(g: Any) -> None:
         assert view["seat"] == seat
         if seat is None:
             assert view["hand"] is None
+    for bad in (-1, g.players, "0", True):
+        with pytest.raises(ValueError):
+            g.view(bad)
+
+
+def check_clone(g: Any, rng: random.Random) -> None:
+    """A clone is equal and independent: playing on it leaves the original untouched."""
+    before = snapshot(g)
+    c = g.clone()
+    assert snapshot(c) == before
+    c.apply(rng.choice(c.legal_actions()))
+    assert snapshot(g) == before
 
 
 def check_sampling(g: Any, rng: random.Random) -> None:
@@ -132,6 +144,7 @@ def play_checked(game_id: str, players: int, seed: int, heavy_every: int = 7) ->
             check_refusals(g, seen, rng)
             check_views(g)
             check_sampling(g, rng)
+            check_clone(g, rng)
             assert all(g.is_legal(str(a)) for a in legal)
         action = rng.choice(legal)
         seen.append(str(action))
