@@ -1,0 +1,193 @@
+// The lobby: games with their rules, a form to create a table, the open tables.
+"use strict";
+(function () {
+const { escapeHtml, tileSVG } = window.Tiles;
+
+const state = { games: [], bots: [] };
+
+function playerName() {
+  return (localStorage.getItem("boneyard.name") || "").trim();
+}
+
+async function api(path, options = {}) {
+  const res = await fetch(path, Object.assign({ headers: { "Content-Type": "application/json" } }, options));
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.detail || `${res.status} ${res.statusText}`);
+  return body;
+}
+
+function gameById(id) {
+  return state.games.find((g) => g.id === id);
+}
+
+function renderGames() {
+  const sample = ["6-4", "5-5", "3-1", "6-6", "2-0"];
+  document.getElementById("games").innerHTML = state.games
+    .map(
+      (g, i) => `<article class="card">
+        <h3>${tileSVG(sample[i % sample.length], { cls: "mini" })} ${escapeHtml(g.name)}</h3>
+        <p class="meta">${g.players.min}–${g.players.max} players${g.teams ? " · teams" : ""}</p>
+        <p>${escapeHtml(g.summary)}</p>
+        <p><a href="/rules/${g.id}">Rules</a> · <a href="#create" data-new="${g.id}">New ${escapeHtml(g.name)} table</a></p>
+      </article>`
+    )
+    .join("");
+  document.querySelectorAll("[data-new]").forEach((a) =>
+    a.addEventListener("click", () => {
+      document.getElementById("game").value = a.dataset.new;
+      renderForm();
+    })
+  );
+}
+
+function optionInput(name, d) {
+  const id = `opt-${name}`;
+  let input;
+  if (d.allowed) {
+    input = `<select id="${id}" data-opt="${name}" data-type="${d.type}">${d.allowed
+      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(String(v))}</option>`)
+      .join("")}</select>`;
+  } else if (d.type === "int" || d.type === "float") {
+    input = `<input id="${id}" type="number" data-opt="${name}" data-type="${d.type}" value="${d.default}"${
+      d.minimum !== undefined ? ` min="${d.minimum}"` : ""
+    }>`;
+  } else {
+    input = `<input id="${id}" data-opt="${name}" data-type="${d.type}" value="${escapeHtml(String(d.default))}">`;
+  }
+  return `<label title="${escapeHtml(d.doc || "")}">${escapeHtml(name)} ${input}<small>${escapeHtml(d.doc || "")}</small></label>`;
+}
+
+function renderForm() {
+  const g = gameById(document.getElementById("game").value);
+  if (!g) return;
+  const players = document.getElementById("players");
+  const current = Number(players.value) || g.players.default;
+  const n = Math.min(Math.max(current, g.players.min), g.players.max);
+  players.innerHTML = "";
+  for (let p = g.players.min; p <= g.players.max; p++) {
+    players.innerHTML += `<option value="${p}"${p === (players.dataset.game === g.id ? n : g.players.default) ? " selected" : ""}>${p}</option>`;
+  }
+  players.dataset.game = g.id;
+  document.getElementById("options").innerHTML = Object.entries(g.options)
+    .map(([name, d]) => optionInput(name, d))
+    .join("");
+  renderSeats();
+}
+
+function renderSeats() {
+  const n = Number(document.getElementById("players").value);
+  const kinds = ["human", ...state.bots.map((b) => `bot:${b}`)];
+  const defaultBot = state.bots.includes("greedy") ? "bot:greedy" : `bot:${state.bots[0]}`;
+  let html = "<legend>Seats</legend>";
+  for (let s = 0; s < n; s++) {
+    const def = s === 0 ? "human" : defaultBot;
+    html += `<label>Seat ${s}${s === 0 ? " (you)" : ""} <select data-seat="${s}">${kinds
+      .map((k) => `<option value="${k}"${k === def ? " selected" : ""}>${k === "human" ? "human" : k.slice(4) + " bot"}</option>`)
+      .join("")}</select></label>`;
+  }
+  document.getElementById("seats").innerHTML = html;
+}
+
+function readRules() {
+  const rules = {};
+  document.querySelectorAll("[data-opt]").forEach((el) => {
+    const t = el.dataset.type;
+    let v = el.value;
+    if (el.tagName === "SELECT") v = JSON.parse(v);
+    else if (t === "int") v = parseInt(v, 10);
+    else if (t === "float") v = parseFloat(v);
+    rules[el.dataset.opt] = v;
+  });
+  return rules;
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const err = document.getElementById("create-error");
+  err.textContent = "";
+  const name = playerName();
+  const seats = [...document.querySelectorAll("[data-seat]")].map((el) => el.value);
+  if (seats.includes("human") && !name) {
+    err.textContent = "Enter your name first (top right).";
+    document.getElementById("name").focus();
+    return;
+  }
+  try {
+    const body = {
+      game: document.getElementById("game").value,
+      players: Number(document.getElementById("players").value),
+      rules: readRules(),
+      seats,
+    };
+    const { id } = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    const first = seats.indexOf("human");
+    if (first >= 0) {
+      const joined = await api(`/api/tables/${id}/join`, { method: "POST", body: JSON.stringify({ seat: first, name }) });
+      localStorage.setItem(`boneyard.token.${id}`, JSON.stringify(joined));
+    }
+    location.href = `/tables/${id}`;
+  } catch (e) {
+    err.textContent = e.message;
+  }
+}
+
+function mySeat(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`boneyard.token.${id}`) || "null");
+  } catch (e) {
+    return null;
+  }
+}
+
+async function renderTables() {
+  const tables = await api("/api/tables");
+  const el = document.getElementById("tables");
+  if (!tables.length) {
+    el.innerHTML = "<p class='muted'>No tables yet: create one.</p>";
+    return;
+  }
+  const rows = tables.map((t) => {
+    const g = gameById(t.game);
+    const mine = mySeat(t.id);
+    const seats = t.seats
+      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
+      .join(" ");
+    const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
+    const link = `/tables/${t.id}`;
+    const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
+    return `<tr><td>${escapeHtml(g ? g.name : t.game)}</td><td>${seats}</td><td>${status}</td>
+      <td><a class="button" href="${link}">${label}</a> <button class="small copy" data-link="${link}" type="button">copy link</button></td></tr>`;
+  });
+  el.innerHTML = `<table class="list"><thead><tr><th>Game</th><th>Seats</th><th>Status</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  el.querySelectorAll(".copy").forEach((b) =>
+    b.addEventListener("click", () => {
+      const url = location.origin + b.dataset.link;
+      if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+      b.textContent = "copied";
+    })
+  );
+}
+
+async function main() {
+  const nameInput = document.getElementById("name");
+  nameInput.value = playerName();
+  nameInput.addEventListener("input", () => localStorage.setItem("boneyard.name", nameInput.value.trim()));
+  [state.games, state.bots] = await Promise.all([api("/api/games"), api("/api/bots")]);
+  renderGames();
+  const select = document.getElementById("game");
+  select.innerHTML = state.games.map((g) => `<option value="${g.id}">${escapeHtml(g.name)}</option>`).join("");
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && gameById(wanted)) select.value = wanted;
+  select.addEventListener("change", renderForm);
+  document.getElementById("players").addEventListener("change", renderSeats);
+  document.getElementById("create").addEventListener("submit", createTable);
+  document.getElementById("refresh").addEventListener("click", renderTables);
+  renderForm();
+  await renderTables();
+  setInterval(() => renderTables().catch(() => {}), 5000);
+}
+
+main().catch((e) => {
+  document.getElementById("create-error").textContent = e.message;
+});
+})();

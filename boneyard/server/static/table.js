@@ -1,0 +1,436 @@
+// The table page: joins a seat, keeps a WebSocket to the server, draws the state it pushes,
+// sends actions, and replays finished games. Everything drawn comes from the pushed state,
+// which the server builds from this seat's view.
+"use strict";
+(function () {
+  const { tileSVG, escapeHtml } = window.Tiles;
+  const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const tokenKey = `boneyard.token.${tableId}`;
+  const $ = (id) => document.getElementById(id);
+
+  let me = loadToken(); // {token, seat} or null
+  let state = null; // the latest state pushed or fetched
+  let replay = null; // {step, steps, state} while replaying
+  let selected = null; // a hand tile picked when several actions use it
+  let ws = null;
+  let retry = 500;
+  let sending = false;
+  const builder = { active: false, groups: [], hand: [], sel: [], pick: null };
+
+  function loadToken() {
+    try {
+      return JSON.parse(localStorage.getItem(tokenKey) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function headers() {
+    const h = { "Content-Type": "application/json" };
+    if (me) h.Authorization = `Bearer ${me.token}`;
+    return h;
+  }
+
+  async function api(path, options = {}) {
+    const res = await fetch(path, Object.assign({ headers: headers() }, options));
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const err = new Error(body.detail || `${res.status} ${res.statusText}`);
+      err.status = res.status;
+      throw err;
+    }
+    return body;
+  }
+
+  function seatName(s) {
+    if (s === null || s === undefined) return "—";
+    const info = state && state.seats ? state.seats[s] : null;
+    const name = info && info.name ? info.name : `seat ${s}`;
+    return state && s === state.seat ? `${name} (you)` : name;
+  }
+
+  // ----- drawing -------------------------------------------------------------------
+
+  function render() {
+    const shown = replay ? replay.state : state;
+    if (!shown) return;
+    const view = shown.view;
+    const ctx = { seatName, builder, send };
+    const renderer = window.Games.renderers[shown.game] || window.Games.generic;
+    document.body.dataset.game = shown.game;
+    $("title").textContent = `${gameName(shown.game)} · table ${tableId}`;
+    document.title = `${gameName(shown.game)} — boneyard`;
+    $("board").innerHTML = renderer(view, ctx);
+    renderPlayers(shown);
+    renderResult(view);
+    renderLog(view.history || []);
+    renderHand(shown);
+    renderTools(shown);
+    renderActions(shown);
+    renderStatus(shown);
+    renderJoin();
+    bindBoard();
+    $("replay").hidden = !replay;
+  }
+
+  const names = {};
+  function gameName(id) {
+    return names[id] || id;
+  }
+
+  function renderStatus(s) {
+    const v = s.view;
+    let text;
+    if (replay) text = `Replay: step ${replay.step} of ${replay.steps}${replay.state.action ? ` — ${replay.state.action}` : ""}`;
+    else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ")}`;
+    else if (s.current_player === s.seat && s.seat !== null) text = `Your turn (${v.phase}).`;
+    else text = `Waiting for ${seatName(s.current_player)} (${v.phase}).`;
+    const waiting = s.seats.filter((x) => !x.joined).map((x) => x.seat);
+    if (!s.is_over && waiting.length) text += ` Open seat${waiting.length > 1 ? "s" : ""}: ${waiting.join(", ")} — share the link.`;
+    $("status").textContent = text;
+    $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
+  }
+
+  function renderPlayers(s) {
+    const rows = s.seats
+      .map((x) => {
+        const turn = s.current_player === x.seat ? " class='turn'" : "";
+        const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
+        const won = s.is_over && s.winners.includes(x.seat) ? " 🏆" : "";
+        return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(
+          String(s.scores[x.seat])
+        )}</td></tr>`;
+      })
+      .join("");
+    $("players").innerHTML = `<table class="list scores"><thead><tr><th>#</th><th>player</th><th>score</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  function renderResult(view) {
+    const r = view.last_result;
+    $("result").hidden = !r;
+    if (!r) return;
+    $("result").innerHTML = `<h3>Hand result${r.hand ? ` (hand ${r.hand})` : ""}</h3>${window.Games.value(r)}`;
+  }
+
+  let logLength = -1;
+  function renderLog(history) {
+    if (history.length === logLength) return;
+    logLength = history.length;
+    const start = Math.max(0, history.length - 200);
+    $("log").innerHTML = history
+      .slice(start)
+      .map((line) => `<li>${escapeHtml(line)}</li>`)
+      .join("");
+    $("log").scrollTop = $("log").scrollHeight;
+  }
+
+  function tileWords(action) {
+    return action.split(" ").filter((w) => /^\d+-\d+$/.test(w));
+  }
+
+  function renderHand(s) {
+    const hand = s.view.hand;
+    if (!hand) {
+      $("hand").innerHTML = s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
+      return;
+    }
+    const legal = replay ? [] : s.legal_actions;
+    const usable = new Set(legal.flatMap(tileWords));
+    const inBuild = builder.active ? builder.sel : [];
+    const handTiles = builder.active ? builder.hand : hand;
+    $("hand").innerHTML = handTiles
+      .map((t, i) => {
+        const cls = [usable.has(t) ? "playable" : "", selected === t || inBuild.includes(i) ? "selected" : ""].join(" ");
+        return `<button class="handtile ${cls}" data-hand="${escapeHtml(t)}" data-index="${i}" type="button" aria-label="tile ${t}">${tileSVG(t)}</button>`;
+      })
+      .join("");
+    $("hand").querySelectorAll("[data-hand]").forEach((b) => b.addEventListener("click", () => clickHand(b.dataset.hand, Number(b.dataset.index))));
+  }
+
+  function renderActions(s) {
+    const legal = replay ? [] : s.legal_actions;
+    let list = legal;
+    if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
+    // Rummikub may list many plays: show a few; the builder and the hint do the rest.
+    if (s.game === "rummikub" && !selected) list = legal.filter((a) => !a.startsWith("play ")).concat(legal.filter((a) => a.startsWith("play ")).slice(0, 6));
+    $("actions").innerHTML =
+      list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" type="button">${escapeHtml(a)}</button>`).join("") +
+      (selected ? `<button class="action cancel" data-cancel="1" type="button">cancel</button>` : "");
+    $("actions").querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => send(b.dataset.action)));
+    $("actions").querySelectorAll("[data-cancel]").forEach((b) =>
+      b.addEventListener("click", () => {
+        selected = null;
+        render();
+      })
+    );
+  }
+
+  // Rummikub's builder controls (other games have none).
+  function renderTools(s) {
+    const tools = $("tools");
+    if (s.game !== "rummikub" || replay || s.current_player !== s.seat || s.seat === null || s.is_over) {
+      tools.innerHTML = "";
+      builder.active = false;
+      return;
+    }
+    const plays = s.legal_actions.filter((a) => a.startsWith("play "));
+    tools.innerHTML = builder.active
+      ? `<button id="rk-new" type="button">New group</button><button id="rk-play" class="primary" type="button">Play this table</button>
+         <button id="rk-reset" type="button">Reset</button><button id="rk-hint" type="button"${plays.length ? "" : " disabled"}>Hint</button>`
+      : `<button id="rk-build" class="primary" type="button">Build a play</button><button id="rk-hint" type="button"${plays.length ? "" : " disabled"}>Hint</button>`;
+    const on = (id, fn) => {
+      const el = $(id);
+      if (el) el.addEventListener("click", fn);
+    };
+    on("rk-build", () => startBuild(s));
+    on("rk-reset", () => startBuild(s));
+    on("rk-new", () => {
+      if (!builder.sel.length) return flash("Select tiles from your hand first.");
+      builder.groups.push(takeSelected());
+      render();
+    });
+    on("rk-play", () => {
+      const groups = builder.groups.filter((g) => g.length);
+      if (!groups.length) return flash("The table would be empty.");
+      send(`play ${groups.map((g) => g.join(" ")).join(" | ")}`);
+    });
+    on("rk-hint", () => hint(s, plays));
+  }
+
+  function startBuild(s) {
+    const key = window.Games.tableKey(s.view);
+    builder.active = true;
+    builder.groups = (key ? s.view[key] : []).map((g) => window.Games.groupTiles(g).slice());
+    builder.hand = s.view.hand.slice();
+    builder.sel = [];
+    builder.pick = null;
+    render();
+  }
+
+  function takeSelected() {
+    const idx = builder.sel.slice().sort((a, b) => b - a);
+    const taken = idx.map((i) => builder.hand[i]).reverse();
+    idx.forEach((i) => builder.hand.splice(i, 1));
+    builder.sel = [];
+    return taken;
+  }
+
+  // The solver's hint: the listed play that lays the most tiles from the hand.
+  function hint(s, plays) {
+    const handCount = (a) => {
+      const table = new Map();
+      const key = window.Games.tableKey(s.view);
+      (key ? s.view[key] : []).flatMap(window.Games.groupTiles).forEach((t) => table.set(t, (table.get(t) || 0) + 1));
+      let n = 0;
+      tileWords(a).forEach((t) => (table.get(t) ? table.set(t, table.get(t) - 1) : n++));
+      return n;
+    };
+    const best = plays.slice().sort((a, b) => handCount(b) - handCount(a))[0];
+    if (!best) return;
+    startBuild(s);
+    const groups = best.slice(5).split("|").map((g) => g.trim().split(/\s+/).filter(Boolean));
+    const rest = s.view.hand.slice();
+    const table = builder.groups.flat();
+    groups.flat().forEach((t) => {
+      const i = table.indexOf(t);
+      if (i >= 0) table.splice(i, 1);
+      else if (rest.indexOf(t) >= 0) rest.splice(rest.indexOf(t), 1);
+    });
+    builder.groups = groups;
+    builder.hand = rest;
+    render();
+    flash(`Hint: ${best}`);
+  }
+
+  function bindBoard() {
+    if (!builder.active) return;
+    document.querySelectorAll("[data-gtile]").forEach((el) =>
+      el.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        const [g, j] = el.dataset.gtile.split(":").map(Number);
+        builder.pick = builder.pick && builder.pick.g === g && builder.pick.j === j ? null : { g, j };
+        render();
+      })
+    );
+    document.querySelectorAll("[data-group]").forEach((el) =>
+      el.addEventListener("click", () => {
+        const g = Number(el.dataset.group);
+        if (builder.pick) {
+          const [t] = builder.groups[builder.pick.g].splice(builder.pick.j, 1);
+          builder.groups[g].push(t);
+          builder.pick = null;
+        } else if (builder.sel.length) {
+          builder.groups[g].push(...takeSelected());
+        }
+        builder.groups = builder.groups.filter((x) => x.length);
+        render();
+      })
+    );
+  }
+
+  function clickHand(tile, index) {
+    if (!state || replay) return;
+    if (builder.active) {
+      const at = builder.sel.indexOf(index);
+      if (at >= 0) builder.sel.splice(at, 1);
+      else builder.sel.push(index);
+      render();
+      return;
+    }
+    const options = state.legal_actions.filter((a) => tileWords(a).includes(tile));
+    if (options.length === 1) send(options[0]);
+    else if (options.length > 1) {
+      selected = selected === tile ? null : tile;
+      render();
+    } else flash(state.current_player === state.seat ? `No legal action uses ${tile} now.` : "It is not your turn.");
+  }
+
+  function flash(message) {
+    $("error").textContent = message;
+  }
+
+  // ----- talking to the server -------------------------------------------------------
+
+  async function send(action) {
+    if (sending) return;
+    sending = true;
+    flash("");
+    try {
+      const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
+      selected = null;
+      builder.active = false;
+      accept(s);
+    } catch (e) {
+      flash(e.message);
+    } finally {
+      sending = false;
+    }
+  }
+
+  function accept(s) {
+    if (state && s.version < state.version) return; // an older push arriving late
+    if (state && s.version !== state.version) {
+      selected = null;
+      builder.active = false;
+    }
+    state = s;
+    if (s.view.hand && selected && !s.view.hand.includes(selected)) selected = null;
+    render();
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = me ? `?token=${encodeURIComponent(me.token)}` : "";
+    ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`);
+    ws.onopen = () => {
+      retry = 500;
+      $("conn").classList.add("live");
+    };
+    ws.onmessage = (ev) => accept(JSON.parse(ev.data));
+    ws.onclose = (ev) => {
+      $("conn").classList.remove("live");
+      if (ev.code === 4403) {
+        localStorage.removeItem(tokenKey);
+        me = null;
+      }
+      if (ev.code === 4404) return flash("There is no such table.");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+
+  function renderJoin() {
+    const box = $("join");
+    const open = state && !state.is_over ? state.seats.filter((x) => !x.joined) : [];
+    if (me || !open.length) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const name = localStorage.getItem("boneyard.name") || "";
+    box.innerHTML = `<label>Your name <input id="join-name" maxlength="40" value="${escapeHtml(name)}"></label> ${open
+      .map((x) => `<button class="primary" data-join="${x.seat}" type="button">Take seat ${x.seat}</button>`)
+      .join(" ")} <span class="muted">or just watch</span>`;
+    box.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(Number(b.dataset.join))));
+  }
+
+  async function join(seat) {
+    const name = $("join-name").value.trim();
+    if (!name) return flash("Enter a name to take a seat.");
+    localStorage.setItem("boneyard.name", name);
+    try {
+      me = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify({ seat, name }) });
+      localStorage.setItem(tokenKey, JSON.stringify(me));
+      if (ws) {
+        ws.onclose = null;
+        ws.close();
+      }
+      state = await api(`/api/tables/${tableId}`);
+      render();
+      connect();
+    } catch (e) {
+      flash(e.message);
+    }
+  }
+
+  // ----- replay ----------------------------------------------------------------------
+
+  async function showStep(step) {
+    const steps = state.version;
+    step = Math.max(0, Math.min(steps, step));
+    const s = await api(`/api/tables/${tableId}/replay?step=${step}`);
+    replay = { step, steps, state: s };
+    $("rp-step").max = String(steps);
+    $("rp-step").value = String(step);
+    $("rp-label").textContent = `${step}/${steps}`;
+    render();
+  }
+
+  function bindReplay() {
+    $("rp-start").onclick = () => showStep(0);
+    $("rp-prev").onclick = () => showStep(replay.step - 1);
+    $("rp-next").onclick = () => showStep(replay.step + 1);
+    $("rp-end").onclick = () => showStep(replay.steps);
+    $("rp-step").oninput = () => showStep(Number($("rp-step").value));
+    $("rp-close").onclick = () => {
+      replay = null;
+      render();
+    };
+  }
+
+  function addReplayButton() {
+    if (!state || !state.is_over || replay || document.getElementById("open-replay")) return;
+    const b = document.createElement("button");
+    b.id = "open-replay";
+    b.type = "button";
+    b.textContent = "Replay this game";
+    b.onclick = () => showStep(0);
+    $("tools").after(b);
+  }
+
+  async function main() {
+    $("share").onclick = () => {
+      if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+      $("share").textContent = "copied";
+    };
+    bindReplay();
+    try {
+      (await api("/api/games")).forEach((g) => (names[g.id] = g.name));
+      try {
+        state = await api(`/api/tables/${tableId}`);
+      } catch (e) {
+        if (e.status !== 403) throw e;
+        localStorage.removeItem(tokenKey); // a token from another database: watch instead
+        me = null;
+        state = await api(`/api/tables/${tableId}`);
+      }
+      render();
+      connect();
+    } catch (e) {
+      flash(e.message);
+    }
+    setInterval(addReplayButton, 1000);
+  }
+
+  main();
+})();
