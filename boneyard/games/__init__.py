@@ -10,6 +10,7 @@ ORDER = ("montana", "twobox", "rummikub", "eighty", "rounce")
 
 # id -> module holding a ``GAME`` class. Only registered games are listed by ``game_ids``.
 _MODULES: dict[str, str] = {
+    "montana": "boneyard.games.montana",
     "eighty": "boneyard.games.eighty",
     "twobox": "boneyard.games.twobox",
     "rounce": "boneyard.games.rounce",

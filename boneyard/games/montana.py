@@ -1,0 +1,1032 @@
+"""Montana Domino Rummy: a draw-and-discard rummy game for 2-4 players with four double-six sets.
+
+Rules as in ``docs/rules/montana.md`` (``../shared/rules/RULINGS.md``, montana 1-14).
+Flow of a hand: ten tiles to each of four seats (empty seats are dead hands), then turns:
+the engine pulls for the player (a forced step), who may go out, declare quads, and
+discards, possibly declaring ready. After each discard the engine asks, in turn order
+after the discarder, every seat with a legal claim to claim or pass; the answers stay
+hidden until all have answered, then the best claim takes the tile. A hand ends when
+someone goes out or a pull meets an empty woodpile; the game ends once the deal has gone
+round the table. The hand analysis lives in :mod:`boneyard.games.montana_analysis`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from ..errors import IllegalAction
+from ..rules import Rules, option
+from ..tiles import Tile, double_six
+from . import montana_analysis as an
+from .base import Game, deal_hidden
+from .montana_analysis import MASKS, P5, MeldSet
+
+SEATS = 4
+HAND = 10
+START_CHIPS = 220
+READY_STAKE = 4
+CLAIM_RANK = {"claim quad": 4, "claim triple": 3, "pair": 2, "run": 1, "triple": 3, "claim run": 1}
+
+
+class Phase(StrEnum):
+    """The named states of a Montana hand."""
+
+    TURN = "turn"  # the player has pulled: out, quads, or a discard
+    DISCARD = "discard"  # the player claimed a triple or run and must discard
+    CLAIM = "claim"  # a discard is offered: the asked seat claims or passes
+    OVER = "over"
+
+
+class MontanaAction(NamedTuple):
+    """A Montana action; ``str()`` gives its notation (``discard 6-4 ready``, ``claim run 4-1 4-2``...)."""
+
+    kind: str
+    tile: Tile | None = None
+    second: Tile | None = None
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind == "ready":
+            return f"discard {self.tile} ready"
+        if kind == "claim run":
+            return f"claim run {self.tile} {self.second}"
+        if self.tile is None:
+            return kind
+        return f"{kind} {self.tile}"
+
+
+OUT = MontanaAction("out")
+PASS = MontanaAction("pass")
+CLAIM_TRIPLE = MontanaAction("claim triple")
+CLAIM_QUAD = MontanaAction("claim quad")
+CLAIM_OUT = MontanaAction("claim out")
+CLAIM_PAIR = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
+_WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
+_FORMS = (
+    "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
+    "'claim quad', 'claim run 4-1 4-2', 'claim out' or 'pass'"
+)
+
+
+@dataclass(frozen=True)
+class MontanaRules(Rules):
+    """Montana's options."""
+
+    mode: str = option(
+        "dealer",
+        allowed=("dealer", "shootout"),
+        doc="dealer: play for chips (220 each); shootout: no points, the most outs wins",
+    )
+    one_pair: bool = option(False, doc="a winning hand must hold exactly one pair")
+
+
+class Montana(Game):
+    """The Montana Domino Rummy engine."""
+
+    id = "montana"
+    name = "Montana Domino Rummy"
+    summary = (
+        "A rummy game in the spirit of mahjong for 2-4 players with four double-six sets; a "
+        "tile's suit is its higher end. Pull a tile, discard a tile, and go out when your "
+        "tiles split into runs, pairs, triples and quads. Discards may be claimed to complete "
+        "a set; concealed sets, the lower suits, ready declarations and the dealer all raise "
+        "the payout. The game ends when the deal has gone round the table."
+    )
+    min_players = 2
+    max_players = 4
+    default_players = 4
+    hand_size = HAND
+    Rules = MontanaRules
+
+    @classmethod
+    def full_set(cls, rules: Any) -> list[Tile]:
+        """Four double-six sets: 112 tiles."""
+        return double_six(4)
+
+    # ----- setup and dealing ---------------------------------------------------------
+
+    def _setup(self, dealer: int | None) -> None:
+        n = self.players
+        self.chips = [START_CHIPS] * n
+        self.outs = [0] * n
+        self.hand_number = 0
+        self.deal_passes = 0
+        self.last_result: dict[str, Any] | None = None
+        if dealer is None:
+            roller = self.rng.randrange(n)
+            roll = self.rng.randint(1, 6)
+            dealer = (roller + roll - 1) % n
+            self._log(f"seat {roller} rolls {roll}: seat {dealer} deals first")
+        else:
+            self._log(f"seat {dealer} deals first")
+        self._deal(dealer)
+
+    def _deal(self, dealer: int) -> None:
+        n = self.players
+        deck = self._deck()
+        self.hand_number += 1
+        self.dealer = dealer
+        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], reverse=True) for s in range(n)]
+        self.codes = [an.encode(h) for h in self.hands]
+        self.dead = deck[n * HAND : SEATS * HAND]
+        self.wood = deck[SEATS * HAND :]
+        self.wood_at = 0
+        self.exposed: list[list[MeldSet]] = [[] for _ in range(n)]
+        self.discards: list[tuple[int, Tile]] = []
+        self.ready = [False] * n
+        self.stakes = [0] * n
+        self.pulled: list[Tile] = []
+        self.claim_tile: Tile | None = None
+        self.claim_from = -1
+        self.claim_queue: list[int] = []
+        self.claim_options: dict[int, list[MontanaAction]] = {}
+        self.answers: dict[int, MontanaAction] = {}
+        # What public play has proved about hidden hands, for sampling:
+        # limits[s][tile] = the most copies of tile seat s can hold now;
+        # tests[s] = (tile, how, wins) checks of a ready seat's fixed hand.
+        self.limits: list[dict[Tile, int]] = [{} for _ in range(n)]
+        self.tests: list[list[tuple[Tile, str, bool]]] = [[] for _ in range(n)]
+        self.pending: list[tuple[int, Tile, bool]] = []
+        self._log(f"hand {self.hand_number}: seat {dealer} deals")
+        for seat in range(n):
+            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+        self._run_turns(dealer)
+
+    # ----- tiles in hands ------------------------------------------------------------
+
+    def _take(self, seat: int, tile: Tile) -> None:
+        """Put a tile into a concealed hand (kept sorted high first)."""
+        hand = self.hands[seat]
+        i = 0
+        key = tile.key
+        while i < len(hand) and hand[i].key > key:
+            i += 1
+        hand.insert(i, tile)
+        self.codes[seat][tile.high] += P5[tile.low]
+
+    def _give(self, seat: int, tile: Tile, copies: int = 1) -> None:
+        """Take copies of a tile out of a concealed hand (publicly)."""
+        hand = self.hands[seat]
+        for _ in range(copies):
+            hand.remove(tile)
+        self.codes[seat][tile.high] -= copies * P5[tile.low]
+        limits = self.limits[seat]
+        if tile in limits:
+            limits[tile] = max(0, limits[tile] - copies)
+
+    def _count(self, seat: int, tile: Tile) -> int:
+        return (self.codes[seat][tile.high] // P5[tile.low]) % 5
+
+    def _pull(self, seat: int) -> Tile | None:
+        """Pull the next woodpile tile into ``seat``'s hand; ``None`` if the woodpile is empty."""
+        if self.wood_at >= len(self.wood):
+            return None
+        tile = self.wood[self.wood_at]
+        self.wood_at += 1
+        self._take(seat, tile)
+        limits = self.limits[seat]
+        if limits:
+            for t in [t for t, k in limits.items() if k >= 3]:
+                del limits[t]
+            for t in limits:
+                limits[t] += 1
+        self.pulled.append(tile)
+        return tile
+
+    @property
+    def wood_left(self) -> int:
+        """Tiles left in the woodpile."""
+        return len(self.wood) - self.wood_at
+
+    # ----- the turn loop ---------------------------------------------------------------
+
+    def _run_turns(self, seat: int) -> None:
+        """Seat ``seat`` pulls; ready players' non-winning pulls are discarded for them."""
+        while True:
+            self.pulled = []
+            tile = self._pull(seat)
+            if tile is None:
+                self._log(f"seat {seat} must pull but the woodpile is empty")
+                self._drawn_hand()
+                return
+            self._log(f"seat {seat} pulls {tile}", to=seat, public=f"seat {seat} pulls")
+            if not self.ready[seat]:
+                self.phase = Phase.TURN
+                self.current_player = seat
+                return
+            wins = an.goes_out(self.codes[seat], None, self.rules.one_pair)
+            self.tests[seat].append((tile, "pull", wins))
+            if wins:
+                self.phase = Phase.TURN
+                self.current_player = seat
+                return
+            self._give(seat, tile)
+            self.discards.append((seat, tile))
+            self._log(f"seat {seat} is ready and discards the pulled {tile}")
+            if self._open_claims(seat, tile):
+                return
+            seat = self._next(seat)
+
+    def _open_claims(self, seat: int, tile: Tile) -> bool:
+        """Offer a discard to the other seats; ``False`` if nobody has a legal claim."""
+        self.claim_tile = tile
+        self.claim_from = seat
+        queue, options = self._window(seat, tile)
+        if not queue:
+            self._prove()
+            self.claim_tile = None
+            return False
+        self.claim_queue = queue
+        self.claim_options = options
+        self.answers = {}
+        self.phase = Phase.CLAIM
+        self.current_player = queue[0]
+        return True
+
+    def _window(self, seat: int, tile: Tile) -> tuple[list[int], dict[int, list[MontanaAction]]]:
+        """Who is asked about ``seat``'s discard ``tile``, with their claims; notes what that proves."""
+        queue = []
+        options: dict[int, list[MontanaAction]] = {}
+        pending = []
+        other = self._next(seat)
+        while other != seat:
+            claims = self._claims_for(other, tile, seat)
+            if claims:
+                queue.append(other)
+                options[other] = claims
+            pending.append((other, tile, bool(claims)))
+            other = self._next(other)
+        self.pending = pending
+        return queue, options
+
+    def _prove(self) -> None:
+        """Record what a closed claim window proved about the hands (kept public from then on)."""
+        for other, tile, asked in self.pending:
+            if self.ready[other]:
+                self.tests[other].append((tile, "claim", asked))
+            elif not asked:
+                limits = self.limits[other]
+                if limits.get(tile, 9) > 1:
+                    limits[tile] = 1
+        self.pending = []
+
+    def _claims_for(self, seat: int, tile: Tile, discarder: int) -> list[MontanaAction]:
+        """The legal claims of ``seat`` on ``tile`` (empty: not asked)."""
+        codes = self.codes[seat]
+        out: list[MontanaAction] = []
+        if self._claim_out_ok(codes, tile):
+            out.append(CLAIM_OUT)
+        if self.ready[seat]:
+            return [*out, PASS] if out else out
+        have = (codes[tile.high] // P5[tile.low]) % 5
+        if have >= 2:
+            out.append(CLAIM_TRIPLE)
+            if have >= 3 and self.wood_left:
+                out.append(CLAIM_QUAD)
+        if self.players > 2 and tile.high >= 2 and self._next(discarder) == seat:
+            out.extend(_run_claims(codes, tile))
+        if out:
+            out.append(PASS)
+        return out
+
+    def _claim_out_ok(self, codes: list[int], tile: Tile) -> bool:
+        one_pair = self.rules.one_pair
+        if not an.goes_out(codes, tile, one_pair):
+            return False
+        if self.players > 2 or tile.high < 2:
+            return True
+        # two players: the claimed tile may not complete a run
+        s, step = tile.high, P5[tile.low]
+        have = (codes[s] // step) % 5
+        for used in (2, 1):
+            if have >= used:
+                rest = list(codes)
+                rest[s] -= used * step
+                if used == 2 and an.complete(rest, one_pair):
+                    return True
+                if used == 1 and _complete_with_pair(rest, one_pair):
+                    return True
+        return False
+
+    # ----- legal actions ---------------------------------------------------------------
+
+    def _legal(self) -> list[MontanaAction]:
+        seat = self.current_player
+        assert seat is not None
+        phase = self.phase
+        if phase == Phase.CLAIM:
+            return self.claim_options[seat]
+        if phase == Phase.DISCARD:
+            return self._discards(seat)
+        return self._turn_actions(seat)
+
+    def _turn_actions(self, seat: int) -> list[MontanaAction]:
+        codes = self.codes[seat]
+        out: list[MontanaAction] = []
+        if an.complete(codes, self.rules.one_pair):
+            out.append(OUT)
+        if self.ready[seat]:
+            out.append(MontanaAction("discard", self.pulled[-1]))
+            return out
+        if self.wood_left:
+            hand = self.hands[seat]
+            for i in range(len(hand) - 3):
+                t = hand[i]
+                if hand[i + 3] is t and (i == 0 or hand[i - 1] is not t):
+                    out.append(MontanaAction("quad", t))
+            for m in self.exposed[seat]:
+                if m.kind == "triple" and not m.concealed:
+                    t = m.tiles[0]
+                    if t in self.pulled and t in hand:
+                        out.append(MontanaAction("add", t))
+        out.extend(self._discards(seat))
+        return out
+
+    def _discards(self, seat: int) -> list[MontanaAction]:
+        hand = self.hands[seat]
+        distinct = list(dict.fromkeys(hand))
+        out = [MontanaAction("discard", t) for t in distinct]
+        if self.rules.mode == "dealer" and not self.ready[seat]:
+            codes = self.codes[seat]
+            one_pair = self.rules.one_pair
+            for t in distinct:
+                codes[t.high] -= P5[t.low]
+                if an.is_waiting(codes, one_pair):
+                    out.append(MontanaAction("ready", t))
+                codes[t.high] += P5[t.low]
+        return out
+
+    # ----- applying actions --------------------------------------------------------------
+
+    def _play(self, action: MontanaAction) -> None:
+        seat = self.current_player
+        assert seat is not None
+        kind = action.kind
+        if self.phase == Phase.CLAIM:
+            self._answer(seat, action)
+        elif kind == "discard" or kind == "ready":
+            self._discard(seat, action.tile, kind == "ready")  # type: ignore[arg-type]
+        elif kind == "out":
+            self._go_out(seat, None)
+        elif kind == "quad":
+            self._quad(seat, action.tile)  # type: ignore[arg-type]
+        else:  # add
+            self._add(seat, action.tile)  # type: ignore[arg-type]
+
+    def _discard(self, seat: int, tile: Tile, ready: bool) -> None:
+        if self.ready[seat]:  # a ready player who declines to go out on his pull
+            self.tests[seat].append((tile, "pull", True))
+        self._give(seat, tile)
+        self.discards.append((seat, tile))
+        if ready:
+            self.ready[seat] = True
+            if self.rules.mode == "dealer":
+                self.stakes[seat] = READY_STAKE
+                self.chips[seat] -= READY_STAKE
+            self._log(f"seat {seat} discards {tile} and declares ready")
+        else:
+            self._log(f"seat {seat} discards {tile}")
+        if not self._open_claims(seat, tile):
+            self._run_turns(self._next(seat))
+
+    def _quad(self, seat: int, tile: Tile) -> None:
+        self._give(seat, tile, 4)
+        self.exposed[seat].append(MeldSet("quad", (tile,) * 4, True))
+        self._log(f"seat {seat} declares a concealed quad of {tile}")
+        self._replacement(seat)
+
+    def _add(self, seat: int, tile: Tile) -> None:
+        self._give(seat, tile)
+        sets = self.exposed[seat]
+        for i, m in enumerate(sets):
+            if m.kind == "triple" and not m.concealed and m.tiles[0] is tile:
+                sets[i] = MeldSet("quad", (tile,) * 4, False)
+                break
+        self._log(f"seat {seat} adds {tile} to his exposed triple")
+        self._replacement(seat)
+
+    def _replacement(self, seat: int) -> None:
+        tile = self._pull(seat)
+        assert tile is not None  # quads are refused when the woodpile is empty
+        self._log(f"seat {seat} pulls a replacement {tile}", to=seat, public=f"seat {seat} pulls a replacement")
+        self.phase = Phase.TURN
+        self.current_player = seat
+
+    def _answer(self, seat: int, action: MontanaAction) -> None:
+        self.answers[seat] = action
+        self.claim_queue.pop(0)
+        self._log(f"seat {seat} answers: {action}", to=seat, public=f"seat {seat} answers")
+        if self.claim_queue:
+            self.current_player = self.claim_queue[0]
+            return
+        self._resolve_claims()
+
+    def _claim_rank(self, seat: int, action: MontanaAction) -> int:
+        kind = action.kind
+        if kind == "claim out":
+            split = self._out_split(seat, self.claim_tile)
+            assert split is not None
+            return an.CLAIM_PRIORITY[split.claim_kind or "run"]
+        return CLAIM_RANK.get(kind, 0)
+
+    def _resolve_claims(self) -> None:
+        tile = self.claim_tile
+        assert tile is not None
+        discarder = self.claim_from
+        answers = self.answers
+        self._prove()
+        self._log("; ".join(f"seat {s} {'passes' if a.kind == 'pass' else a}" for s, a in answers.items()))
+        best_seat, best_rank = -1, 0
+        for s, a in answers.items():  # in turn order after the discarder
+            if a.kind == "pass":
+                continue
+            rank = self._claim_rank(s, a)
+            if rank > best_rank:
+                best_seat, best_rank = s, rank
+        self.claim_tile = None
+        self.claim_queue = []
+        self.claim_options = {}
+        self.answers = {}
+        if best_seat < 0:
+            self._run_turns(self._next(discarder))
+            return
+        action = answers[best_seat]
+        self.discards.pop()
+        seat = best_seat
+        self.pulled = []
+        if action.kind == "claim out":
+            self._log(f"seat {seat} claims {tile} and goes out")
+            self._go_out(seat, tile)
+            return
+        if action.kind == "claim run":
+            low, high = action.tile, action.second
+            assert low is not None and high is not None
+            self._give(seat, low)
+            self._give(seat, high)
+            run: tuple[Tile, ...] = tuple(sorted((low, high, tile), key=lambda t: t.key))
+            self.exposed[seat].append(MeldSet("run", run, False))
+            self._log(f"seat {seat} claims {tile} for the run {' '.join(map(str, run))}")
+            self.phase = Phase.DISCARD
+            self.current_player = seat
+            return
+        if action.kind == "claim quad":
+            self._give(seat, tile, 3)
+            self.exposed[seat].append(MeldSet("quad", (tile,) * 4, False))
+            self._log(f"seat {seat} claims {tile} for a quad")
+            self._replacement(seat)
+            return
+        self._give(seat, tile, 2)
+        self.exposed[seat].append(MeldSet("triple", (tile,) * 3, False))
+        self._log(f"seat {seat} claims {tile} for a triple")
+        self.phase = Phase.DISCARD
+        self.current_player = seat
+
+    # ----- the end of a hand -------------------------------------------------------------
+
+    def _out_split(self, seat: int, claimed: Tile | None) -> an.Split | None:
+        return an.best_split(
+            self.hands[seat],
+            self.exposed[seat],
+            claimed=claimed,
+            ready=self.ready[seat] and self.rules.mode == "dealer",
+            one_pair=self.rules.one_pair,
+            allow_claimed_run=self.players > 2,
+        )
+
+    def _go_out(self, seat: int, claimed: Tile | None) -> None:
+        split = self._out_split(seat, claimed)
+        assert split is not None
+        # the winning hand is laid open on the table
+        self.exposed[seat] = list(split.sets)
+        self.hands[seat] = []
+        self.codes[seat] = [0] * an.SUITS
+        n = self.players
+        dealer = self.dealer
+        value = split.score
+        changes = [0] * n
+        discarder = self.claim_from if claimed is not None else None
+        if self.rules.mode == "dealer":
+            payers = [s for s in range(n) if s != seat] if discarder is None else [discarder]
+            for s in payers:
+                pay = value * (3 if discarder is not None else 1)
+                if s == dealer or seat == dealer:
+                    pay *= 2
+                changes[s] -= pay
+                changes[seat] += pay
+            for s in range(n):
+                if self.stakes[s]:
+                    changes[seat] += self.stakes[s]
+            for s in range(n):
+                self.chips[s] += changes[s]
+        self.outs[seat] += 1
+        if claimed is not None:
+            self._log(f"seat {seat} goes out on {claimed} from seat {discarder}: {value} points")
+        else:
+            self._log(f"seat {seat} goes out on a pull: {value} points")
+        self.last_result = {
+            "hand": self.hand_number,
+            "dealer": dealer,
+            "winner": seat,
+            "drawn": False,
+            "how": "pull" if claimed is None else "claim",
+            "tile": str(claimed if claimed is not None else self.pulled[-1]),
+            "from": discarder,
+            "sets": [_meld_json(m) for m in split.sets],
+            "breakdown": [[label, points] for label, points in split.breakdown],
+            "value": value if self.rules.mode == "dealer" else 0,
+            "stakes": list(self.stakes),
+            "changes": changes,
+            "chips": list(self.chips),
+            "outs": list(self.outs),
+        }
+        self._end_hand(seat)
+
+    def _drawn_hand(self) -> None:
+        n = self.players
+        for s in range(n):
+            self.chips[s] += self.stakes[s]
+        self.last_result = {
+            "hand": self.hand_number,
+            "dealer": self.dealer,
+            "winner": None,
+            "drawn": True,
+            "how": None,
+            "tile": None,
+            "from": None,
+            "sets": [],
+            "breakdown": [],
+            "value": 0,
+            "stakes": list(self.stakes),
+            "changes": [0] * n,
+            "chips": list(self.chips),
+            "outs": list(self.outs),
+        }
+        self._log(f"hand {self.hand_number} is drawn; ready stakes are returned")
+        self._end_hand(None)
+
+    def _end_hand(self, winner: int | None) -> None:
+        self.stakes = [0] * self.players
+        self.claim_tile = None
+        if winner == self.dealer:
+            self._log(f"seat {winner} wins as dealer and deals again")
+            self._deal(self.dealer)
+            return
+        self.deal_passes += 1
+        if self.deal_passes >= self.players:
+            self._game_over()
+            return
+        self._deal(self._next(self.dealer))
+
+    def _game_over(self) -> None:
+        final = self.scores
+        top = max(final)
+        self.winners = [s for s in range(self.players) if final[s] == top]
+        self.is_over = True
+        self.phase = Phase.OVER
+        self.current_player = None
+        self.pulled = []
+        self._log(f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+
+    @property
+    def scores(self) -> list[int]:
+        """Chip balances (dealer mode) or outs so far (shootout)."""
+        return list(self.chips) if self.rules.mode == "dealer" else list(self.outs)
+
+    # ----- notation and explanations -----------------------------------------------------
+
+    @classmethod
+    def parse_action(cls, text: str) -> MontanaAction:
+        """Parse the Montana action notation (see ``_FORMS``)."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"not a Montana action: {text!r}; expected {_FORMS}")
+        words = text.split()
+        key = " ".join(words)
+        if key in _WORDS:
+            return _WORDS[key]
+        try:
+            if len(words) == 2 and words[0] in ("discard", "quad", "add"):
+                return MontanaAction(words[0], Tile.parse(words[1]))
+            if len(words) == 3 and words[0] == "discard" and words[2] == "ready":
+                return MontanaAction("ready", Tile.parse(words[1]))
+            if len(words) == 4 and words[:2] == ["claim", "run"]:
+                a, b = sorted((Tile.parse(words[2]), Tile.parse(words[3])))
+                return MontanaAction("claim run", a, b)
+        except ValueError as err:
+            raise IllegalAction(f"not a Montana action: {text!r} ({err})") from None
+        raise IllegalAction(f"not a Montana action: {text!r}; expected {_FORMS}")
+
+    def _explain(self, action: Any) -> str:
+        if not isinstance(action, MontanaAction):
+            return f"not a Montana action: {action!r}; expected {_FORMS}"
+        seat = self.current_player
+        assert seat is not None
+        if self.phase == Phase.CLAIM:
+            return self._explain_claim(seat, action)
+        kind = action.kind
+        who = f"seat {seat}"
+        if kind.startswith("claim") or kind == "pass":
+            return f"there is no discard to claim now: {who} is on turn and must discard (rule 7)"
+        tile = action.tile
+        if self.phase == Phase.DISCARD and kind not in ("discard", "ready"):
+            return f"{who} has just claimed a set and must now discard (rule 7)"
+        if kind == "out":
+            return f"{who}'s hand does not split into sets, so he cannot go out (rule 6)" + (
+                " (one_pair: exactly one pair)" if self.rules.one_pair else ""
+            )
+        if self.ready[seat]:
+            return f"{who} is ready: his hand is fixed and he must discard the pulled {self.pulled[-1]} (rule 9)"
+        if tile is not None and tile not in self.hands[seat]:
+            return f"{who} does not hold {tile}"
+        if kind in ("quad", "add") and not self.wood_left:
+            return "no quad can be made when the woodpile is empty (rule 8)"
+        if kind == "quad":
+            return f"a concealed quad needs four {tile} in hand (rule 8)"
+        if kind == "add":
+            if not any(m.kind == "triple" and not m.concealed and m.tiles[0] is tile for m in self.exposed[seat]):
+                return f"{who} has no exposed triple of {tile} to add to (rule 8)"
+            return f"only a fourth {tile} pulled from the woodpile this turn may be added to an exposed triple (rule 8)"
+        if kind == "ready":
+            if self.rules.mode != "dealer":
+                return "ready is declared only in dealer mode (boneyard ruling)"
+            return f"after discarding {tile} the hand is not one tile from going out, so it cannot be ready (rule 9)"
+        return f"'{action}' is not legal now"
+
+    def _explain_claim(self, seat: int, action: MontanaAction) -> str:
+        tile = self.claim_tile
+        kind = action.kind
+        who = f"seat {seat}"
+        if not kind.startswith("claim") and kind != "pass":
+            return f"{who} is being asked about the discard {tile}: claim it or pass (rule 7)"
+        if self.ready[seat] and kind != "claim out":
+            return f"{who} is ready and may claim only to go out (rule 9)"
+        if kind == "claim out":
+            if self.players == 2:
+                return f"{who}'s hand does not go out with {tile} (in a 2-player game never by a run; rule 6, 7)"
+            return f"{who}'s hand does not go out with {tile} (rule 6)"
+        if kind == "claim pair":
+            return "a pair may be claimed only to go out: use 'claim out' (rule 7)"
+        if kind == "claim triple":
+            return f"claiming a triple needs a pair of {tile} in hand (rule 7)"
+        if kind == "claim quad":
+            if self._count(seat, tile) >= 3:  # type: ignore[arg-type]
+                return "no quad can be made when the woodpile is empty (rule 8)"
+            return f"claiming a quad needs a triple of {tile} in hand (rule 7)"
+        if kind == "claim run":
+            if self.players == 2:
+                return "runs are never claimed in a 2-player game (rule 7)"
+            if self._next(self.claim_from) != seat:
+                return "a run may be claimed only from the seat just before you, except to go out (rule 7)"
+            a, b = action.tile, action.second
+            assert a is not None and b is not None and tile is not None
+            if sorted({a.high, b.high, tile.high}) != [tile.high] or not _is_run(a, b, tile):
+                return f"{a} {b} and {tile} do not make a run of one suit (rule 5)"
+            return f"{who} does not hold {a} and {b}"
+        return f"'{action}' is not legal now"
+
+    # ----- views, locations, sampling ---------------------------------------------------
+
+    def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        claim = None
+        if self.phase == Phase.CLAIM:
+            claim = {
+                "tile": str(self.claim_tile),
+                "from": self.claim_from,
+                "answered": list(self.answers),
+            }
+        own_answer = None
+        if seat is not None and seat in self.answers:
+            own_answer = str(self.answers[seat])
+        view.update(
+            {
+                "mode": self.rules.mode,
+                "hand_number": self.hand_number,
+                "dealer": self.dealer,
+                "deal_passes": self.deal_passes,
+                "chips": list(self.chips),
+                "outs": list(self.outs),
+                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
+                "pulled": (
+                    [str(t) for t in self.pulled]
+                    if seat is not None and seat == self.current_player and self.phase == Phase.TURN
+                    else []
+                ),
+                "hand_sizes": [len(h) for h in self.hands],
+                "exposed": [[_meld_json(m) for m in sets] for sets in self.exposed],
+                "discards": [[s, str(t)] for s, t in self.discards],
+                "woodpile": self.wood_left,
+                "dead_hands": SEATS - self.players,
+                "ready": list(self.ready),
+                "stakes": list(self.stakes),
+                "claim": claim,
+                "my_answer": own_answer,
+                "proved_limits": [{str(t): k for t, k in sorted(lim.items())} for lim in self.limits],
+                "proved_ready": [[[str(t), how, wins] for t, how, wins in tests] for tests in self.tests],
+                "last_result": self.last_result,
+            }
+        )
+
+    def tile_locations(self) -> dict[str, list[Tile]]:
+        """Concealed hands, exposed sets, discards, dead hands and the woodpile."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        for s, sets in enumerate(self.exposed):
+            places[f"exposed {s}"] = [t for m in sets for t in m.tiles]
+        places["discards"] = [t for _, t in self.discards]
+        places["dead"] = list(self.dead)
+        places["woodpile"] = self.wood[self.wood_at :]
+        return places
+
+    def _copy(self) -> Montana:
+        new: Montana = object.__new__(type(self))
+        d = dict(self.__dict__)
+        d["rng"] = random.Random()
+        d["rng"].setstate(self.rng.getstate())
+        d["_actions"] = list(self._actions)
+        d["_history"] = list(self._history)
+        d["chips"] = list(self.chips)
+        d["outs"] = list(self.outs)
+        d["hands"] = [list(h) for h in self.hands]
+        d["codes"] = [list(c) for c in self.codes]
+        d["dead"] = list(self.dead)
+        d["wood"] = list(self.wood)
+        d["exposed"] = [list(e) for e in self.exposed]
+        d["discards"] = list(self.discards)
+        d["ready"] = list(self.ready)
+        d["stakes"] = list(self.stakes)
+        d["pending"] = list(self.pending)
+        d["pulled"] = list(self.pulled)
+        d["claim_queue"] = list(self.claim_queue)
+        d["claim_options"] = {k: list(v) for k, v in self.claim_options.items()}
+        d["answers"] = dict(self.answers)
+        d["limits"] = [dict(x) for x in self.limits]
+        d["tests"] = [list(x) for x in self.tests]
+        new.__dict__.update(d)
+        return new
+
+    @classmethod
+    def sample(cls, view: dict[str, Any], rng: random.Random) -> Montana:
+        """A game matching ``view``, the hidden tiles dealt at random within what play proved.
+
+        Respected: the hand sizes; the copy limits proved by claim windows a seat was not
+        asked in; a ready seat's fixed hand (one tile from going out, and every pull and
+        discard since tested against it); and, in an open claim window, exactly who has
+        been asked so far (seats skipped had no claim). Ready hands are built from random
+        sets, the other hidden tiles dealt at random.
+        """
+        n = view["players"]
+        seat = view["seat"]
+        game: Montana = cls._blank(n, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
+        game._restore_common(view)
+        game._deck_used = True
+        game.chips = list(view["chips"])
+        game.outs = list(view["outs"])
+        game.hand_number = view["hand_number"]
+        game.deal_passes = view["deal_passes"]
+        game.last_result = view["last_result"]
+        game.dealer = view["dealer"]
+        game.exposed = [[_meld_from(d) for d in sets] for sets in view["exposed"]]
+        game.discards = [(s, Tile.parse(t)) for s, t in view["discards"]]
+        game.ready = list(view["ready"])
+        game.stakes = list(view["stakes"])
+        game.limits = [{Tile.parse(t): k for t, k in lim.items()} for lim in view["proved_limits"]]
+        game.tests = [[(Tile.parse(t), how, wins) for t, how, wins in tests] for tests in view["proved_ready"]]
+        game.pending = []
+        game.claim_queue = []
+        game.claim_options = {}
+        game.answers = {}
+        game.pulled = []
+        claim = view["claim"]
+        game.claim_tile = Tile.parse(claim["tile"]) if claim else None
+        game.claim_from = claim["from"] if claim else -1
+        own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
+        pool = list(cls.full_set(game.rules))
+        public = own + [t for sets in game.exposed for m in sets for t in m.tiles] + [t for _, t in game.discards]
+        for t in public:
+            pool.remove(t)
+        hidden = [s for s in range(n) if s != seat]
+        sizes = view["hand_sizes"]
+        for _ in range(300):
+            hands = game._sample_hands(pool, hidden, sizes, own, seat, view, rng)
+            if hands is not None:
+                break
+        else:
+            raise ValueError("no deal of the hidden tiles fits what the view shows")
+        return game
+
+    def _sample_hands(
+        self,
+        pool: list[Tile],
+        hidden: list[int],
+        sizes: list[int],
+        own: list[Tile],
+        seat: int | None,
+        view: dict[str, Any],
+        rng: random.Random,
+    ) -> list[list[Tile]] | None:
+        """One attempt at dealing the hidden tiles into ``self``; ``None`` if it fails a proof."""
+        n = self.players
+        one_pair = self.rules.one_pair
+        rest = list(pool)
+        rng.shuffle(rest)
+        hands: list[list[Tile]] = [[] for _ in range(n)]
+        if seat is not None:
+            hands[seat] = list(own)
+        pulled: list[Tile] = []
+        turn = self.phase == Phase.TURN
+        for s in hidden:
+            if not self.ready[s]:
+                continue
+            on_turn = turn and s == self.current_player
+            size = sizes[s] - (1 if on_turn else 0)
+            seeds = [t for t, _, wins in self.tests[s] if wins]
+            seed = seeds[0] if seeds else None
+            whole = _random_complete(rest, size + 1, one_pair, rng, seed)
+            if whole is None:
+                return None
+            drop = seed if seed is not None else rng.choice(whole)
+            whole.remove(drop)
+            for t in whole:
+                rest.remove(t)
+            hands[s] = whole
+            if on_turn:
+                chances = [t for t in an.waits(an.encode(whole), one_pair) if t in rest]
+                if not chances:
+                    return None
+                pulled = [rng.choice(chances)]
+                rest.remove(pulled[0])
+                hands[s] = [*whole, pulled[0]]
+        free = [s for s in hidden if not self.ready[s]]
+        dead = (SEATS - n) * HAND
+        places = [sizes[s] for s in free] + [dead, view["woodpile"]]
+        try:
+            deal = deal_hidden(rest, places, rng, tries=1)
+        except ValueError:
+            return None
+        for i, s in enumerate(free):
+            hands[s] = deal[i]
+        self.hands = [sorted(h, reverse=True) for h in hands]
+        self.codes = [an.encode(h) for h in self.hands]
+        self.dead = deal[-2]
+        self.wood = deal[-1]
+        self.wood_at = 0
+        if not self._sample_fits(hidden, pulled):
+            return None
+        if turn:
+            cur = self.current_player
+            if cur == seat:
+                self.pulled = [Tile.parse(t) for t in view["pulled"]]
+            elif pulled:
+                self.pulled = pulled
+            else:
+                self.pulled = [rng.choice(self.hands[cur])] if cur is not None else []
+        else:
+            self.pulled = []
+        if self.phase == Phase.CLAIM and not self._sample_window(view, seat, rng):
+            return None
+        return self.hands
+
+    def _sample_fits(self, hidden: list[int], pulled: list[Tile]) -> bool:
+        """Whether the dealt hidden hands keep every proved limit and every ready test."""
+        one_pair = self.rules.one_pair
+        for s in hidden:
+            codes = self.codes[s]
+            for t, k in self.limits[s].items():
+                if (codes[t.high] // P5[t.low]) % 5 > k:
+                    return False
+            if not self.ready[s]:
+                continue
+            fixed = list(codes)
+            if pulled and s == self.current_player:
+                t = pulled[0]
+                fixed[t.high] -= P5[t.low]
+                if not an.complete(codes, one_pair):
+                    return False
+            if not an.is_waiting(fixed, one_pair):
+                return False
+            for t, how, wins in self.tests[s]:
+                if how == "pull":
+                    ok = an.goes_out(fixed, t, one_pair)
+                else:
+                    ok = self._claim_out_ok(fixed, t)
+                if ok != wins:
+                    return False
+        return True
+
+    def _sample_window(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> bool:
+        """Rebuild an open claim window; ``False`` if the dealt hands would ask other seats."""
+        claim = view["claim"]
+        tile = self.claim_tile
+        assert tile is not None
+        answered = list(claim["answered"])
+        cur = self.current_player
+        queue, options = self._window(self.claim_from, tile)
+        if cur not in queue:
+            return False
+        at = queue.index(cur)
+        if queue[:at] != answered:
+            return False
+        self.claim_queue = queue[at:]
+        self.claim_options = options
+        self.answers = {}
+        for s in answered:
+            if s == seat:
+                self.answers[s] = self.parse_action(view["my_answer"])
+            else:
+                self.answers[s] = rng.choice(options[s])
+        return True
+
+
+def _random_complete(
+    pool: list[Tile], size: int, one_pair: bool, rng: random.Random, seed: Tile | None = None
+) -> list[Tile] | None:
+    """A random complete hand of ``size`` tiles built from random sets of ``pool`` (``None``: failed).
+
+    With ``seed``, the first set holds one extra copy of ``seed`` that is not taken from the pool.
+    """
+    have: dict[Tile, int] = {}
+    for t in pool:
+        have[t] = have.get(t, 0) + 1
+    if seed is not None:
+        have[seed] = have.get(seed, 0) + 1
+    kinds = list(have)
+    out: list[Tile] = []
+    left = size
+    pairs = 0
+    for _ in range(40):
+        if left == 0:
+            break
+        if left == 1:
+            return None
+        if left == 2 or (one_pair and pairs == 0 and left % 3 == 2):
+            want = "pair"
+        elif one_pair:
+            want = rng.choice(("triple", "run"))
+        else:
+            want = rng.choice(("pair", "triple", "run"))
+        if seed is not None and not out:
+            t = seed
+            if want == "run" and seed.high >= 2:
+                t = Tile(seed.high, max(0, min(seed.low - rng.randrange(3), seed.high - 2)))
+        else:
+            t = rng.choice(kinds)
+        if want == "run":
+            if t.high < 2 or t.low > t.high - 2:
+                continue
+            tiles = [t, Tile(t.high, t.low + 1), Tile(t.high, t.low + 2)]
+            if any(have.get(x, 0) < 1 for x in tiles):
+                continue
+        else:
+            k = 2 if want == "pair" else 3
+            if have[t] < k:
+                continue
+            tiles = [t] * k
+        for x in tiles:
+            have[x] -= 1
+        out.extend(tiles)
+        left -= len(tiles)
+        pairs += want == "pair"
+    return out if left == 0 else None
+
+
+def _is_run(a: Tile, b: Tile, c: Tile) -> bool:
+    if not a.high == b.high == c.high:
+        return False
+    lows = sorted((a.low, b.low, c.low))
+    return lows[1] == lows[0] + 1 and lows[2] == lows[0] + 2
+
+
+def _run_claims(codes: list[int], tile: Tile) -> list[MontanaAction]:
+    """``claim run`` actions for ``tile`` with two hand tiles of its suit."""
+    s, low = tile.high, tile.low
+    c = codes[s]
+    out = []
+    for start in range(max(0, low - 2), min(low, s - 2) + 1):
+        others = [k for k in (start, start + 1, start + 2) if k != low]
+        if (c // P5[others[0]]) % 5 and (c // P5[others[1]]) % 5:
+            out.append(MontanaAction("claim run", Tile(s, others[0]), Tile(s, others[1])))
+    return out
+
+
+def _complete_with_pair(codes: list[int], one_pair: bool) -> bool:
+    """Whether the rest splits into sets, given that one more pair (the claimed one) is used."""
+    if not one_pair:
+        return an.complete(codes)
+    return all(MASKS[s][codes[s]] & 1 for s in range(len(codes)))
+
+
+def _meld_json(m: MeldSet) -> dict[str, Any]:
+    return {
+        "kind": m.kind,
+        "tiles": [str(t) for t in m.tiles],
+        "concealed": m.concealed,
+        "points": an.set_points(m.kind, m.suit, m.concealed),
+    }
+
+
+def _meld_from(d: dict[str, Any]) -> MeldSet:
+    return MeldSet(d["kind"], tuple(Tile.parse(t) for t in d["tiles"]), d["concealed"])
+
+
+GAME = Montana
