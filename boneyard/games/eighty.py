@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..errors import IllegalAction
@@ -76,6 +77,12 @@ TRUMP_LIST = list(TRUMPS.values())
 PLAYS: list[EightyAction] = [PASS] * 64
 for _t in double_six():
     PLAYS[_t.key] = EightyAction("play", None, _t)
+# Log lines of plays ("seat 2 plays 6-4") by seat and Tile.key, so the hot path builds no strings.
+PLAY_LOGS = [[""] * 64 for _ in range(SEATS)]
+for _t in double_six():
+    for _seat in range(SEATS):
+        PLAY_LOGS[_seat][_t.key] = f"seat {_seat} plays {_t}"
+_BY_KEY = attrgetter("key")
 _FORMS = "'pass', 'bid 55' (50 to 80), 'bid nel-o', 'trump 5' (1 to 6) or 'play 6-4'"
 # Tile.key -> count points of that tile.
 COUNT_BY_KEY = [0] * 64
@@ -199,7 +206,7 @@ class Eighty(Game):
         deck = self._deck()
         self.hand_number += 1
         self.shuffler = shuffler
-        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], reverse=True) for s in range(SEATS)]
+        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], key=_BY_KEY, reverse=True) for s in range(SEATS)]
         self.out = deck[SEATS * HAND :]
         self.bids: list[int | str | None] = [None] * SEATS
         self.high: int | str | None = None
@@ -215,6 +222,7 @@ class Eighty(Game):
         self.leader: int | None = None
         self._tables: Tables | None = None
         self._after = [1, 2, 3, 0]
+        self._trick_size = SEATS
         self._log(f"hand {self.hand_number}: seat {shuffler} shuffles; two tiles lie out")
         for seat in range(SEATS):
             self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
@@ -292,6 +300,7 @@ class Eighty(Game):
             before = (self.sitting_out - 1) % SEATS
             after[before] = (self.sitting_out + 1) % SEATS
             self._after = after
+            self._trick_size = SEATS - 1
             self._log(f"Nel-O: seat {self.sitting_out} lays his tiles face down and sits out; no trumps")
             self._start_play(0)
             return
@@ -312,16 +321,20 @@ class Eighty(Game):
         seat: int = self.current_player  # type: ignore[assignment]
         self.hands[seat].remove(tile)
         trick = self.trick
+        key = tile.key
         if not trick:
-            self.led = self._tables.lead_suit[tile.key]  # type: ignore[union-attr]
+            self.led = self._tables.lead_suit[key]  # type: ignore[union-attr]
         trick.append((seat, tile))
-        self._log(f"seat {seat} plays {tile}")
-        if len(trick) < (3 if self.nello else SEATS):
+        self._history.append((None, PLAY_LOGS[seat][key], None))
+        if len(trick) < self._trick_size:
             self.current_player = self._after[seat]
             return
+        self._end_trick(trick)
+
+    def _end_trick(self, trick: list[tuple[int, Tile]]) -> None:
         power = self._tables.power[self.led]  # type: ignore[union-attr,index]
         best = -1
-        winner = seat
+        winner = 0
         points = TRICK_POINTS
         for s, t in trick:
             k = t.key
@@ -330,13 +343,14 @@ class Eighty(Game):
                 best = p
                 winner = s
             points += COUNT_BY_KEY[k]
-        self.tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
+        tricks = self.tricks
+        tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
         self.tricks_won[winner] += 1
         self.taken[winner & 1] += points
         self.trick = []
         self.led = None
-        self._log(f"seat {winner} wins trick {len(self.tricks)} ({points} points)")
-        if (self.nello and winner == self.bidder) or len(self.tricks) == TRICKS:
+        self._log(f"seat {winner} wins trick {len(tricks)} ({points} points)")
+        if (self.nello and winner == self.bidder) or len(tricks) == TRICKS:
             self._score_hand()
             return
         self.leader = self.current_player = winner
@@ -587,6 +601,7 @@ class Eighty(Game):
         game.tricks_won = list(view["tricks_won"])
         game.taken = [side["taken"] for side in view["sides"]]
         game._after = [1, 2, 3, 0]
+        game._trick_size = SEATS if game.sitting_out is None else SEATS - 1
         if game.sitting_out is not None:
             game._after[(game.sitting_out - 1) % SEATS] = (game.sitting_out + 1) % SEATS
         game._tables = None
@@ -611,9 +626,9 @@ class Eighty(Game):
         deal = deal_hidden(pool, sizes, rng, [*allowed, None])
         game.hands = [[] for _ in range(SEATS)]
         for i, s in enumerate(others):
-            game.hands[s] = sorted(deal[i], reverse=True)
+            game.hands[s] = sorted(deal[i], key=_BY_KEY, reverse=True)
         if seat is not None:
-            game.hands[seat] = sorted(own, reverse=True)
+            game.hands[seat] = own
         game.out = deal[-1]
         return game
 
