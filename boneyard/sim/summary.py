@@ -387,3 +387,33 @@ def summarize(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, Any
     for record in records:
         summary.add(record)
     return summary.result()
+
+
+def describe(value: Any) -> str:
+    """A summary value as short text: rates with their CI, stats as mean ± std, numbers."""
+    if isinstance(value, Mapping):
+        if "rate" in value and "ci95" in value:
+            if value["rate"] is None:
+                return "- (0 of 0)"
+            lo, hi = value["ci95"]
+            return f"{value['rate']:.3f} [{lo:.3f}, {hi:.3f}] ({value['count']:g} of {value['of']})"
+        if "made_rate" in value and "bids" in value:
+            return f"{value['bids']} bids, made {describe(value['made_rate'])}"
+        if "mean" in value and "std" in value:
+            return f"{value['mean']:.2f} ± {value['std']:.2f} (n {value['n']})"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def figure_rows(figures: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Flatten game-specific figures into (name, text) rows for a table."""
+    rows: list[tuple[str, str]] = []
+    for key, value in figures.items():
+        name = f"{prefix}{key}"
+        text = describe(value)
+        if isinstance(value, Mapping) and text == str(value):
+            rows.extend(figure_rows(value, f"{name} / "))
+        else:
+            rows.append((name.replace("_", " "), text))
+    return rows
