@@ -13,6 +13,7 @@ from __future__ import annotations
 from .api import game_info, games, new_game, replay, sample_game
 from .bots import Bot, bot, bots
 from .errors import IllegalAction, RulesError
+from .sim import simulate
 from .tiles import Tile
 
 __all__ = [
@@ -27,5 +28,6 @@ __all__ = [
     "new_game",
     "replay",
     "sample_game",
+    "simulate",
 ]
 __version__ = "0.1.0"

@@ -8,10 +8,8 @@ Ray is imported only by :func:`run_ray`, so it stays an optional extra
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from .runner import Plan, SimulationError, play_batch
@@ -27,6 +25,8 @@ def run_inline(plan: Plan, work: Sequence[Batch]) -> Iterator[Done]:
 
 
 def _context() -> Any:
+    import multiprocessing
+
     # forkserver: workers start from a clean process, not a fork of one running threads
     # (the progress bar's); spawn where forkserver does not exist.
     methods = multiprocessing.get_all_start_methods()
@@ -38,6 +38,9 @@ def run_local(plan: Plan, work: Sequence[Batch], workers: int) -> Iterator[Done]
     if workers <= 1:
         yield from run_inline(plan, work)
         return
+    # Imported here: ``import boneyard`` should not pay for the process machinery.
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
     pending = list(reversed(work))
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         running: dict[Future[list[dict[str, Any]]], int] = {}

@@ -12,20 +12,14 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Any, NamedTuple
-
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from .backends import BACKENDS_RUN, Done, ray_module
 from .runner import BACKENDS, BotSpec, Plan, SimulationError, batches, make_plan
 from .summary import Summary
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 ProgressHook = Callable[[int, int], None]
 
@@ -77,6 +71,16 @@ def in_order(done: Iterator[Done], work: Sequence[tuple[int, int]]) -> Iterator[
 
 
 def _progress_bar(total: int, label: str) -> tuple[Progress, ProgressHook]:
+    # Rich is imported only when a bar is shown, to keep ``import boneyard`` light.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
