@@ -557,3 +557,23 @@ def test_seeded_soak_invariants() -> None:
         hands += g.hand_number
         assert len(g.winners) == 1 and g.scores[g.winners[0]] >= g.rules.target
         assert max(g.scores) == g.scores[g.winners[0]] and sorted(g.scores)[-2] < g.rules.target
+
+
+def test_terminal_view_draws_the_cross() -> None:
+    from rich.console import Console
+
+    from boneyard.cli.views.twobox import render
+
+    g = game(WALK)
+    play(g, "play 6-3 to 1", "play 6-2 to 2", "play 6-5 to 3", "stack 6-5 on 3")
+    console = Console(width=80, record=True)
+    console.print(render(g.view(1)))
+    lines = console.export_text().splitlines()
+    middle = next(line for line in lines if "[6‖6]" in line)
+    assert middle.index("[3|6]") < middle.index("[6‖6]") < middle.index("[6|2]")
+    assert middle.strip().startswith("(3)") and middle.strip().endswith("(2)")
+    top = lines.index(next(line for line in lines if "[5|6]x2" in line))
+    assert lines.index(middle) > top and "(5)" in lines[top - 1]
+    assert "(6)" in lines[lines.index(middle) + 1]  # the empty tip 4 below
+    text = "\n".join(lines)
+    assert "Count: 10" in text and "Your hand:" in text and "6-3" not in text.split("Your hand:")[1]

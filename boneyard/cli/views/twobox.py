@@ -15,7 +15,7 @@ from rich.text import Text
 from . import seat_label
 
 # Long arms show the tile next to the spinner, an elision, and the outermost tiles.
-SHOWN = 5
+SHOWN = 4
 
 
 def _ends(tile: str) -> tuple[int, int]:
@@ -75,7 +75,7 @@ def render_layout(view: dict[str, Any]) -> RenderableType:
     """The four-armed layout as a cross around the spinner."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", no_wrap=True)
-    grid.add_column(justify="center", no_wrap=True)
+    grid.add_column(justify="center", no_wrap=True, min_width=9)
     grid.add_column(justify="left", no_wrap=True)
     high, _ = _ends(view["spinner"])
     spinner = Text(f"[{high}‖{high}]", style="bold red")
