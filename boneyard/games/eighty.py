@@ -79,7 +79,9 @@ for _t in double_six():
     PLAYS[_t.key] = EightyAction("play", None, _t)
 # Log lines of plays ("seat 2 plays 6-4") by seat and Tile.key, so the hot path builds no strings.
 PLAY_LOGS = [[""] * 64 for _ in range(SEATS)]
+TILE_TEXT = [""] * 64  # Tile.key -> "6-4"
 for _t in double_six():
+    TILE_TEXT[_t.key] = str(_t)
     for _seat in range(SEATS):
         PLAY_LOGS[_seat][_t.key] = f"seat {_seat} plays {_t}"
 _BY_KEY = attrgetter("key")
@@ -225,7 +227,7 @@ class Eighty(Game):
         self._trick_size = SEATS
         self._log(f"hand {self.hand_number}: seat {shuffler} shuffles; two tiles lie out")
         for seat in range(SEATS):
-            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+            self._log(f"seat {seat} holds {' '.join([TILE_TEXT[t.key] for t in self.hands[seat]])}", to=seat)
         self.phase = Phase.BID
         self.current_player = (shuffler + 1) % SEATS
 
