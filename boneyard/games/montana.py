@@ -64,6 +64,10 @@ CLAIM_TRIPLE = MontanaAction("claim triple")
 CLAIM_QUAD = MontanaAction("claim quad")
 CLAIM_OUT = MontanaAction("claim out")
 CLAIM_PAIR = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
+_DISCARD = {t: MontanaAction("discard", t) for t in double_six()}
+_READY = {t: MontanaAction("ready", t) for t in double_six()}
+_QUAD = {t: MontanaAction("quad", t) for t in double_six()}
+_ADD = {t: MontanaAction("add", t) for t in double_six()}
 _WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -145,9 +149,11 @@ class Montana(Game):
         self.claim_options: dict[int, list[MontanaAction]] = {}
         self.answers: dict[int, MontanaAction] = {}
         # What public play has proved about hidden hands, for sampling:
-        # limits[s][tile] = the most copies of tile seat s can hold now;
+        # limits[s][tile] + pulls[s] = the most copies of tile seat s can hold now
+        # (each pull may have brought one more copy, so the bound is kept relative to pulls);
         # tests[s] = (tile, how, wins) checks of a ready seat's fixed hand.
         self.limits: list[dict[Tile, int]] = [{} for _ in range(n)]
+        self.pulls = [0] * n
         self.tests: list[list[tuple[Tile, str, bool]]] = [[] for _ in range(n)]
         self.pending: list[tuple[int, Tile, bool]] = []
         self._log(f"hand {self.hand_number}: seat {dealer} deals")
@@ -175,7 +181,7 @@ class Montana(Game):
         self.codes[seat][tile.high] -= copies * P5[tile.low]
         limits = self.limits[seat]
         if tile in limits:
-            limits[tile] = max(0, limits[tile] - copies)
+            limits[tile] -= copies
 
     def _count(self, seat: int, tile: Tile) -> int:
         return (self.codes[seat][tile.high] // P5[tile.low]) % 5
@@ -187,12 +193,7 @@ class Montana(Game):
         tile = self.wood[self.wood_at]
         self.wood_at += 1
         self._take(seat, tile)
-        limits = self.limits[seat]
-        if limits:
-            for t in [t for t, k in limits.items() if k >= 3]:
-                del limits[t]
-            for t in limits:
-                limits[t] += 1
+        self.pulls[seat] += 1
         self.pulled.append(tile)
         return tile
 
@@ -269,8 +270,9 @@ class Montana(Game):
                 self.tests[other].append((tile, "claim", asked))
             elif not asked:
                 limits = self.limits[other]
-                if limits.get(tile, 9) > 1:
-                    limits[tile] = 1
+                pulls = self.pulls[other]
+                if limits.get(tile, 9) + pulls > 1:
+                    limits[tile] = 1 - pulls
         self.pending = []
 
     def _claims_for(self, seat: int, tile: Tile, discarder: int) -> list[MontanaAction]:
@@ -329,34 +331,39 @@ class Montana(Game):
         if an.complete(codes, self.rules.one_pair):
             out.append(OUT)
         if self.ready[seat]:
-            out.append(MontanaAction("discard", self.pulled[-1]))
+            out.append(_DISCARD[self.pulled[-1]])
             return out
         if self.wood_left:
             hand = self.hands[seat]
             for i in range(len(hand) - 3):
                 t = hand[i]
                 if hand[i + 3] is t and (i == 0 or hand[i - 1] is not t):
-                    out.append(MontanaAction("quad", t))
+                    out.append(_QUAD[t])
             for m in self.exposed[seat]:
                 if m.kind == "triple" and not m.concealed:
                     t = m.tiles[0]
                     if t in self.pulled and t in hand:
-                        out.append(MontanaAction("add", t))
+                        out.append(_ADD[t])
         out.extend(self._discards(seat))
         return out
 
     def _discards(self, seat: int) -> list[MontanaAction]:
-        hand = self.hands[seat]
-        distinct = list(dict.fromkeys(hand))
-        out = [MontanaAction("discard", t) for t in distinct]
+        distinct = list(dict.fromkeys(self.hands[seat]))
+        out = [_DISCARD[t] for t in distinct]
         if self.rules.mode == "dealer" and not self.ready[seat]:
             codes = self.codes[seat]
             one_pair = self.rules.one_pair
+            bad = [s for s in range(an.SUITS) if not MASKS[s][codes[s]]]
+            if len(bad) > 2:
+                return out  # one discard changes one suit; waiting allows one incomplete suit
             for t in distinct:
-                codes[t.high] -= P5[t.low]
+                s = t.high
+                if len(bad) - (s in bad) > 1:
+                    continue
+                codes[s] -= P5[t.low]
                 if an.is_waiting(codes, one_pair):
-                    out.append(MontanaAction("ready", t))
-                codes[t.high] += P5[t.low]
+                    out.append(_READY[t])
+                codes[s] += P5[t.low]
         return out
 
     # ----- applying actions --------------------------------------------------------------
@@ -722,11 +729,21 @@ class Montana(Game):
                 "stakes": list(self.stakes),
                 "claim": claim,
                 "my_answer": own_answer,
-                "proved_limits": [{str(t): k for t, k in sorted(lim.items())} for lim in self.limits],
+                "proved_limits": [self._limits_now(s) for s in range(self.players)],
                 "proved_ready": [[[str(t), how, wins] for t, how, wins in tests] for tests in self.tests],
                 "last_result": self.last_result,
             }
         )
+
+    def _limits_now(self, seat: int) -> dict[str, int]:
+        """The copy limits proved for ``seat``'s concealed hand, as tile string -> most copies."""
+        pulls = self.pulls[seat]
+        out = {}
+        for t, base in sorted(self.limits[seat].items()):
+            k = base + pulls
+            if k < 4:
+                out[str(t)] = max(0, k)
+        return out
 
     def tile_locations(self) -> dict[str, list[Tile]]:
         """Concealed hands, exposed sets, discards, dead hands and the woodpile."""
@@ -761,6 +778,7 @@ class Montana(Game):
         d["claim_options"] = {k: list(v) for k, v in self.claim_options.items()}
         d["answers"] = dict(self.answers)
         d["limits"] = [dict(x) for x in self.limits]
+        d["pulls"] = list(self.pulls)
         d["tests"] = [list(x) for x in self.tests]
         new.__dict__.update(d)
         return new
@@ -791,6 +809,7 @@ class Montana(Game):
         game.ready = list(view["ready"])
         game.stakes = list(view["stakes"])
         game.limits = [{Tile.parse(t): k for t, k in lim.items()} for lim in view["proved_limits"]]
+        game.pulls = [0] * n
         game.tests = [[(Tile.parse(t), how, wins) for t, how, wins in tests] for tests in view["proved_ready"]]
         game.pending = []
         game.claim_queue = []
@@ -892,8 +911,9 @@ class Montana(Game):
         one_pair = self.rules.one_pair
         for s in hidden:
             codes = self.codes[s]
+            pulls = self.pulls[s]
             for t, k in self.limits[s].items():
-                if (codes[t.high] // P5[t.low]) % 5 > k:
+                if (codes[t.high] // P5[t.low]) % 5 > k + pulls:
                     return False
             if not self.ready[s]:
                 continue
