@@ -34,8 +34,10 @@ class CreateTable(BaseModel):
     game: str = Field(description="a game id from GET /api/games")
     players: int | None = Field(default=None, description="number of seats (default: the game's standard)")
     rules: dict[str, Any] = Field(default_factory=dict, description="rules options by name")
-    seats: list[str] | None = Field(default=None, description='one per seat: "human" or "bot:NAME" (default: all human)')
+    seats: list[str] | None = Field(default=None, description='per seat: "human" or "bot:NAME" (default: all human)')
     seed: int | None = Field(default=None, description="seed for a reproducible deal (default: random)")
+    deck: list[str] | None = Field(default=None, description="a fixed first deal (tests, puzzles): the full tile set")
+    dealer: int | None = Field(default=None, description="the first hand's dealer, where the game has one")
 
 
 class JoinTable(BaseModel):
@@ -131,7 +133,7 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def create_table(body: CreateTable) -> dict[str, Any]:
         """Open a table. 400 names an unknown game, a bad player count, rules option or seat."""
-        table = service.create(body.game, body.players, body.rules, body.seats, body.seed)
+        table = service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck, body.dealer)
         return {"id": table.id}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])

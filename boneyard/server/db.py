@@ -49,6 +49,8 @@ class TableRow(Base):
     seed: Mapped[str] = mapped_column(String(40))  # seeds may exceed a 64-bit signed column
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[str]] = mapped_column(JSON)  # "human" or "bot:NAME" per seat
+    deck: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # a fixed first deal, if given
+    dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     is_over: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -119,7 +121,17 @@ class Store:
         with self._sessions() as s, s.begin():
             yield s
 
-    def add_table(self, table_id: str, game: str, players: int, seed: int, rules: dict[str, Any], seats: list[str]) -> None:
+    def add_table(
+        self,
+        table_id: str,
+        game: str,
+        players: int,
+        seed: int,
+        rules: dict[str, Any],
+        seats: list[str],
+        deck: list[str] | None = None,
+        dealer: int | None = None,
+    ) -> None:
         """Store a new table."""
         with self.session() as s:
             s.add(
@@ -130,6 +142,8 @@ class Store:
                     seed=str(seed),
                     rules=json.loads(json.dumps(rules)),
                     seats=list(seats),
+                    deck=deck,
+                    dealer=dealer,
                     created=time.time(),
                     is_over=False,
                 )

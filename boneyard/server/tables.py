@@ -82,6 +82,8 @@ class Table:
     rules: dict[str, Any]
     seats: list[str]
     game: Any
+    deck: list[str] | None = None
+    dealer: int | None = None
     actions: list[str] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)  # token hash -> seat
@@ -92,8 +94,13 @@ class Table:
 
     def record(self) -> dict[str, Any]:
         """What ``boneyard.replay`` needs to rebuild this table's game."""
-        return {"game": self.game_id, "players": self.players, "seed": self.seed, "rules": self.rules,
-                "actions": list(self.actions)}
+        record: dict[str, Any] = {"game": self.game_id, "players": self.players, "seed": self.seed,
+                                  "rules": self.rules, "actions": list(self.actions)}
+        if self.deck is not None:
+            record["deck"] = self.deck
+        if self.dealer is not None:
+            record["dealer"] = self.dealer
+        return record
 
     def seat_info(self) -> list[dict[str, Any]]:
         """Public facts about each seat: human or bot, and who sits there."""
@@ -153,11 +160,10 @@ class TableService:
         row = self.store.table(table_id)
         if row is None:
             raise NotFound(f"no table {table_id!r}")
-        actions = self.store.actions(table_id)
-        record = {"game": row.game, "players": row.players, "seed": int(row.seed), "rules": row.rules,
-                  "actions": actions}
         table = Table(id=row.id, game_id=row.game, players=row.players, seed=int(row.seed), rules=dict(row.rules),
-                      seats=list(row.seats), game=boneyard.replay(record), actions=actions)
+                      seats=list(row.seats), game=None, deck=row.deck, dealer=row.dealer,
+                      actions=self.store.actions(table_id))
+        table.game = boneyard.replay(table.record())
         for seat_row in self.store.seats(table_id):
             table.names[seat_row.seat] = seat_row.name
             table.tokens[seat_row.token_hash] = seat_row.seat
@@ -174,8 +180,10 @@ class TableService:
 
     # ----- requests ------------------------------------------------------------------
 
-    def create(self, game_id: Any, players: Any, rules: Any, seats: Any, seed: Any = None) -> Table:
-        """Open a new table; ``BadRequest`` names a bad game, player count, rule or seat."""
+    def create(
+        self, game_id: Any, players: Any, rules: Any, seats: Any, seed: Any = None, deck: Any = None, dealer: Any = None
+    ) -> Table:
+        """Open a new table; ``BadRequest`` names a bad game, player count, rule, seat, deck or dealer."""
         if not isinstance(game_id, str) or game_id not in boneyard.games():
             raise BadRequest(f"unknown game {game_id!r}; known games: {', '.join(boneyard.games())}")
         if rules is None:
@@ -185,15 +193,19 @@ class TableService:
         if seed is None:
             seed = secrets.randbelow(2**62)
         try:
-            game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules)
+            if deck is not None and not (isinstance(deck, list) and all(isinstance(t, str) for t in deck)):
+                raise ValueError("deck must be a list of tile strings such as \"6-4\"")
+            game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules, deck=deck, dealer=dealer)
         except ValueError as err:
             raise BadRequest(str(err)) from None
         seat_kinds = parse_seats(seats, game.players)
         table_id = secrets.token_urlsafe(6)
         rules_dict = game.rules.to_dict()
-        self.store.add_table(table_id, game_id, game.players, seed, rules_dict, seat_kinds)
+        record = game.record()
+        deck, dealer = record.get("deck"), record.get("dealer")
+        self.store.add_table(table_id, game_id, game.players, seed, rules_dict, seat_kinds, deck, dealer)
         table = Table(id=table_id, game_id=game_id, players=game.players, seed=seed, rules=rules_dict,
-                      seats=seat_kinds, game=game)
+                      seats=seat_kinds, game=game, deck=deck, dealer=dealer)
         table.bots = {s: bot(k[4:]) for s, k in enumerate(seat_kinds) if k.startswith("bot:")}
         self.tables[table_id] = table
         self.kick(table)
@@ -280,7 +292,7 @@ class TableService:
             game = table.game
             if game.is_over:
                 raise Conflict("the game is over: no action can be played")
-            if game.current_player != seat:
+            if seat is None or game.current_player != seat:
                 raise Conflict(f"not your turn: seat {game.current_player} is to act, you are seat {seat}")
             self._apply(table, seat, action)
             state = self.state(table, seat)
@@ -373,7 +385,7 @@ class TableService:
             async with table.lock:
                 game = table.game
                 seat = game.current_player
-                if game.is_over or seat not in table.bots:
+                if game.is_over or seat is None or seat not in table.bots:
                     return
                 view, legal = game.view(seat), game.legal_actions()
                 rng = random.Random(f"{table.seed}:{len(table.actions)}")
