@@ -7,6 +7,7 @@ seat's side's score, so seats 0 and 2 (and 1 and 3) always show the same number.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections import Counter
@@ -612,3 +613,38 @@ def test_random_soak_invariants() -> None:
             assert g.marks[win] >= g.rules.marks_target
         else:
             assert g.points[win] >= g.rules.target
+
+
+# ----- terminal renderer --------------------------------------------------------------------------
+
+
+def rendered(view: dict[str, Any]) -> str:
+    """The terminal renderer's output for a view, as plain text."""
+    from rich.console import Console
+
+    from boneyard.cli.views.eighty import render
+
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(render(view))
+    return console.export_text()
+
+
+def test_renderer_shows_bidding_trick_totals_and_own_hand() -> None:
+    g = d2_trumps_3()
+    play(g, "5-4 5-1")
+    text = rendered(g.view(2))
+    assert "contract: 60 by seat 0" in text and "trumps: 3s" in text
+    assert "seat 0 [5-4]" in text and "seat 1 [5-1]" in text and "(led: 5s)" in text
+    assert "Your hand: [6-4] [6-3] [4-3]" in text
+    assert "0 / 250" in text
+    assert "[6-6]" not in text  # seat 0's tiles stay hidden
+    spectator = rendered(g.view(None))
+    assert "Your hand" not in spectator
+    done = d1_fives(60, marks=True, marks_target=1)
+    text = rendered(done.view(0))
+    assert "1 / 1" in text and "Game over: you and seat 2 win." in text
+    assert "bid 60, set" in text
+    nello = new(D1, dealer=2, nello=True)
+    nello.apply("bid nel-o")
+    assert "you sit out" in rendered(nello.view(1))
+    assert "Nel-O" in rendered(nello.view(None))
