@@ -28,6 +28,7 @@ HAND_SIZE = 7
 ARMS = 4
 ARM_NAMES = ("side", "side", "tip", "tip")
 _KEY = attrgetter("key")
+_LAST_PLAY = ("seat", "action", "count", "scored", "stolen_from")
 
 
 class Phase(StrEnum):
@@ -66,6 +67,13 @@ _PLAYS: dict[tuple[Tile, int], TwoboxAction] = {
 _STACKS: dict[tuple[Tile, int], TwoboxAction] = {
     (t, a): TwoboxAction("stack", t, a) for t in _UNIQUE for a in range(ARMS + 1)
 }
+# Precomputed history text and notation: the hot path only looks them up.
+_SAY = {a: f" plays {a.tile} to arm {a.arm}" for a in _PLAYS.values()}
+_SAY.update({a: f" stacks {a.tile} on " + ("the spinner" if a.arm == 0 else f"arm {a.arm}") for a in _STACKS.values()})
+_NOTATION = {a: str(a) for a in (*_PLAYS.values(), *_STACKS.values())}
+_NAME = {t: str(t) for t in _UNIQUE}
+_SEAT = [f"seat {s}" for s in range(8)]
+_DRAWS_A_TILE = [f"seat {s} draws a tile" for s in range(8)]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
 _MOVES: dict[tuple[int, ...], list[list[TwoboxAction]]] = {}
 
@@ -142,7 +150,7 @@ class Twobox(Game):
         self.voids: list[set[int]] = [set() for _ in range(n)]
         self.passes = 0
         self.steal: tuple[int, int] | None = None
-        self.last_play: dict[str, Any] | None = None
+        self.last_play: tuple[int, str, int, int, int | None] | None = None
         self._log(f"hand {self.hand_number}: {HAND_SIZE} tiles each, {len(self.boneyard)} in the boneyard")
         for seat in range(n):
             self._log(f"seat {seat} holds {' '.join(map(str, hands[seat]))}", to=seat)
@@ -177,7 +185,12 @@ class Twobox(Game):
                 tile, outer = arm[-1][0], arm[-1][1]
                 count += 2 * outer if tile.high == tile.low else outer
         self.count = count
-        self.open_arm = not all(arms)
+        stackable = [
+            (arm[-1][0], _STACKS[(arm[-1][0], a + 1)]) for a, arm in enumerate(arms) if arm and arm[-1][3] is None
+        ]
+        if self.spinner_stack is None and not all(arms):
+            stackable.append((self.spinner, _STACKS[(self.spinner, 0)]))
+        self.stackable = stackable
 
     # ----- legal actions ---------------------------------------------------------------
 
@@ -196,13 +209,9 @@ class Twobox(Game):
                 moves = table[t.key]
                 if moves:
                     out += moves
-        for a, arm in enumerate(self.arms):
-            if arm:
-                last = arm[-1]
-                if last[3] is None and last[0] in hand:
-                    out.append(_STACKS[(last[0], a + 1)])
-        if self.open_arm and self.spinner_stack is None and self.spinner in hand:
-            out.append(_STACKS[(self.spinner, 0)])
+        for t, stack in self.stackable:
+            if t in hand:
+                out.append(stack)
         if self.boneyard:
             out.append(DRAW)
         elif not out:
@@ -221,7 +230,7 @@ class Twobox(Game):
             hand.append(drawn)
             hand.sort(key=_KEY, reverse=True)
             self.drawn[seat] += 1
-            self._log(f"seat {seat} draws {drawn}", to=seat, public=f"seat {seat} draws a tile")
+            self._history.append((seat, f"{_SEAT[seat]} draws {_NAME[drawn]}", _DRAWS_A_TILE[seat]))
             return
         if kind == "pass":
             self._pass(seat)
@@ -236,21 +245,20 @@ class Twobox(Game):
             end = self.ends[arm - 1]
             line.append((tile, tile.low if tile.high == end else tile.high, seat, None))
             self._refresh()
-        elif arm == 0:
-            self.spinner_stack = seat
         else:
-            line = self.arms[arm - 1]
-            t, outer, owner, _ = line[-1]
-            line[-1] = (t, outer, owner, seat)
-        if kind == "play":
-            self._log(f"seat {seat} plays {tile} to arm {arm}")
-        else:
-            self._log(f"seat {seat} stacks {tile} on {'the spinner' if arm == 0 else f'arm {arm}'}")
+            if arm == 0:
+                self.spinner_stack = seat
+            else:
+                line = self.arms[arm - 1]
+                t, outer, owner, _ = line[-1]
+                line[-1] = (t, outer, owner, seat)
+            self.stackable = [e for e in self.stackable if e[1] != action]
+        self._history.append((None, _SEAT[seat] + _SAY[action], None))
         steal = self.steal
         if kind == "stack" and steal is not None and self.rules.cutthroat and steal[0] != seat:
             self._steal(seat, action, steal)
         else:
-            self._score_play(seat, str(action))
+            self._score_play(seat, _NOTATION[action])
         if self.is_over:
             return
         if not self.hands[seat]:
@@ -263,13 +271,7 @@ class Twobox(Game):
         count = self.count
         points = count if count > 0 and count % 5 == 0 else 0
         self.steal = (seat, points) if points else None
-        self.last_play = {
-            "seat": seat,
-            "action": what,
-            "count": count,
-            "scored": points,
-            "stolen_from": None,
-        }
+        self.last_play = (seat, what, count, points, None)
         if points:
             self.points[seat] += points
             self._log(f"seat {seat} scores {points} (count {count})")
@@ -285,13 +287,7 @@ class Twobox(Game):
         self.points[seat] += amount
         self.points[victim] -= amount
         self.steal = (seat, amount)
-        self.last_play = {
-            "seat": seat,
-            "action": str(action),
-            "count": self.count,
-            "scored": amount,
-            "stolen_from": victim,
-        }
+        self.last_play = (seat, _NOTATION[action], self.count, amount, victim)
         self._log(f"seat {seat} steals {amount} from seat {victim} (cutthroat)")
         self._check_target(seat)
 
@@ -474,7 +470,7 @@ class Twobox(Game):
                 "passes": self.passes,
                 "passed_on": [sorted(v) for v in self.voids],
                 "steal": None if self.steal is None else {"seat": self.steal[0], "points": self.steal[1]},
-                "last_play": self.last_play,
+                "last_play": None if self.last_play is None else dict(zip(_LAST_PLAY, self.last_play, strict=True)),
                 "last_result": self.last_result,
             }
         )
@@ -529,7 +525,7 @@ class Twobox(Game):
         game.points = list(view["scores"])
         game.hand_number = view["hand_number"]
         game.last_result = view["last_result"]
-        game.last_play = view["last_play"]
+        game.last_play = None if view["last_play"] is None else tuple(view["last_play"][k] for k in _LAST_PLAY)
         game.spinner = Tile.parse(view["spinner"])
         game.spinner_seat = view["spinner_seat"]
         game.spinner_stack = view["spinner_stacked_by"]

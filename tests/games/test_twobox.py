@@ -541,7 +541,7 @@ def test_seeded_soak_invariants() -> None:
             result = g.last_result
             hand_went_on = result is None or result["hand"] != hand_number or result["how"] == "target"
             if g.hand_number == hand_number and action.kind in ("play", "stack") and hand_went_on:
-                lp = g.last_play
+                lp = g.view(None)["last_play"]
                 if lp["stolen_from"] is None:
                     assert lp["scored"] == (lp["count"] if lp["count"] > 0 and lp["count"] % 5 == 0 else 0)
                     assert sum(delta) == lp["scored"] == delta[lp["seat"]]
