@@ -215,7 +215,8 @@ def test_bots_play_on_the_server(client: TestClient) -> None:
         if state["is_over"]:
             break
         assert state["current_player"] == 0 and state["legal_actions"]
-        r = client.post(f"/api/tables/{table_id}/actions", json={"action": state["legal_actions"][0]}, headers=auth(token))
+        action = {"action": state["legal_actions"][0]}
+        r = client.post(f"/api/tables/{table_id}/actions", json=action, headers=auth(token))
         assert r.status_code == 200
     record_actions = wait_for(client, table_id, token, lambda s: s["current_player"] in (0, None))["version"]
     assert record_actions > 6  # the bots moved too
@@ -290,9 +291,11 @@ def test_no_message_reveals_another_seats_tiles(client: TestClient, game_id: str
                 client.websocket_connect(f"/ws/tables/{ids[1]}?token={tokens[1][seat]}") as ws_b:
             for _step in range(40):
                 msg_a, msg_b = ws_a.receive_json(), ws_b.receive_json()
-                states = [client.get(f"/api/tables/{t}", headers=auth(tok[seat])).json() for t, tok in zip(ids, tokens, strict=True)]
+                states = [client.get(f"/api/tables/{t}", headers=auth(tok[seat])).json()
+                          for t, tok in zip(ids, tokens, strict=True)]
                 spectators = [client.get(f"/api/tables/{t}").json() for t in ids]
-                if spectators[0]["view"] != spectators[1]["view"] or states[0]["view"]["hand"] != states[1]["view"]["hand"]:
+                public_differs = spectators[0]["view"] != spectators[1]["view"]
+                if public_differs or states[0]["view"]["hand"] != states[1]["view"]["hand"]:
                     break  # the swapped tiles came into the open: nothing hidden is left to compare
                 for a, b in ((msg_a, msg_b), (states[0], states[1])):
                     a.pop("table"), b.pop("table")
