@@ -129,10 +129,12 @@ def check_sampling(g: Any, rng: random.Random) -> None:
     assert d.view(g.current_player) == g.view(g.current_player)
 
 
-def play_checked(game_id: str, players: int, seed: int, heavy_every: int = 7) -> Any:
+def play_checked(
+    game_id: str, players: int, seed: int, heavy_every: int = 7, rules: dict[str, Any] | None = None
+) -> Any:
     """One random game with every check; returns the finished game."""
     rng = random.Random(seed * 7919 + players)
-    g = boneyard.new_game(game_id, players=players, seed=seed)
+    g = boneyard.new_game(game_id, players=players, seed=seed, rules=rules)
     seen: list[str] = []
     step = 0
     while not g.is_over:
@@ -170,6 +172,34 @@ def test_random_games_follow_the_contract(game_id: str, players: int) -> None:
         again = boneyard.replay(record)
         assert again.record() == g.record()
         assert snapshot(again) == snapshot(g)
+
+
+def option_cases() -> list[tuple[str, str, Any]]:
+    """(game, option, value) for every non-default listed value of every option."""
+    out = []
+    for g in GAMES:
+        for name, opt in boneyard.game_info(g)["options"].items():
+            for value in opt.get("allowed", []):
+                if value != opt["default"]:
+                    out.append((g, name, value))
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "option", "value"), option_cases())
+def test_random_games_with_each_rules_option(game_id: str, option: str, value: Any) -> None:
+    info = boneyard.game_info(game_id)
+    g = play_checked(game_id, info["players"]["default"], 1, heavy_every=11, rules={option: value})
+    assert g.record()["rules"][option] == value
+    assert boneyard.replay(json.loads(json.dumps(g.record()))).record() == g.record()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_look_alike_tuples_are_played_as_the_listed_action(game_id: str) -> None:
+    g = boneyard.new_game(game_id, seed=2)
+    action = g.legal_actions()[0]
+    if isinstance(action, tuple):
+        g.apply(tuple(action))  # equal to a legal action: the listed object is played
+        assert g.record()["actions"] == [str(action)]
 
 
 @pytest.mark.parametrize(("game_id", "players"), cases())

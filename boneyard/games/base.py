@@ -163,9 +163,12 @@ class Game(ABC):
         legal = self._legal_cache
         if legal is None:
             legal = self.legal_actions()
-        if action not in legal:
-            action = self._accept_unlisted(action)
-        return action
+        try:
+            # The listed object itself: a look-alike (a plain tuple equal to an action) is
+            # never played as it is.
+            return legal[legal.index(action)]
+        except ValueError:
+            return self._accept_unlisted(action)
 
     def _accept_unlisted(self, action: Any) -> Any:
         """Called for an action not among the listed legal ones: raise, or return it to play it."""
