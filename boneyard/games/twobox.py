@@ -67,11 +67,22 @@ _PLAYS: dict[tuple[Tile, int], TwoboxAction] = {
 _STACKS: dict[tuple[Tile, int], TwoboxAction] = {
     (t, a): TwoboxAction("stack", t, a) for t in _UNIQUE for a in range(ARMS + 1)
 }
-# Precomputed history text and notation: the hot path only looks them up.
-_SAY = {a: f" plays {a.tile} to arm {a.arm}" for a in _PLAYS.values()}
-_SAY.update({a: f" stacks {a.tile} on " + ("the spinner" if a.arm == 0 else f"arm {a.arm}") for a in _STACKS.values()})
-_NOTATION = {a: str(a) for a in (*_PLAYS.values(), *_STACKS.values())}
-_NAME = {t: str(t) for t in _UNIQUE}
+# The hot path indexes these lists by ``tile.key * 5 + arm`` (hashing a Tile calls Python code).
+_PLAY_AT: list[Any] = [None] * 320
+_STACK_AT: list[Any] = [None] * 320
+_SAY_AT: list[Any] = [None] * 640  # history text: plays, then stacks at +320
+_NOTE_AT: list[Any] = [None] * 640  # notation: plays, then stacks at +320
+for (_t, _a), _act in _PLAYS.items():
+    _PLAY_AT[_t.key * 5 + _a] = _act
+    _SAY_AT[_t.key * 5 + _a] = f" plays {_t} to arm {_a}"
+    _NOTE_AT[_t.key * 5 + _a] = str(_act)
+for (_t, _a), _act in _STACKS.items():
+    _STACK_AT[_t.key * 5 + _a] = _act
+    _SAY_AT[320 + _t.key * 5 + _a] = f" stacks {_t} on " + ("the spinner" if _a == 0 else f"arm {_a}")
+    _NOTE_AT[320 + _t.key * 5 + _a] = str(_act)
+_NAME_AT = [""] * 64
+for _t in _UNIQUE:
+    _NAME_AT[_t.key] = str(_t)
 _SEAT = [f"seat {s}" for s in range(8)]
 _DRAWS_A_TILE = [f"seat {s} draws a tile" for s in range(8)]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
@@ -82,7 +93,7 @@ def _moves_for(ends: tuple[int, ...]) -> list[list[TwoboxAction]]:
     """For given open ends, every tile's plays (indexed by ``Tile.key``), built once."""
     table: list[list[TwoboxAction]] = [[] for _ in range(64)]
     for t in _UNIQUE:
-        table[t.key] = [_PLAYS[(t, a + 1)] for a in range(ARMS) if ends[a] >= 0 and t.has(ends[a])]
+        table[t.key] = [_PLAY_AT[t.key * 5 + a + 1] for a in range(ARMS) if ends[a] >= 0 and t.has(ends[a])]
     _MOVES[ends] = table
     return table
 
@@ -174,22 +185,25 @@ class Twobox(Game):
         """Recompute the open ends, the lookup tables' key and the count after a layout change."""
         d = self.spinner.high
         arms = self.arms
-        both_sides = bool(arms[0]) and bool(arms[1])
-        ends = [arm[-1][1] if arm else d for arm in arms]
-        if not both_sides:
-            ends[2] = ends[3] = -1
-        self.ends = tuple(ends)
-        count = 0 if both_sides else 2 * d
-        for arm in arms:
+        count = 0
+        ends = []
+        stackable = []
+        for a, arm in enumerate(arms):
             if arm:
-                tile, outer = arm[-1][0], arm[-1][1]
+                tile, outer, _, stacked = arm[-1]
+                ends.append(outer)
                 count += 2 * outer if tile.high == tile.low else outer
+                if stacked is None:
+                    stackable.append((tile, _STACK_AT[tile.key * 5 + a + 1]))
+            else:
+                ends.append(d)
+        if not (arms[0] and arms[1]):
+            ends[2] = ends[3] = -1
+            count += 2 * d
+        self.ends = tuple(ends)
         self.count = count
-        stackable = [
-            (arm[-1][0], _STACKS[(arm[-1][0], a + 1)]) for a, arm in enumerate(arms) if arm and arm[-1][3] is None
-        ]
         if self.spinner_stack is None and not all(arms):
-            stackable.append((self.spinner, _STACKS[(self.spinner, 0)]))
+            stackable.append((self.spinner, _STACK_AT[self.spinner.key * 5]))
         self.stackable = stackable
 
     # ----- legal actions ---------------------------------------------------------------
@@ -230,7 +244,7 @@ class Twobox(Game):
             hand.append(drawn)
             hand.sort(key=_KEY, reverse=True)
             self.drawn[seat] += 1
-            self._history.append((seat, f"{_SEAT[seat]} draws {_NAME[drawn]}", _DRAWS_A_TILE[seat]))
+            self._history.append((seat, f"{_SEAT[seat]} draws {_NAME_AT[drawn.key]}", _DRAWS_A_TILE[seat]))
             return
         if kind == "pass":
             self._pass(seat)
@@ -240,6 +254,7 @@ class Twobox(Game):
         assert tile is not None and arm is not None
         self.hands[seat].remove(tile)
         self.passes = 0
+        index = tile.key * 5 + arm
         if kind == "play":
             line = self.arms[arm - 1]
             end = self.ends[arm - 1]
@@ -253,12 +268,13 @@ class Twobox(Game):
                 t, outer, owner, _ = line[-1]
                 line[-1] = (t, outer, owner, seat)
             self.stackable = [e for e in self.stackable if e[1] != action]
-        self._history.append((None, _SEAT[seat] + _SAY[action], None))
+            index += 320
+        self._history.append((None, _SEAT[seat] + _SAY_AT[index], None))
         steal = self.steal
         if kind == "stack" and steal is not None and self.rules.cutthroat and steal[0] != seat:
-            self._steal(seat, action, steal)
+            self._steal(seat, action, steal, _NOTE_AT[index])
         else:
-            self._score_play(seat, _NOTATION[action])
+            self._score_play(seat, _NOTE_AT[index])
         if self.is_over:
             return
         if not self.hands[seat]:
@@ -277,7 +293,7 @@ class Twobox(Game):
             self._log(f"seat {seat} scores {points} (count {count})")
             self._check_target(seat)
 
-    def _steal(self, seat: int, action: TwoboxAction, steal: tuple[int, int]) -> None:
+    def _steal(self, seat: int, action: TwoboxAction, steal: tuple[int, int], what: str) -> None:
         """A cutthroat stack: take the previous play's score from its scorer (doubled for a double)."""
         victim, amount = steal
         tile = action.tile
@@ -287,7 +303,7 @@ class Twobox(Game):
         self.points[seat] += amount
         self.points[victim] -= amount
         self.steal = (seat, amount)
-        self.last_play = (seat, _NOTATION[action], self.count, amount, victim)
+        self.last_play = (seat, what, self.count, amount, victim)
         self._log(f"seat {seat} steals {amount} from seat {victim} (cutthroat)")
         self._check_target(seat)
 
