@@ -26,8 +26,13 @@ lint: $(STAMP)
 test: $(STAMP) chromium lint
 	$(BIN)/pytest -n 2
 
+# The peers are installed only here (the tests never need them); one that cannot be
+# installed is reported as such in the table.
+PEERS := 'dominoes>=6.0' 'open_spiel>=1.5' 'rlcard>=1.2'
+
 bench: $(STAMP)
-	$(BIN)/python benchmarks/playouts.py
+	@for p in $(PEERS); do $(BIN)/python -m pip install -q "$$p" || echo "could not install $$p"; done
+	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,291 @@
+"""Random-play speed of boneyard beside its peers, the analysis figures, and simulate throughput.
+
+Prints one Markdown report (and writes it with ``--write docs/performance.md``):
+
+1. every boneyard game: random-play moves per second, engine only (``legal_actions()`` and
+   ``apply()``) and as bots see it (plus ``view(seat)`` every move);
+2. the peers, each beside the boneyard game most like it, as a ratio to ours: abw333's
+   ``dominoes``, OpenSpiel's Python ``block_dominoes`` and ``team_dominoes`` and its C++
+   ``hearts`` and ``gin_rummy`` (``pyspiel.load_game``), and RLCard's ``mahjong``. A peer
+   that is not installed is reported as such, not an error (``make bench`` installs them);
+3. the Montana hand-analysis and Rummikub solver figures, by running
+   ``benchmarks/montana_analysis.py`` and ``benchmarks/rummikub_solver.py`` when present;
+4. ``boneyard.simulate`` throughput with 1 and 2 local workers.
+
+A *move* is one decision by a player; chance events (deals) are not counted, but their
+time is. Run: ``python benchmarks/peers.py [--seconds S] [--sim-games N] [--write PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import boneyard
+
+HERE = Path(__file__).resolve().parent
+MarkdownLines = list[str]
+
+
+# ----- boneyard -------------------------------------------------------------------------
+
+
+def boneyard_moves(game_id: str, seconds: float, players: int | None = None, views: bool = False) -> float:
+    """Random-play moves per second of a boneyard game (optionally building the mover's view)."""
+    rng = random.Random(1)
+    moves = 0
+    seed = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game = boneyard.new_game(game_id, players=players, seed=seed)
+        seed += 1
+        while not game.is_over:
+            if views:
+                game.view(game.current_player)
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+# ----- the peers ------------------------------------------------------------------------
+
+
+def abw333_dominoes(seconds: float) -> float:
+    """abw333's ``dominoes``: four-player partnership block dominoes, one hand per game."""
+    import dominoes
+
+    rng = random.Random(1)
+    moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game = dominoes.Game.new()
+        while game.result is None:
+            valid = game.valid_moves
+            game.make_move(*valid[rng.randrange(len(valid))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def openspiel(name: str) -> Callable[[float], float]:
+    """Random play of an OpenSpiel game loaded with ``pyspiel.load_game``."""
+
+    def run(seconds: float) -> float:
+        import pyspiel
+
+        if name.startswith("python_"):
+            from open_spiel.python import games  # noqa: F401  (registers the Python games)
+        game = pyspiel.load_game(name)
+        rng = random.Random(1)
+        moves = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, weights = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, weights)[0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    moves += 1
+        return moves / (time.perf_counter() - start)
+
+    return run
+
+
+def rlcard_mahjong(seconds: float) -> float:
+    """RLCard's ``mahjong`` environment driven step by step with random legal actions."""
+    import rlcard
+
+    env = rlcard.make("mahjong", config={"seed": 1})
+    rng = random.Random(1)
+    moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[rng.randrange(len(legal))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A peer engine, its language, the boneyard game it is compared with, and its runner."""
+
+    name: str
+    package: str
+    language: str
+    ours: str
+    ours_players: int | None
+    run: Callable[[float], float]
+
+
+PEERS = (
+    Peer("abw333 dominoes (block, 4p teams)", "dominoes", "Python", "twobox", 4, abw333_dominoes),
+    Peer("OpenSpiel block_dominoes (2p)", "open_spiel", "Python", "twobox", 2, openspiel("python_block_dominoes")),
+    Peer("OpenSpiel team_dominoes (4p)", "open_spiel", "Python", "twobox", 4, openspiel("python_team_dominoes")),
+    Peer("OpenSpiel hearts", "open_spiel", "C++", "eighty", 4, openspiel("hearts")),
+    Peer("OpenSpiel gin_rummy", "open_spiel", "C++", "montana", 2, openspiel("gin_rummy")),
+    Peer("RLCard mahjong", "rlcard", "Python", "montana", 4, rlcard_mahjong),
+)
+
+
+# ----- the report ------------------------------------------------------------------------
+
+
+def engines_section(seconds: float) -> tuple[MarkdownLines, dict[tuple[str, int], float]]:
+    """The boneyard table, and the moves/s of each (game, players) for the ratios."""
+    lines = [
+        "## boneyard engines, random play",
+        "",
+        "| game | players | moves/s (engine) | moves/s (with a view per move) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    ours: dict[tuple[str, int], float] = {}
+    wanted = {(g, boneyard.game_info(g)["players"]["default"]) for g in boneyard.games()}
+    wanted |= {(p.ours, p.ours_players) for p in PEERS if p.ours in boneyard.games() and p.ours_players}
+    for game_id, players in sorted(wanted, key=lambda gp: (boneyard.games().index(gp[0]), gp[1])):
+        print(f"  boneyard {game_id} ({players}p)...", file=sys.stderr)
+        engine = boneyard_moves(game_id, seconds, players)
+        viewed = boneyard_moves(game_id, seconds, players, views=True)
+        ours[(game_id, players)] = engine
+        lines.append(f"| {game_id} | {players} | {engine:,.0f} | {viewed:,.0f} |")
+    return lines, ours
+
+
+def peers_section(seconds: float, ours: dict[tuple[str, int], float]) -> MarkdownLines:
+    """Each peer beside the boneyard game most like it, as a ratio to ours."""
+    lines = [
+        "## Peers, random play, as a ratio to the boneyard game most like each",
+        "",
+        "| peer | language | moves/s | compared with | ours moves/s | peer ÷ ours |",
+        "| --- | --- | ---: | --- | ---: | ---: |",
+    ]
+    for peer in PEERS:
+        print(f"  {peer.name}...", file=sys.stderr)
+        key = (peer.ours, peer.ours_players or 0)
+        base = ours.get(key)
+        label = f"{peer.ours} ({peer.ours_players}p)"
+        base_text = f"{base:,.0f}" if base else "not registered"
+        try:
+            speed = peer.run(seconds)
+        except ImportError as err:
+            lines.append(
+                f"| {peer.name} | {peer.language} | not installed (`pip install {peer.package}`: {err}) "
+                f"| {label} | {base_text} | - |"
+            )
+            continue
+        except Exception as err:  # a peer's own failure is reported, not fatal to the report
+            lines.append(f"| {peer.name} | {peer.language} | failed: {type(err).__name__}: {err} | {label} | "
+                         f"{base_text} | - |")
+            continue
+        ratio = f"{speed / base:.2f}×" if base else "-"
+        lines.append(f"| {peer.name} | {peer.language} | {speed:,.0f} | {label} | {base_text} | {ratio} |")
+    return lines
+
+
+def script_section(title: str, script: str, timeout: float) -> MarkdownLines:
+    """Run a benchmark script owned by another part of the project and quote its output."""
+    path = HERE / script
+    lines = [f"## {title}", ""]
+    if not path.exists():
+        return [*lines, f"`benchmarks/{script}` is not in the repository yet: no figure."]
+    print(f"  {script}...", file=sys.stderr)
+    try:
+        done = subprocess.run(
+            [sys.executable, str(path)], capture_output=True, text=True, timeout=timeout, cwd=HERE.parent
+        )
+    except subprocess.TimeoutExpired:
+        return [*lines, f"`benchmarks/{script}` did not finish within {timeout:.0f} s."]
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        return [*lines, f"`benchmarks/{script}` failed (exit {done.returncode}):", "", "```", *tail, "```"]
+    return [*lines, f"Output of `python benchmarks/{script}`:", "", "```", done.stdout.rstrip(), "```"]
+
+
+def simulate_section(games: int) -> MarkdownLines:
+    """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game."""
+    lines = [
+        "## `boneyard simulate` throughput (random bots, local backend)",
+        "",
+        f"{games} games per run, each game's default player count, hand tracking and summaries included.",
+        "",
+        "| game | workers | games/s | moves/s | hands/s | speed-up |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for game_id in boneyard.games():
+        base = None
+        for workers in (1, 2):
+            print(f"  simulate {game_id} with {workers} worker(s)...", file=sys.stderr)
+            result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
+            moves = sum(r["decisions"] for r in result.records)
+            hands = sum(r["hands_played"] for r in result.records)
+            gps = result.games_per_second
+            base = base or gps
+            lines.append(
+                f"| {game_id} | {workers} | {gps:,.1f} | {moves / result.elapsed:,.0f} | "
+                f"{hands / result.elapsed:,.1f} | {gps / base:.2f}× |"
+            )
+    return lines
+
+
+def header(seconds: float) -> MarkdownLines:
+    """What was measured, where and when."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return [
+        "# Performance",
+        "",
+        "Written by `make bench` (`python benchmarks/peers.py --write docs/performance.md`).",
+        "",
+        f"- measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPU cores, load average {load:.2f} at the start",
+        f"- {seconds:g} s of random play per figure; a move is one player decision (deals and other chance "
+        "events are not counted, but their time is)",
+        "- the machine was shared with other work while measuring: treat the figures as rough, the ratios "
+        "as better than the absolute numbers",
+        "",
+    ]
+
+
+def main() -> None:
+    """Measure everything and print (and optionally write) the report."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per figure (default 3)")
+    parser.add_argument("--sim-games", type=int, default=200, help="games per simulate run (default 200)")
+    parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
+    parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.sim_games < 1:
+        parser.error("--seconds must be positive and --sim-games at least 1")
+    lines = header(args.seconds)
+    engine_lines, ours = engines_section(args.seconds)
+    lines += [*engine_lines, ""]
+    lines += [*peers_section(args.seconds, ours), ""]
+    lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
+    lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
+    lines += simulate_section(args.sim_games)
+    report = "\n".join(lines) + "\n"
+    print(report)
+    if args.write is not None:
+        args.write.write_text(report, encoding="utf-8")
+        print(f"wrote {args.write}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
