@@ -30,19 +30,16 @@ def _interval(bounds: list[float], digits: int) -> str:
 def results_table(report: dict[str, Any]) -> Table:
     """The results table: win rate and mean score margin with 95% CIs, decision times."""
     table = Table(title=f"{report['game']}: {report['games']} games ({report['deals']} deals), seed {report['seed']}")
-    for column in ("bot", "games", "win rate", "95% CI", "even", "margin", "95% CI", "ms/decision", "max ms"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table.add_column("bot", overflow="fold")
+    for column in ("win rate [95% CI]", "even", "margin [95% CI]", "ms/move (max)"):
+        table.add_column(column, justify="right")
     for s in report["summary"]:
         table.add_row(
             s["bot"],
-            str(s["games"]),
-            f"{s['win_rate']:.3f}",
-            _interval(s["win_rate_ci"], 3),
-            f"{s['even_win_rate']:.3f}",
-            f"{s['margin']:+.2f}",
-            _interval(s["margin_ci"], 2),
-            f"{s['mean_decision_ms']:.1f}",
-            f"{s['max_decision_ms']:.0f}",
+            f"{s['win_rate']:.3f} {_interval(s['win_rate_ci'], 3)}",
+            f"{s['even_win_rate']:.2f}",
+            f"{s['margin']:+.2f} {_interval(s['margin_ci'], 2)}",
+            f"{s['mean_decision_ms']:.0f} ({s['max_decision_ms']:.0f})",
         )
     return table
 

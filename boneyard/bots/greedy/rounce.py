@@ -23,6 +23,7 @@ from typing import Any
 from ...tiles import Tile, double_six
 
 _FULL = double_six()
+_TILES = {str(t): t for t in _FULL}
 # Chance that a trump takes a trick, by the number of unseen trumps that outrank it.
 _TRUMP_ODDS = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05)
 KEEP_AT = 1.0  # estimated tricks at or above which a hand is played
@@ -34,18 +35,21 @@ def trump_rank(tile: Tile, trump: int) -> int:
     return trump if tile.is_double else tile.other(trump)
 
 
+def tile(text: str) -> Tile:
+    """A tile from its notation (looked up: the views give tiles high end first)."""
+    found = _TILES.get(text)
+    return found if found is not None else Tile.parse(text)
+
+
 def unseen(view: dict[str, Any]) -> list[Tile]:
     """Tiles this seat has not seen: not in hand, not its discards, not played, not the turn-up."""
-    seen = [Tile.parse(t) for t in view["hand"]] + [Tile.parse(t) for t in view["discarded"] or []]
-    seen += [Tile.parse(p["tile"]) for tr in view["tricks"] for p in tr["plays"]]
-    seen += [Tile.parse(p["tile"]) for p in view["trick"]]
+    seen = set(view["hand"])
+    seen.update(view["discarded"] or ())
+    seen.update(p["tile"] for tr in view["tricks"] for p in tr["plays"])
+    seen.update(p["tile"] for p in view["trick"])
     if not view["turn_up_taken"]:
-        seen.append(Tile.parse(view["turn_up"]))
-    pool = list(_FULL)
-    for t in seen:
-        if t in pool:
-            pool.remove(t)
-    return pool
+        seen.add(view["turn_up"])
+    return [t for text, t in _TILES.items() if text not in seen]
 
 
 def strength(hand: Sequence[Tile], trump: int, others: Sequence[Tile]) -> float:
@@ -78,7 +82,7 @@ def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rando
     phase = view["phase"]
     if phase == "play":
         return _play(view, legal_actions)
-    hand = [Tile.parse(t) for t in view["hand"]]
+    hand = [tile(t) for t in view["hand"]]
     trump = view["trump"]
     if phase == "discard":
         worst = min(hand, key=lambda t: keep_value(t, trump))
@@ -100,7 +104,7 @@ def _call(
         others = [c for s, c in enumerate(calls) if s != seat]
         if all(c == "fold" for c in others):
             return texts["pass"]  # the only one left in takes all five without play
-        turn_up = Tile.parse(view["turn_up"])
+        turn_up = tile(view["turn_up"])
         with_turn_up = [*hand, turn_up]
         worst = min(with_turn_up, key=lambda t: keep_value(t, trump))
         with_turn_up.remove(worst)
@@ -145,35 +149,33 @@ def _beats(a: tuple[int | None, int], b: tuple[int | None, int], trump: int, led
 def _threats(view: dict[str, Any], play: tuple[int | None, int], led: int | None, rest: list[Tile]) -> float:
     """How many unseen tiles could beat ``play`` (a possible ruff counts half)."""
     trump = view["trump"]
-    count = 0.0
-    for u in rest:
-        if u.has(trump):
-            other: tuple[int | None, int] = (trump, trump_rank(u, trump))
-            if _beats(other, play, trump, led):
-                count += 1.0 if led == trump else 0.5
-        elif led is not None and u.has(led) and _beats((led, u.other(led)), play, trump, led):
-            count += 1.0
-    return count
+    suit, rank = play
+    trumps = [trump_rank(u, trump) for u in rest if u.has(trump)]
+    if suit == trump:
+        higher = sum(1 for r in trumps if r > rank)
+        return higher if led == trump else higher / 2
+    if suit is None or suit != led:
+        return len([u for u in rest if led is not None and u.has(led) and not u.has(trump)]) + len(trumps) / 2
+    return sum(1 for u in rest if u.has(led) and not u.has(trump) and u.other(led) > rank) + len(trumps) / 2
 
 
 def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
     trump = view["trump"]
     trick = view["trick"]
     rest = unseen(view)
+    # (action, tile, (suit, rank), unseen threats, keep value) for each legal play
     options = []
     for action in legal_actions:
         words = str(action).split()
-        tile = Tile.parse(words[1])
-        placed = _placed(view, tile, int(words[3]) if len(words) == 4 else None)
-        options.append((action, tile, placed))
+        t = tile(words[1])
+        placed = _placed(view, t, int(words[3]) if len(words) == 4 else None)
+        led = placed[0] if not trick else trick[0]["suit"]
+        options.append((action, t, placed, _threats(view, placed, led, rest), keep_value(t, trump)))
     if not trick:
-        def lead_score(o: tuple[Any, Tile, tuple[int | None, int]]) -> tuple[float, float]:
-            return (_threats(view, o[2], o[2][0], rest), keep_value(o[1], trump))
-
-        safe = [o for o in options if _threats(view, o[2], o[2][0], rest) == 0]
+        safe = [o for o in options if o[3] == 0]
         if safe:
-            return min(safe, key=lambda o: keep_value(o[1], trump))[0]
-        return min(options, key=lead_score)[0]
+            return min(safe, key=lambda o: o[4])[0]
+        return min(options, key=lambda o: (o[3], o[4]))[0]
     led = trick[0]["suit"]
     best: tuple[int | None, int] = (trick[0]["suit"], trick[0]["rank"])
     for p in trick[1:]:
@@ -184,9 +186,9 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
     last = len(trick) == still_in - 1
     if winners:
         if last:
-            return min(winners, key=lambda o: keep_value(o[1], trump))[0]
-        safe = [o for o in winners if _threats(view, o[2], led, rest) == 0]
+            return min(winners, key=lambda o: o[4])[0]
+        safe = [o for o in winners if o[3] == 0]
         if safe:
-            return min(safe, key=lambda o: keep_value(o[1], trump))[0]
-        return min(winners, key=lambda o: (_threats(view, o[2], led, rest), keep_value(o[1], trump)))[0]
-    return min(options, key=lambda o: keep_value(o[1], trump))[0]
+            return min(safe, key=lambda o: o[4])[0]
+        return min(winners, key=lambda o: (o[3], o[4]))[0]
+    return min(options, key=lambda o: o[4])[0]

@@ -1,0 +1,166 @@
+"""The bots: legal choices, views only, reproducible from a seed, and the greedy heuristics' strength."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard.bots import ismcts as ismcts_module
+from boneyard.bots.greedy import GreedyBot
+from boneyard.games import game_class
+
+GAMES = boneyard.games()
+FAST = {"random": {}, "greedy": {}, "ismcts": {"iterations": 8}}
+
+
+def make(name: str) -> Any:
+    """A bot with a small budget for tests."""
+    return boneyard.bot(name, **FAST[name])
+
+
+def test_registry_lists_the_bots() -> None:
+    assert {"random", "greedy", "ismcts"} <= set(boneyard.bots())
+    with pytest.raises(ValueError, match="available bots"):
+        boneyard.bot("no-such-bot")
+
+
+@pytest.mark.parametrize("bad", [{"iterations": 0}, {"ms": -5}, {"rollout": "smart"}, {"c": -1}])
+def test_ismcts_rejects_bad_budgets(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="ismcts"):
+        boneyard.bot("ismcts", **bad)
+
+
+def play(game_id: str, names: list[str], seed: int, limit: int) -> list[str]:
+    """Play up to ``limit`` actions, each seat's bot seeing a JSON copy of its view; check legality."""
+    g = boneyard.new_game(game_id, seed=seed)
+    seats = [make(names[s % len(names)]) for s in range(g.players)]
+    rngs = [random.Random(seed * 31 + s) for s in range(g.players)]
+    for _ in range(limit):
+        if g.is_over:
+            break
+        seat = g.current_player
+        legal = g.legal_actions()
+        view = json.loads(json.dumps(g.view(seat)))  # a bot gets data, never the game
+        action = seats[seat].choose(view, legal, rngs[seat])
+        assert action in legal, f"{names} chose {action} not among {[str(a) for a in legal]}"
+        g.apply(action)
+    return g.record()["actions"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_bots_play_whole_games_legally(game_id: str, name: str) -> None:
+    for seed in range(2):
+        play(game_id, [name, "random"], seed, 100_000)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ismcts_chooses_legal_actions(game_id: str) -> None:
+    play(game_id, ["ismcts", "greedy"], 1, 40)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("name", ["random", "greedy", "ismcts"])
+def test_bots_are_reproducible_from_a_seed(game_id: str, name: str) -> None:
+    limit = 40 if name == "ismcts" else 300
+    assert play(game_id, [name], 4, limit) == play(game_id, [name], 4, limit)
+
+
+def swapped_games(game_id: str, seed: int) -> tuple[Any, Any, int] | None:
+    """Two games differing only in one tile swapped between two other seats' hands."""
+    cls = game_class(game_id)
+    players = cls.default_players
+    h = cls.hand_size
+    rng = random.Random(seed)
+    deck = [str(t) for t in cls.full_set(cls.Rules())]
+    rng.shuffle(deck)
+    seat = 0
+    a, b = 1 * h, 2 * h + 1 if players > 2 else len(deck) - 1
+    if deck[a] == deck[b]:
+        return None
+    other = list(deck)
+    other[a], other[b] = deck[b], deck[a]
+    g1 = boneyard.new_game(game_id, players=players, seed=seed, deck=deck, dealer=players - 1)
+    g2 = boneyard.new_game(game_id, players=players, seed=seed, deck=other, dealer=players - 1)
+    return g1, g2, seat
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("name", ["greedy", "ismcts"])
+def test_bots_decide_from_the_view_alone(game_id: str, name: str) -> None:
+    """Games that differ only in tiles hidden from a seat get the same decisions from that seat's bot."""
+    checked = 0
+    for seed in range(6):
+        pair = swapped_games(game_id, seed)
+        if pair is None:
+            continue
+        g1, g2, seat = pair
+        for _ in range(60):
+            if g1.is_over or g1.view(seat) != g2.view(seat):
+                break
+            if g1.current_player == seat and len(g1.legal_actions()) > 1:
+                a1 = make(name).choose(g1.view(seat), g1.legal_actions(), random.Random(9))
+                a2 = make(name).choose(g2.view(seat), g2.legal_actions(), random.Random(9))
+                assert str(a1) == str(a2)
+                checked += 1
+            legal2 = {str(a) for a in g2.legal_actions()}
+            choices = [str(a) for a in g1.legal_actions() if str(a) in legal2]
+            if not choices:
+                break
+            action = random.Random(len(g1.record()["actions"])).choice(choices)
+            g1.apply(action)
+            g2.apply(action)
+    assert checked, "no decision of the seat was compared"
+
+
+def test_ismcts_simulates_only_on_sampled_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[dict[str, Any]] = []
+    real = ismcts_module.sample_game
+
+    def spy(view: dict[str, Any], rng: random.Random) -> Any:
+        seen.append(view)
+        return real(view, rng)
+
+    monkeypatch.setattr(ismcts_module, "sample_game", spy)
+    g = boneyard.new_game("rounce", seed=2)
+    seat = g.current_player
+    view = g.view(seat)
+    boneyard.bot("ismcts", iterations=12).choose(view, g.legal_actions(), random.Random(1))
+    assert len(seen) == 12
+    assert all(v is view for v in seen)
+
+
+def test_ismcts_millisecond_budget_is_kept() -> None:
+    g = boneyard.new_game("rounce", seed=5)
+    b = boneyard.bot("ismcts", ms=30)
+    import time
+
+    start = time.perf_counter()
+    b.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
+    assert time.perf_counter() - start < 1.0
+    assert b.last_iterations >= 1
+
+
+def test_greedy_beats_random_at_rounce() -> None:
+    """A fixed, seeded duplicate match: the heuristic must win clearly (deterministic, not flaky)."""
+    wins = 0.0
+    for seed in range(10):
+        for rotation in range(2):
+            g = boneyard.new_game("rounce", seed=seed)
+            names = ["greedy", "random"] if rotation == 0 else ["random", "greedy"]
+            seats = [make(names[s % 2]) for s in range(g.players)]
+            rng = random.Random(seed)
+            while not g.is_over:
+                p = g.current_player
+                g.apply(seats[p].choose(g.view(p), g.legal_actions(), rng))
+            wins += sum(1 for w in g.winners if seats[w].name == "greedy") / len(g.winners)
+    assert wins / 20 > 0.7
+
+
+def test_greedy_falls_back_to_random_for_a_game_without_a_heuristic() -> None:
+    assert GreedyBot.has_policy("rounce")
+    assert not GreedyBot.has_policy("no-such-game")
