@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import boneyard
 from boneyard.bots import ismcts as ismcts_module
 from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.ismcts import IsmctsBot
 from boneyard.games import game_class
 
 GAMES = boneyard.games()
@@ -136,8 +138,7 @@ def test_ismcts_simulates_only_on_sampled_games(monkeypatch: pytest.MonkeyPatch)
 
 def test_ismcts_millisecond_budget_is_kept() -> None:
     g = boneyard.new_game("rounce", seed=5)
-    b = boneyard.bot("ismcts", ms=30)
-    import time
+    b = IsmctsBot(ms=30)
 
     start = time.perf_counter()
     b.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
