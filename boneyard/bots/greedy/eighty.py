@@ -1,0 +1,186 @@
+"""Greedy Eighty: bid from an estimate of tricks and count, call the strongest suit, win count.
+
+The heuristic, as a decent partnership player would put it:
+
+- **Bidding.** For each possible trump suit, estimate the side's points: two per trick the
+  hand should take (each trump by how many unseen trumps outrank it, plus length beyond
+  three; each non-trump double as a likely winner), the count tiles it holds that should
+  be won, and a partner's average share. Bid the least legal number up to that estimate;
+  never bid over a partner who holds the bid; never Nel-O.
+- **Trumps.** Name the suit with the best estimate (the longest strong suit).
+- **Leads.** Cash a sure winner (nothing unseen beats it); with trump length, draw trumps
+  from the top; otherwise lead low, keeping count tiles back.
+- **Follows.** A partner winning safely gets our count tiles; otherwise win a trick that
+  holds count (or when last) as cheaply as possible; when it cannot be won, follow cheaply,
+  never throwing count to the opponents if a plain tile will do.
+- **Nel-O bidder** (if that option is on): play the highest tile that still loses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...tiles import Tile, double_six
+
+_FULL = double_six(2, blanks=False)
+_TILES = {str(t): t for t in _FULL}
+COUNT = {"5-5": 10, "6-4": 10, "4-1": 5, "3-2": 5}
+TOP = 7  # a suit's double ranks above its other ends
+_TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
+PARTNER_SHARE = 22  # points a partner's hand brings on average
+TRUMP = 7
+DOUBLES = 8
+
+
+def tile(text: str) -> Tile:
+    """A tile from its notation."""
+    found = _TILES.get(text)
+    return found if found is not None else Tile.parse(text)
+
+
+def unseen(view: dict[str, Any]) -> Counter[Tile]:
+    """Tiles not in this hand and not yet played (the others' hands and the two lying out)."""
+    pool = Counter(_FULL)
+    pool.subtract(tile(t) for t in view["hand"])
+    pool.subtract(tile(p["tile"]) for tr in view["tricks"] for p in tr["plays"])
+    pool.subtract(tile(p["tile"]) for p in view["trick"])
+    return +pool
+
+
+def lead_suit(t: Tile, trump: int, doubles: bool) -> int:
+    """The suit a tile leads: trumps, doubles (if a suit), else its higher end."""
+    if trump and t.has(trump):
+        return TRUMP
+    if doubles and t.is_double:
+        return DOUBLES
+    return t.high
+
+
+def power(t: Tile, led: int, trump: int, doubles: bool) -> int:
+    """A tile's strength in a trick led in suit ``led`` (-1: cannot win it)."""
+    if trump and t.has(trump):
+        return 100 + (TOP if t.is_double else t.other(trump))
+    if doubles and t.is_double:
+        return t.high if led == DOUBLES else -1
+    if led in (TRUMP, DOUBLES) or not t.has(led):
+        return -1
+    return TOP if t.is_double else t.other(led)
+
+
+def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
+    """Points this hand and an average partner should win with ``trump`` as trumps."""
+    rest = Counter(_FULL)
+    rest.subtract(hand)
+    trumps = [t for t in hand if t.has(trump)]
+    tricks = 0.0
+    for t in trumps:
+        mine = power(t, TRUMP, trump, doubles)
+        higher = sum(n for u, n in rest.items() if n > 0 and u.has(trump) and power(u, TRUMP, trump, doubles) > mine)
+        tricks += _TRUMP_ODDS[min(higher, len(_TRUMP_ODDS) - 1)]
+    tricks += max(0, len(trumps) - 3) * 0.4
+    tricks += sum(0.6 for t in hand if t.is_double and not t.has(trump))
+    count = sum(COUNT.get(str(t), 0) * (0.9 if t.has(trump) or t.is_double else 0.5) for t in hand)
+    return 2 * tricks + count + PARTNER_SHARE
+
+
+def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """The greedy action for an Eighty view."""
+    texts = {str(a): a for a in legal_actions}
+    hand = [tile(t) for t in view["hand"]]
+    doubles = bool(view["rules"].get("doubles_suit", False))
+    if view["phase"] == "bid":
+        return _bid(view, texts, hand, doubles)
+    if view["phase"] == "trump":
+        best = max(range(1, 7), key=lambda s: (estimate(hand, s, doubles), s))
+        return texts[f"trump {best}"]
+    return _play(view, legal_actions, doubles)
+
+
+def _bid(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], doubles: bool) -> Any:
+    seat = view["seat"]
+    high = view["high_bid"]
+    bids = view["bids"]
+    partner = (seat + 2) % 4
+    if isinstance(high, int) and bids[partner] == high:
+        return texts["pass"]
+    value = max(estimate(hand, s, doubles) for s in range(1, 7))
+    need = 50 if not isinstance(high, int) else high + 1
+    if need <= min(80, value) and f"bid {need}" in texts:
+        return texts[f"bid {need}"]
+    return texts["pass"]
+
+
+def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> Any:
+    trump = view["trump"] or 0
+    seat = view["seat"]
+    trick = view["trick"]
+    rest = unseen(view)
+    options = [(a, tile(str(a).split()[1])) for a in legal_actions]
+
+    def keep(t: Tile) -> float:
+        return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(str(t), 0) + (8 if t.is_double else 0) + t.pips / 2
+
+    if view["nello"] and view["bidder"] == seat:
+        return _nello(view, options, doubles)
+    if not trick:
+        return _lead(options, rest, trump, doubles, keep, view)
+    led = lead_suit(tile(trick[0]["tile"]), trump, doubles)
+    best_seat, best_power = -1, -2
+    for p in trick:
+        pw = power(tile(p["tile"]), led, trump, doubles)
+        if pw > best_power:
+            best_seat, best_power = p["seat"], pw
+    players_left = 3 - len(trick)
+    count_in = sum(COUNT.get(p["tile"], 0) for p in trick)
+    partner_winning = best_seat == (seat + 2) % 4
+    partner_safe = partner_winning and (players_left == 0 or _beaten_by(best_power, led, rest, trump, doubles) == 0)
+    if partner_safe:
+        return max(options, key=lambda o: (COUNT.get(str(o[1]), 0), -keep(o[1])))[0]
+    winners = [o for o in options if power(o[1], led, trump, doubles) > best_power]
+    if winners and not partner_winning:
+        if players_left:
+            safe = [o for o in winners if _beaten_by(power(o[1], led, trump, doubles), led, rest, trump, doubles) == 0]
+            if safe:
+                return min(safe, key=lambda o: keep(o[1]))[0]
+        if players_left == 0 or count_in or len(trick) >= 2:
+            return min(winners, key=lambda o: keep(o[1]))[0]
+    return min(options, key=lambda o: keep(o[1]))[0]
+
+
+def _beaten_by(mine: int, led: int, rest: Counter[Tile], trump: int, doubles: bool) -> int:
+    """How many unseen tiles would beat a play of power ``mine`` in suit ``led``."""
+    return sum(n for u, n in rest.items() if power(u, led, trump, doubles) > mine)
+
+
+def _lead(
+    options: list[tuple[Any, Tile]], rest: Counter[Tile], trump: int, doubles: bool, keep: Any, view: dict[str, Any]
+) -> Any:
+    scored = []
+    for action, t in options:
+        led = lead_suit(t, trump, doubles)
+        scored.append((action, t, led, _beaten_by(power(t, led, trump, doubles), led, rest, trump, doubles)))
+    sure = [s for s in scored if s[3] == 0]
+    if sure:
+        return max(sure, key=lambda s: (COUNT.get(str(s[1]), 0), -keep(s[1])))[0]
+    trumps = [s for s in scored if s[2] == TRUMP]
+    unseen_trumps = sum(n for u, n in rest.items() if trump and u.has(trump))
+    bidding_side = view["bidder"] in (view["seat"], (view["seat"] + 2) % 4)
+    if trumps and bidding_side and len(trumps) * 2 >= unseen_trumps:
+        return min(trumps, key=lambda s: (s[3], -keep(s[1])))[0]
+    plain = [s for s in scored if s[2] != TRUMP] or scored
+    return min(plain, key=lambda s: (COUNT.get(str(s[1]), 0) > 0, keep(s[1])))[0]
+
+
+def _nello(view: dict[str, Any], options: list[tuple[Any, Tile]], doubles: bool) -> Any:
+    trick = view["trick"]
+    if not trick:
+        return min(options, key=lambda o: (o[1].high, o[1].low))[0]
+    led = lead_suit(tile(trick[0]["tile"]), 0, doubles)
+    best = max(power(tile(p["tile"]), led, 0, doubles) for p in trick)
+    losers = [o for o in options if power(o[1], led, 0, doubles) < best]
+    if losers:
+        return max(losers, key=lambda o: (power(o[1], led, 0, doubles), o[1].pips))[0]
+    return min(options, key=lambda o: power(o[1], led, 0, doubles))[0]
