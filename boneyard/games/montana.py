@@ -567,7 +567,7 @@ class Montana(Game):
             "breakdown": [],
             "value": 0,
             "stakes": list(self.stakes),
-            "changes": [0] * n,
+            "changes": list(self.stakes),
             "chips": list(self.chips),
             "outs": list(self.outs),
         }
@@ -854,12 +854,17 @@ class Montana(Game):
             hands[seat] = list(own)
         pulled: list[Tile] = []
         turn = self.phase == Phase.TURN
+        asked: set[int] = set()
+        if self.phase == Phase.CLAIM:
+            asked = {*view["claim"]["answered"], self.current_player}  # type: ignore[arg-type]
         for s in hidden:
             if not self.ready[s]:
                 continue
             on_turn = turn and s == self.current_player
             size = sizes[s] - (1 if on_turn else 0)
             seeds = [t for t, _, wins in self.tests[s] if wins]
+            if s in asked:
+                seeds.insert(0, self.claim_tile)  # type: ignore[arg-type]
             seed = seeds[0] if seeds else None
             whole = _random_complete(rest, size + 1, one_pair, rng, seed)
             if whole is None:
@@ -877,14 +882,22 @@ class Montana(Game):
                 rest.remove(pulled[0])
                 hands[s] = [*whole, pulled[0]]
         free = [s for s in hidden if not self.ready[s]]
+        for s in free:
+            if s in asked:  # give an asked seat the tiles of one claim it could make
+                reason = self._claim_reason(s, rest, rng)
+                if reason is None:
+                    return None
+                hands[s] = reason
+                for t in reason:
+                    rest.remove(t)
         dead = (SEATS - n) * HAND
-        places = [sizes[s] for s in free] + [dead, view["woodpile"]]
+        places = [sizes[s] - len(hands[s]) for s in free] + [dead, view["woodpile"]]
         try:
             deal = deal_hidden(rest, places, rng, tries=1)
         except ValueError:
             return None
         for i, s in enumerate(free):
-            hands[s] = deal[i]
+            hands[s] = hands[s] + deal[i]
         self.hands = [sorted(h, reverse=True) for h in hands]
         self.codes = [an.encode(h) for h in self.hands]
         self.dead = deal[-2]
@@ -905,6 +918,26 @@ class Montana(Game):
         if self.phase == Phase.CLAIM and not self._sample_window(view, seat, rng):
             return None
         return self.hands
+
+    def _claim_reason(self, seat: int, pool: list[Tile], rng: random.Random) -> list[Tile] | None:
+        """Tiles from ``pool`` that would let ``seat`` claim the offered tile (a pair, a triple, run tiles)."""
+        tile = self.claim_tile
+        assert tile is not None
+        copies = pool.count(tile)
+        options: list[list[Tile]] = []
+        if copies >= 2:
+            options.append([tile, tile])
+        if copies >= 3:
+            options.append([tile, tile, tile])
+        if self.players > 2 and tile.high >= 2 and self._next(self.claim_from) == seat:
+            s, low = tile.high, tile.low
+            for start in range(max(0, low - 2), min(low, s - 2) + 1):
+                others = [Tile(s, k) for k in (start, start + 1, start + 2) if k != low]
+                if all(t in pool for t in others):
+                    options.append(others)
+        if not options:
+            return [] if rng.random() < 0.5 else None  # only a winning hand could claim: leave it to chance
+        return list(rng.choice(options))
 
     def _sample_fits(self, hidden: list[int], pulled: list[Tile]) -> bool:
         """Whether the dealt hidden hands keep every proved limit and every ready test."""
