@@ -338,8 +338,9 @@ class Twobox(Game):
             "how": how,
             "winner": winner,
             "award": award,
-            "pips": self._pips(),
-            "hands": [[str(t) for t in h] for h in self.hands],
+            # hands are shown when a hand ends, not when the target is reached mid-hand
+            "pips": None if how == "target" else self._pips(),
+            "hands": None if how == "target" else [[str(t) for t in h] for h in self.hands],
             "scores": list(self.points),
         }
 
