@@ -577,3 +577,21 @@ def test_terminal_view_draws_the_cross() -> None:
     assert "(6)" in lines[lines.index(middle) + 1]  # the empty tip 4 below
     text = "\n".join(lines)
     assert "Count: 10" in text and "Your hand:" in text and "6-3" not in text.split("Your hand:")[1]
+
+
+def test_cutthroat_a_pass_between_does_not_stop_the_steal() -> None:
+    g = game(["6-6 6-3", "6-3", "1-0 1-0 2-0 2-0 2-1 2-1 4-0"], cutthroat=True)
+    play(g, *["draw"] * 35, "play 6-3 to 1")  # seat 1 empties the boneyard, then scores 15
+    assert g.scores == [0, 15, 0] and legal(g) == ["pass"]
+    play(g, "pass", "stack 6-3 on 1")  # seat 2 passes; seat 0's stack is still the very next play
+    assert g.scores == [15, 0, 0]
+    assert g.view(None)["passed_on"] == [[], [], [3, 6]]
+
+
+def test_cutthroat_no_stealing_from_oneself() -> None:
+    g = game(["6-6 1-0 1-0 2-0 2-0 2-1 2-1", "6-3"], cutthroat=True)
+    play(g, *["draw"] * 42, "play 6-3 to 1")  # seat 1 holds the other 6-3 now
+    assert g.scores == [0, 15] and legal(g) == ["pass"]
+    play(g, "pass", "stack 6-3 on 1")  # his own scoring play: an ordinary stack scoring the count
+    assert g.scores == [0, 30]
+    assert g.view(None)["last_play"]["stolen_from"] is None
