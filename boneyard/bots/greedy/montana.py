@@ -1,0 +1,131 @@
+"""Greedy Montana: keep the tiles that bring the hand nearest to going out.
+
+Built on the hand analysis (``boneyard.games.montana_analysis``), the heuristic a decent
+player would recognise:
+
+- **Go out** whenever the rules allow (``out``, ``claim out``).
+- **Quads**: declare a concealed quad, or add the fourth tile to an exposed triple,
+  whenever allowed (they score well and bring a replacement tile).
+- **Discard** the tile whose loss leaves the hand fewest tiles from going out
+  (``tiles_away``, counting only tiles not yet seen); among equals, the one leaving the
+  most live winning tiles when waiting, then a tile of an upper suit (lower-suit sets
+  score double), then the highest.
+- **Declare ready** (dealer mode) with a discard that leaves the hand waiting on at
+  least two live tiles.
+- **Claim** a triple, quad or run only when, after the best discard that follows, the
+  hand is nearer to going out than it is now; otherwise pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...games import montana_analysis as hands
+from ...tiles import Tile, double_six
+
+_FULL = double_six(4)
+_TILES = {str(t): t for t in _FULL}
+READY_MIN_WAITS = 2
+
+
+def tile(text: str) -> Tile:
+    """A tile from its notation."""
+    found = _TILES.get(text)
+    return found if found is not None else Tile.parse(text)
+
+
+def unseen(view: dict[str, Any]) -> Counter[Tile]:
+    """Tiles this seat has not seen: not in hand, not exposed, not lying in the discards."""
+    pool = Counter(_FULL)
+    pool.subtract(tile(t) for t in view["hand"])
+    for sets in view["exposed"]:
+        for meld in sets:
+            pool.subtract(tile(t) for t in meld["tiles"])
+    pool.subtract(tile(t) for _, t in view["discards"])
+    return +pool
+
+
+def _away(hand: list[Tile], one_pair: bool, live: list[Tile]) -> int:
+    found = hands.tiles_away(hand, one_pair=one_pair, unseen=live)
+    return 99 if found is None else found
+
+
+def _live_waits(hand: list[Tile], one_pair: bool, rest: Counter[Tile]) -> int:
+    return sum(rest[t] for t in hands.waits(hands.encode(hand), one_pair))
+
+
+def _discard_key(hand: list[Tile], t: Tile, one_pair: bool, rest: Counter[Tile], live: list[Tile]) -> tuple:
+    left = list(hand)
+    left.remove(t)
+    away = _away(left, one_pair, live)
+    waits = _live_waits(left, one_pair, rest) if away == 1 else 0
+    return (away, -waits, t.high < 4, -t.pips)
+
+
+def best_discard(hand: list[Tile], one_pair: bool, rest: Counter[Tile]) -> tuple[Tile, tuple]:
+    """The tile to throw and its key (tiles away, -live waits, ...)."""
+    live = list(rest.elements())
+    keys = {t: _discard_key(hand, t, one_pair, rest, live) for t in set(hand)}
+    best = min(keys, key=lambda t: (keys[t], -t.key))
+    return best, keys[best]
+
+
+def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """The greedy action for a Montana view."""
+    texts = {str(a): a for a in legal_actions}
+    for word in ("out", "claim out"):
+        if word in texts:
+            return texts[word]
+    for k in texts:
+        if k.startswith(("quad ", "add ")):
+            return texts[k]
+    one_pair = bool(view["rules"].get("one_pair", False))
+    hand = [tile(t) for t in view["hand"]]
+    rest = unseen(view)
+    if any(k.startswith("claim") for k in texts):
+        return _claim(view, texts, hand, one_pair, rest)
+    discards = [k for k in texts if k.startswith("discard")]
+    if not discards:
+        return legal_actions[0]
+    live = list(rest.elements())
+    options = {tile(k.split()[1]) for k in discards}
+    pick = min(options, key=lambda t: (_discard_key(hand, t, one_pair, rest, live), -t.key))
+    ready = f"discard {pick} ready"
+    if ready in texts:
+        left = list(hand)
+        left.remove(pick)
+        if _live_waits(left, one_pair, rest) >= READY_MIN_WAITS:
+            return texts[ready]
+    plain = f"discard {pick}"
+    return texts[plain] if plain in texts else texts[next(k for k in discards if k.split()[1] == str(pick))]
+
+
+def _claim(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], one_pair: bool, rest: Counter[Tile]) -> Any:
+    claimed = tile(view["claim"]["tile"])
+    live = list(rest.elements())
+    now = _away(hand, one_pair, live)
+    best_key: tuple | None = None
+    best_text = "pass"
+    for k in texts:
+        words = k.split()
+        if words[0] != "claim":
+            continue
+        if words[1] == "run":
+            used = [tile(words[2]), tile(words[3])]
+        else:
+            used = [claimed] * (2 if words[1] == "triple" else 3)
+        left = list(hand)
+        try:
+            for t in used:
+                left.remove(t)
+        except ValueError:
+            continue
+        if not left:
+            continue
+        _, key = best_discard(left, one_pair, rest)
+        if key[0] < now and (best_key is None or key < best_key):
+            best_key, best_text = key, k
+    return texts[best_text] if best_text in texts else texts["pass"]
