@@ -1,0 +1,74 @@
+"""How fast the bots think: greedy decisions and ismcts iterations per second, per game.
+
+Run: ``.venv/bin/python benchmarks/bots_speed.py [--decisions N]``. Prints, for every
+registered game, the CPU time of a greedy decision and of one ismcts iteration (a sampled
+deal, a walk down the tree and a greedy playout to the end of the hand), measured on
+positions from seeded greedy games. CPU time (``time.process_time``) is reported so that
+figures on a loaded, shared machine still mean something; wall time is shown beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import boneyard
+from boneyard.bots.ismcts import IsmctsBot
+
+ITERATIONS = 20
+
+
+def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[dict[str, Any], tuple[Any, ...]]]:
+    """Views and legal actions of real decisions (more than one choice) from greedy play."""
+    greedy = boneyard.bot("greedy")
+    rng = random.Random(seed)
+    out: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+    game = boneyard.new_game(game_id, seed=seed)
+    while len(out) < count:
+        if game.is_over:
+            seed += 1
+            game = boneyard.new_game(game_id, seed=seed)
+        seat = game.current_player
+        legal = game.legal_actions()
+        view = game.view(seat)
+        if len(legal) > 1 and rng.random() < 0.3:
+            out.append((view, legal))
+        game.apply(greedy.choose(view, legal, rng))
+    return out
+
+
+def measure(game_id: str, decisions: int) -> tuple[float, float, float, float]:
+    """(greedy CPU ms, greedy wall ms) per decision and (CPU ms, wall ms) per ismcts iteration."""
+    spots = positions(game_id, decisions)
+    greedy = boneyard.bot("greedy")
+    rng = random.Random(0)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for view, legal in spots:
+        greedy.choose(view, legal, rng)
+    g_cpu = (time.process_time() - cpu) * 1000 / len(spots)
+    g_wall = (time.perf_counter() - wall) * 1000 / len(spots)
+    search = IsmctsBot(iterations=ITERATIONS)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for view, legal in spots:
+        search.choose(view, legal, rng)
+    runs = len(spots) * ITERATIONS
+    return g_cpu, g_wall, (time.process_time() - cpu) * 1000 / runs, (time.perf_counter() - wall) * 1000 / runs
+
+
+def main() -> None:
+    """Print the figures for every registered game."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=30, help="positions measured per game")
+    args = parser.parse_args()
+    print(f"{'game':10} {'greedy ms/decision':>22} {'ismcts ms/iteration':>22} {'iterations in 200 ms':>22}")
+    print(f"{'':10} {'cpu (wall)':>22} {'cpu (wall)':>22} {'(by cpu)':>22}")
+    for game_id in boneyard.games():
+        g_cpu, g_wall, i_cpu, i_wall = measure(game_id, args.decisions)
+        print(f"{game_id:10} {f'{g_cpu:.2f} ({g_wall:.2f})':>22} {f'{i_cpu:.2f} ({i_wall:.2f})':>22} "
+              f"{200 / i_cpu:>22.0f}")
+
+
+if __name__ == "__main__":
+    main()
