@@ -86,14 +86,21 @@ for _t in _UNIQUE:
 _SEAT = [f"seat {s}" for s in range(8)]
 _DRAWS_A_TILE = [f"seat {s} draws a tile" for s in range(8)]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
-_MOVES: dict[tuple[int, ...], list[list[TwoboxAction]]] = {}
+_MOVES: dict[tuple[int, ...], list[tuple[TwoboxAction, ...]]] = {}
+# number -> the unique tiles showing it
+_WITH = [[t for t in _UNIQUE if t.high == n or t.low == n] for n in range(7)]
 
 
-def _moves_for(ends: tuple[int, ...]) -> list[list[TwoboxAction]]:
+def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
     """For given open ends, every tile's plays (indexed by ``Tile.key``), built once."""
-    table: list[list[TwoboxAction]] = [[] for _ in range(64)]
-    for t in _UNIQUE:
-        table[t.key] = [_PLAY_AT[t.key * 5 + a + 1] for a in range(ARMS) if ends[a] >= 0 and t.has(ends[a])]
+    found: dict[int, list[TwoboxAction]] = {}
+    for a, end in enumerate(ends):
+        if end >= 0:
+            for t in _WITH[end]:
+                found.setdefault(t.key, []).append(_PLAY_AT[t.key * 5 + a + 1])
+    table: list[tuple[TwoboxAction, ...]] = [()] * 64
+    for key, plays in found.items():
+        table[key] = tuple(plays)
     _MOVES[ends] = table
     return table
 

@@ -595,3 +595,21 @@ def test_cutthroat_no_stealing_from_oneself() -> None:
     play(g, "pass", "stack 6-3 on 1")  # his own scoring play: an ordinary stack scoring the count
     assert g.scores == [0, 30]
     assert g.view(None)["last_play"]["stolen_from"] is None
+
+
+def test_dealer_is_recorded_but_the_highest_double_opens() -> None:
+    deck = deck_for(WALK)
+    plain = boneyard.new_game("twobox", players=4, seed=9, deck=deck)
+    dealt = boneyard.new_game("twobox", players=4, seed=9, deck=deck, dealer=2)
+    assert dealt.view(None) == plain.view(None) and dealt.current_player == 1
+    assert dealt.record()["dealer"] == 2 and "dealer" not in plain.record()
+
+
+def test_record_and_replay_of_a_scripted_game() -> None:
+    g = game(WALK, cutthroat=True)
+    play(g, "draw", "play 6-3 to 1", "play 6-2 to 2", "play 6-5 to 3", "stack 6-6 on 0")
+    record = json.loads(json.dumps(g.record()))
+    assert record["actions"] == ["draw", "play 6-3 to 1", "play 6-2 to 2", "play 6-5 to 3", "stack 6-6 on 0"]
+    again = boneyard.replay(record)
+    assert again.scores == [20, 15, 5, -10]
+    assert all(again.view(s) == g.view(s) for s in (None, 0, 1, 2, 3))
