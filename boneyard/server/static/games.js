@@ -188,26 +188,33 @@
 
   // ----- Montana -----------------------------------------------------------------------
   function montana(view, ctx) {
-    const used = new Set(["hand_sizes", "woodpile", "discards", "discard", "exposed", "dealer", "hand_number"]);
-    let html = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
+    const used = new Set(["hand_sizes", "woodpile", "discards", "exposed", "dealer", "hand_number", "chips", "outs",
+      "ready", "stakes", "claim", "pulled", "mode", "dead_hands", "deal_passes", "last_result"]);
+    const discards = Array.isArray(view.discards) ? view.discards : [];
+    const last = discards.length ? discards[discards.length - 1] : null;
+    const html = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
       view.dealer !== undefined ? `<span>Dealer ${escapeHtml(ctx.seatName(view.dealer))}</span>` : ""
-    }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}</div>`;
-    const exposed = view.exposed;
-    const discards = view.discards;
+    }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}${view.mode ? `<span>${escapeHtml(view.mode)}</span>` : ""}${
+      view.pulled && view.pulled.length ? `<span>you pulled ${tiles(view.pulled, { cls: "mini" })}</span>` : ""
+    }${view.claim ? `<span class="hot">claim open: ${value(view.claim)}</span>` : ""}</div>`;
     const perSeat = (s) => {
-      let inner = "";
-      if (Array.isArray(exposed) && exposed[s]) {
-        inner += `<div class="sets">${exposed[s]
-          .map((set) => `<span class="group">${tiles(groupTiles(set), { cls: "mini" })}${set.concealed ? "<small>concealed</small>" : ""}</span>`)
+      let inner = `<div class="seatline">${view.dealer === s ? "<span class='badge'>dealer</span>" : ""}${
+        view.ready && view.ready[s] ? "<span class='badge'>ready</span>" : ""
+      }${view.outs ? ` outs ${view.outs[s]}` : ""}</div>`;
+      const sets = Array.isArray(view.exposed) ? view.exposed[s] || [] : [];
+      if (sets.length) {
+        inner += `<div class="sets">${sets
+          .map((set) => `<span class="group" title="${escapeHtml(set.kind || "")}">${tiles(groupTiles(set), { cls: "mini" })}${
+            set.concealed ? "<small>concealed</small>" : ""}</span>`)
           .join("")}</div>`;
       }
-      if (Array.isArray(discards) && Array.isArray(discards[s])) inner += `<div class="muted">discards ${tiles(discards[s], { cls: "mini" })}</div>`;
+      const mine = discards.filter((d) => d[0] === s).map((d) => d[1]);
+      if (mine.length) inner += `<div class="discards">${tiles(mine.slice(-12), { cls: "mini" })}</div>`;
       if (view.hand_sizes && s !== view.seat) inner += backsSVG(view.hand_sizes[s]);
       return inner;
     };
-    const center = view.discard ? `<div>discard ${tileSVG(typeof view.discard === "string" ? view.discard : view.discard.tile || "0-0")}</div>` : "";
-    html += around(view, ctx, perSeat, center);
-    return html + publicFields(view, used);
+    const center = last ? `<div class="lastdiscard">last discard<br>${tileSVG(last[1])}<br><small>by ${escapeHtml(ctx.seatName(last[0]))}</small></div>` : "";
+    return html + around(view, ctx, perSeat, center) + publicFields(view, used);
   }
 
   function generic(view, ctx) {
