@@ -402,7 +402,7 @@ def describe(value: Any) -> str:
         if "mean" in value and "std" in value:
             return f"{value['mean']:.2f} ± {value['std']:.2f} (n {value['n']})"
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return f"{int(value):,}" if value.is_integer() else f"{value:.4g}"
     return str(value)
 
 
