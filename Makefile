@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint chromium clean
+.PHONY: run test bench lint chromium postgres clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
@@ -13,17 +13,22 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/boneyard play rounce --players 4 --bots random
+	$(BIN)/boneyard serve --host 127.0.0.1 --port 8000 --db sqlite:///boneyard.db
 
 # Debian's Chromium for the browser tests (never a downloaded browser build).
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
+# Debian's PostgreSQL for the server's persistence tests (started by the tests themselves).
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		(apt-get update && apt-get install -y --no-install-recommends postgresql)
+
 lint: $(STAMP)
 	$(BIN)/ruff check boneyard tests benchmarks
 	$(BIN)/mypy
 
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium postgres lint
 	$(BIN)/pytest -n 2
 
 # The peers are installed only here (the tests never need them); one that cannot be
