@@ -68,6 +68,18 @@ _DISCARD = {t: MontanaAction("discard", t) for t in double_six()}
 _READY = {t: MontanaAction("ready", t) for t in double_six()}
 _QUAD = {t: MontanaAction("quad", t) for t in double_six()}
 _ADD = {t: MontanaAction("add", t) for t in double_six()}
+
+
+def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
+    """The actions in a list indexed by ``tile.key`` (no hashing on the hot path)."""
+    table = [PASS] * 56
+    for t, a in actions.items():
+        table[t.key] = a
+    return table
+
+
+_DISCARD_K = _by_key(_DISCARD)
+_READY_K = _by_key(_READY)
 _WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -149,10 +161,10 @@ class Montana(Game):
         self.claim_options: dict[int, list[MontanaAction]] = {}
         self.answers: dict[int, MontanaAction] = {}
         # What public play has proved about hidden hands, for sampling:
-        # limits[s][tile] + pulls[s] = the most copies of tile seat s can hold now
+        # limits[s][tile.key] + pulls[s] = the most copies of tile seat s can hold now
         # (each pull may have brought one more copy, so the bound is kept relative to pulls);
         # tests[s] = (tile, how, wins) checks of a ready seat's fixed hand.
-        self.limits: list[dict[Tile, int]] = [{} for _ in range(n)]
+        self.limits: list[dict[int, int]] = [{} for _ in range(n)]
         self.pulls = [0] * n
         self.tests: list[list[tuple[Tile, str, bool]]] = [[] for _ in range(n)]
         self.pending: list[tuple[int, Tile, bool]] = []
@@ -180,8 +192,9 @@ class Montana(Game):
             hand.remove(tile)
         self.codes[seat][tile.high] -= copies * P5[tile.low]
         limits = self.limits[seat]
-        if tile in limits:
-            limits[tile] -= copies
+        key = tile.key
+        if key in limits:
+            limits[key] -= copies
 
     def _count(self, seat: int, tile: Tile) -> int:
         return (self.codes[seat][tile.high] // P5[tile.low]) % 5
@@ -252,14 +265,29 @@ class Montana(Game):
         queue = []
         options: dict[int, list[MontanaAction]] = {}
         pending = []
-        other = self._next(seat)
-        while other != seat:
-            claims = self._claims_for(other, tile, seat)
+        n = self.players
+        suit = tile.high
+        step = P5[tile.low]
+        table = MASKS[suit]
+        ready = self.ready
+        for k in range(1, n):
+            other = (seat + k) % n
+            codes = self.codes[other]
+            c = codes[suit]
+            have = (c // step) % 5
+            # cheap test first: most seats have no pair, no run and no win with the tile
+            if (
+                have >= 2
+                or (have < 4 and table[c + step])
+                or (k == 1 and n > 2 and not ready[other] and _run_claims(codes, tile))
+            ):
+                claims = self._claims_for(other, tile, seat)
+            else:
+                claims = []
             if claims:
                 queue.append(other)
                 options[other] = claims
             pending.append((other, tile, bool(claims)))
-            other = self._next(other)
         self.pending = pending
         return queue, options
 
@@ -271,8 +299,8 @@ class Montana(Game):
             elif not asked:
                 limits = self.limits[other]
                 pulls = self.pulls[other]
-                if limits.get(tile, 9) + pulls > 1:
-                    limits[tile] = 1 - pulls
+                if limits.get(tile.key, 9) + pulls > 1:
+                    limits[tile.key] = 1 - pulls
         self.pending = []
 
     def _claims_for(self, seat: int, tile: Tile, discarder: int) -> list[MontanaAction]:
@@ -348,8 +376,13 @@ class Montana(Game):
         return out
 
     def _discards(self, seat: int) -> list[MontanaAction]:
-        distinct = list(dict.fromkeys(self.hands[seat]))
-        out = [_DISCARD[t] for t in distinct]
+        distinct = []
+        last = None
+        for t in self.hands[seat]:  # sorted: copies lie together
+            if t is not last:
+                distinct.append(t)
+                last = t
+        out = [_DISCARD_K[t.key] for t in distinct]
         if self.rules.mode == "dealer" and not self.ready[seat]:
             codes = self.codes[seat]
             one_pair = self.rules.one_pair
@@ -362,7 +395,7 @@ class Montana(Game):
                     continue
                 codes[s] -= P5[t.low]
                 if an.is_waiting(codes, one_pair):
-                    out.append(_READY[t])
+                    out.append(_READY_K[t.key])
                 codes[s] += P5[t.low]
         return out
 
@@ -739,10 +772,10 @@ class Montana(Game):
         """The copy limits proved for ``seat``'s concealed hand, as tile string -> most copies."""
         pulls = self.pulls[seat]
         out = {}
-        for t, base in sorted(self.limits[seat].items()):
+        for key, base in sorted(self.limits[seat].items()):
             k = base + pulls
             if k < 4:
-                out[str(t)] = max(0, k)
+                out[f"{key // 8}-{key % 8}"] = max(0, k)
         return out
 
     def tile_locations(self) -> dict[str, list[Tile]]:
@@ -808,7 +841,7 @@ class Montana(Game):
         game.discards = [(s, Tile.parse(t)) for s, t in view["discards"]]
         game.ready = list(view["ready"])
         game.stakes = list(view["stakes"])
-        game.limits = [{Tile.parse(t): k for t, k in lim.items()} for lim in view["proved_limits"]]
+        game.limits = [{Tile.parse(t).key: k for t, k in lim.items()} for lim in view["proved_limits"]]
         game.pulls = [0] * n
         game.tests = [[(Tile.parse(t), how, wins) for t, how, wins in tests] for tests in view["proved_ready"]]
         game.pending = []
@@ -945,8 +978,8 @@ class Montana(Game):
         for s in hidden:
             codes = self.codes[s]
             pulls = self.pulls[s]
-            for t, k in self.limits[s].items():
-                if (codes[t.high] // P5[t.low]) % 5 > k + pulls:
+            for key, k in self.limits[s].items():
+                if (codes[key // 8] // P5[key % 8]) % 5 > k + pulls:
                     return False
             if not self.ready[s]:
                 continue
@@ -1050,16 +1083,24 @@ def _is_run(a: Tile, b: Tile, c: Tile) -> bool:
     return lows[1] == lows[0] + 1 and lows[2] == lows[0] + 2
 
 
+def _run_table() -> list[list[tuple[int, int, MontanaAction]]]:
+    """Per ``tile.key``: each run the tile can complete, as the partners' steps and the claim action."""
+    table: list[list[tuple[int, int, MontanaAction]]] = [[] for _ in range(56)]
+    for tile in double_six():
+        s, low = tile.high, tile.low
+        for start in range(max(0, low - 2), min(low, s - 2) + 1):
+            a, b = (k for k in (start, start + 1, start + 2) if k != low)
+            table[tile.key].append((P5[a], P5[b], MontanaAction("claim run", Tile(s, a), Tile(s, b))))
+    return table
+
+
+_RUNS = _run_table()
+
+
 def _run_claims(codes: list[int], tile: Tile) -> list[MontanaAction]:
     """``claim run`` actions for ``tile`` with two hand tiles of its suit."""
-    s, low = tile.high, tile.low
-    c = codes[s]
-    out = []
-    for start in range(max(0, low - 2), min(low, s - 2) + 1):
-        others = [k for k in (start, start + 1, start + 2) if k != low]
-        if (c // P5[others[0]]) % 5 and (c // P5[others[1]]) % 5:
-            out.append(MontanaAction("claim run", Tile(s, others[0]), Tile(s, others[1])))
-    return out
+    c = codes[tile.high]
+    return [act for a, b, act in _RUNS[tile.key] if (c // a) % 5 and (c // b) % 5]
 
 
 def _complete_with_pair(codes: list[int], one_pair: bool) -> bool:
