@@ -21,6 +21,7 @@ from typing import Any
 from .. import api
 from ..bots import bot as make_bot
 from ..bots import bots as bot_names
+from .watch import WATCHERS
 
 BACKENDS = ("local", "ray")
 
@@ -167,17 +168,23 @@ class HandTracker:
     """Splits a game's decisions into hands by watching the views' ``last_result``.
 
     A hand ends when a view shows a ``last_result`` different from the one seen before;
-    its length is the number of decisions since the previous hand ended.
+    its length is the number of decisions since the previous hand ended. The game's
+    watcher (:mod:`boneyard.sim.watch`), if any, tallies per-move facts into the hand.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, game: str = "") -> None:
         self.hands: list[dict[str, Any]] = []
+        self._watch = WATCHERS.get(game)
+        self._memory: dict[str, Any] = {}
+        self._watched: dict[str, Any] = {}
         self._seen: Any = None
         self._last: Any = None
         self._start = 0
 
     def see(self, view: Mapping[str, Any], decisions: int) -> None:
         """Look at a view taken after ``decisions`` decisions."""
+        if self._watch is not None:
+            self._watch(view, self._memory, self._watched)
         result = view.get("last_result")
         if result is None or result is self._last:
             return
@@ -186,22 +193,28 @@ class HandTracker:
             self._seen = copy.deepcopy(result)
             hand = result.get("hand") if isinstance(result, Mapping) else None
             number = hand if isinstance(hand, int) else len(self.hands) + 1
-            self.hands.append({"hand": number, "length": decisions - self._start, "outcome": self._seen})
-            self._start = decisions
+            self._close({"hand": number, "length": decisions - self._start, "outcome": self._seen}, decisions)
+
+    def _close(self, hand: dict[str, Any], decisions: int) -> None:
+        if self._watched:
+            hand["watched"] = self._watched
+            self._watched = {}
+        self.hands.append(hand)
+        self._start = decisions
 
     def finish(self, final: Mapping[str, Any], decisions: int) -> list[dict[str, Any]]:
         """The hands, with any trailing decisions that no hand result covered as a last hand."""
         self.see(final, decisions)
         if decisions > self._start or not self.hands:
             number = final.get("hand_number")
-            self.hands.append(
+            self._close(
                 {
                     "hand": number if isinstance(number, int) else len(self.hands) + 1,
                     "length": decisions - self._start,
                     "outcome": None,
-                }
+                },
+                decisions,
             )
-            self._start = decisions
         return self.hands
 
 
@@ -212,7 +225,7 @@ def play_game(plan: Plan, index: int) -> dict[str, Any]:
     seating = plan.seating(index)
     seats = [plan.bots[b].make() for b in seating]
     rngs = [random.Random(bot_seed(seed, s)) for s in range(plan.players)]
-    tracker = HandTracker()
+    tracker = HandTracker(plan.game)
     decisions = 0
     while not game.is_over:
         seat = game.current_player

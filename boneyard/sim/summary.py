@@ -167,7 +167,8 @@ class TwoboxFigures(Figures):
     """Where the points come from: counts during play against dominoes and blocked hands.
 
     A hand's points from counts are the net change of all scores over the hand less the
-    hand-end award (cutthroat steals move points between seats, so they net to zero).
+    hand-end award (cutthroat steals move points between seats, so they net to zero; they
+    are counted apart, from the watcher's per-hand tallies).
     """
 
     def __init__(self) -> None:
@@ -177,9 +178,15 @@ class TwoboxFigures(Figures):
         self.domino_points = 0.0
         self.blocked_points = 0.0
         self.per_hand_counts = Stat()
+        self.steals = 0
+        self.stolen_points = 0
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Split each hand's points into counts and hand-end awards."""
+        for hand in record["hands"]:
+            watched = hand.get("watched") or {}
+            self.steals += watched.get("steals", 0)
+            self.stolen_points += watched.get("stolen_points", 0)
         before = [0] * record["players"]
         for out in _outcomes(record):
             after = list(out.get("scores", before))
@@ -197,7 +204,7 @@ class TwoboxFigures(Figures):
             before = after
 
     def result(self) -> dict[str, Any]:
-        """Totals and shares of count, domino and blocked points; how hands ended."""
+        """Totals and shares of count, domino and blocked points; how hands ended; cutthroat steals."""
         total = self.count_points + self.domino_points + self.blocked_points
         share = {
             "counts": round(self.count_points / total, 6) if total else None,
@@ -210,6 +217,11 @@ class TwoboxFigures(Figures):
             "points": {"counts": self.count_points, "dominoes": self.domino_points, "blocked": self.blocked_points},
             "share": share,
             "count_points_per_hand": self.per_hand_counts.to_dict(),
+            "cutthroat_steals": {
+                "steals": self.steals,
+                "per_hand": round(self.steals / self.hands, 6) if self.hands else None,
+                "points_moved": self.stolen_points,
+            },
         }
 
 

@@ -41,7 +41,7 @@ def check_record(record: dict[str, Any], index: int, game: str) -> None:
     assert record["hands_played"] == len(record["hands"]) >= 1
     assert sum(h["length"] for h in record["hands"]) == record["decisions"]
     for hand in record["hands"]:
-        assert set(hand) == {"hand", "length", "outcome"}
+        assert {"hand", "length", "outcome"} <= set(hand) <= {"hand", "length", "outcome", "watched"}
         assert isinstance(hand["hand"], int) and hand["length"] >= 0
         assert hand["outcome"] is None or isinstance(hand["outcome"], dict)
     numbers = [h["hand"] for h in record["hands"]]
@@ -130,6 +130,16 @@ def test_hands_match_a_game_watched_move_by_move() -> None:
     assert [h["length"] for h in record["hands"]] == lengths
     assert [h["outcome"] for h in record["hands"]] == [r for _, r in hands]
     assert record["scores"] == game.scores and record["winners"] == game.winners
+
+
+def test_cutthroat_steals_are_watched() -> None:
+    plain = simulate("twobox", games=6, seed=7)
+    cut = simulate("twobox", games=6, seed=7, rules={"cutthroat": True})
+    assert plain.summary["figures"]["cutthroat_steals"]["steals"] == 0
+    steals = cut.summary["figures"]["cutthroat_steals"]
+    watched = [h["watched"] for r in cut.records for h in r["hands"] if "watched" in h]
+    assert steals["steals"] == sum(w["steals"] for w in watched) > 0
+    assert steals["points_moved"] == sum(w["stolen_points"] for w in watched) > 0
 
 
 def test_progress_hook_sees_every_game() -> None:
