@@ -13,7 +13,7 @@ Prints one Markdown report (and writes it with ``--write docs/performance.md``):
 4. ``boneyard.simulate`` throughput with 1 and 2 local workers.
 
 A *move* is one decision by a player; chance events (deals) are not counted, but their
-time is. Run: ``python benchmarks/peers.py [--seconds S] [--sim-games N] [--write PATH]``.
+time is. Run: ``python benchmarks/peers.py [--seconds S] [--sim-seconds S] [--write PATH]``.
 """
 
 from __future__ import annotations
@@ -219,27 +219,36 @@ def script_section(title: str, script: str, timeout: float) -> MarkdownLines:
     return [*lines, f"Output of `python benchmarks/{script}`:", "", "```", done.stdout.rstrip(), "```"]
 
 
-def simulate_section(games: int) -> MarkdownLines:
-    """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game."""
+def simulate_section(seconds: float) -> MarkdownLines:
+    """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game.
+
+    Each game's run is sized (from a short pilot) to take about ``seconds`` on one worker,
+    so that starting the worker processes is a small part of the time.
+    """
     lines = [
         "## `boneyard simulate` throughput (random bots, local backend)",
         "",
-        f"{games} games per run, each game's default player count, hand tracking and summaries included.",
+        f"Each run sized to about {seconds:g} s on one worker; each game's default player count; "
+        "one view per move (the bots' input, also read for the per-hand data), summaries included. "
+        "With 2 workers the two processes start from scratch (forkserver), so a speed-up needs two "
+        "idle cores, which this shared machine did not have.",
         "",
-        "| game | workers | games/s | moves/s | hands/s | speed-up |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| game | games | workers | games/s | moves/s | hands/s | speed-up |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for game_id in boneyard.games():
+        pilot = boneyard.simulate(game_id, games=20, seed=1)
+        games = max(20, int(pilot.games_per_second * seconds))
         base = None
         for workers in (1, 2):
-            print(f"  simulate {game_id} with {workers} worker(s)...", file=sys.stderr)
+            print(f"  simulate {game_id}: {games} games with {workers} worker(s)...", file=sys.stderr)
             result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
             moves = sum(r["decisions"] for r in result.records)
             hands = sum(r["hands_played"] for r in result.records)
             gps = result.games_per_second
             base = base or gps
             lines.append(
-                f"| {game_id} | {workers} | {gps:,.1f} | {moves / result.elapsed:,.0f} | "
+                f"| {game_id} | {games} | {workers} | {gps:,.1f} | {moves / result.elapsed:,.0f} | "
                 f"{hands / result.elapsed:,.1f} | {gps / base:.2f}× |"
             )
     return lines
@@ -267,19 +276,19 @@ def main() -> None:
     """Measure everything and print (and optionally write) the report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per figure (default 3)")
-    parser.add_argument("--sim-games", type=int, default=200, help="games per simulate run (default 200)")
+    parser.add_argument("--sim-seconds", type=float, default=8.0, help="seconds per simulate run (default 8)")
     parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.sim_games < 1:
-        parser.error("--seconds must be positive and --sim-games at least 1")
+    if args.seconds <= 0 or args.sim_seconds <= 0:
+        parser.error("--seconds and --sim-seconds must be positive")
     lines = header(args.seconds)
     engine_lines, ours = engines_section(args.seconds)
     lines += [*engine_lines, ""]
     lines += [*peers_section(args.seconds, ours), ""]
     lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
-    lines += simulate_section(args.sim_games)
+    lines += simulate_section(args.sim_seconds)
     report = "\n".join(lines) + "\n"
     print(report)
     if args.write is not None:
