@@ -150,7 +150,7 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
     async def play(table_id: str, body: PlayAction, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """Play the token's seat's action: 400 if illegal (the engine's message), 409 out of turn."""
+        """Play the token's seat's action: 400 if illegal (the engine's message) or out of turn."""
         return await service.act(table_id, bearer(authorization), body.action)
 
     @app.get("/api/tables/{table_id}/replay", tags=["tables"])

@@ -291,9 +291,9 @@ class TableService:
         async with table.lock:
             game = table.game
             if game.is_over:
-                raise Conflict("the game is over: no action can be played")
+                raise BadRequest("the game is over: no action can be played")
             if seat is None or game.current_player != seat:
-                raise Conflict(f"not your turn: seat {game.current_player} is to act, you are seat {seat}")
+                raise BadRequest(f"not your turn: seat {game.current_player} is to act, you are seat {seat}")
             self._apply(table, seat, action)
             state = self.state(table, seat)
         self.kick(table)

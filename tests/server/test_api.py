@@ -148,7 +148,7 @@ def test_refused_actions_leave_the_table_unchanged(client: TestClient) -> None:
     r = client.post(url, json={"action": "pass"}, headers={"Authorization": "Basic abc"})
     assert r.status_code == 401
     r = client.post(url, json={"action": "pass"}, headers=auth(tokens[other]))
-    assert r.status_code == 409 and "not your turn" in r.json()["detail"]
+    assert r.status_code == 400 and "not your turn" in r.json()["detail"]
     r = client.post(url, json={"action": "play 6-6"}, headers=auth(tokens[current]))
     assert r.status_code == 400
     r = client.post(url, json={"action": "xyzzy"}, headers=auth(tokens[current]))
@@ -182,7 +182,7 @@ def test_a_whole_game_over_http_matches_the_engine(client: TestClient) -> None:
     final = client.get(f"/api/tables/{table_id}").json()
     assert final["is_over"] and final["winners"] == game.winners
     r = client.post(f"/api/tables/{table_id}/actions", json={"action": "pass"}, headers=auth(tokens[0]))
-    assert r.status_code == 409 and "over" in r.json()["detail"]
+    assert r.status_code == 400 and "over" in r.json()["detail"]
     # The replay viewer: every step is the seat's view at that point.
     steps = final["version"]
     last = client.get(f"/api/tables/{table_id}/replay?step={steps}", headers=auth(tokens[1])).json()
