@@ -11,6 +11,10 @@ reward is the score margin it brought, squashed into [0, 1]; a finished game cou
 win as well. The bot sees nothing but its view and legal actions: the simulations run
 only on sampled games.
 
+The final choice is the most visited action, the greedy bot's choice counting ``prior``
+(a share of the iterations) extra visits: when the search cannot tell the actions apart
+the bot plays like ``greedy``, and it overrules greedy only on clear evidence.
+
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
 the view, the legal actions and the ``rng`` passed in, so it is reproducible from a seed;
@@ -60,6 +64,7 @@ class IsmctsBot:
         ms: float | None = None,
         rollout: str = "greedy",
         c: float = 0.7,
+        prior: float = 0.1,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -71,10 +76,13 @@ class IsmctsBot:
             raise ValueError(f"ismcts rollout must be 'greedy' or 'random', got {rollout!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
+        if not 0 <= float(prior) <= 1:
+            raise ValueError(f"ismcts prior must be from 0 to 1 (a share of the iterations), got {prior!r}")
         self.iterations = None if iterations is None else int(iterations)
         self.ms = None if ms is None else float(ms)
         self.rollout = rollout
         self.c = float(c)
+        self.prior = float(prior)
         self._policy: Any = GreedyBot() if rollout == "greedy" else RandomBot()
         self.last_iterations = 0
 
@@ -99,14 +107,20 @@ class IsmctsBot:
             self._iterate(root, view, legal, search_rng)
             done += 1
         self.last_iterations = done
-        best = max(
-            (k for k in legal if k in root.children),
-            key=lambda k: (root.children[k].visits, root.children[k].total),
-            default=None,
-        )
-        if best is None or seat is None:
+        if seat is None:
             return legal_actions[0]
-        return legal[best]
+        # The greedy choice starts ahead by a share of the visits: the search must clearly
+        # prefer another action to overrule it (an uninformative search plays greedy).
+        favourite = str(GreedyBot().choose(view, legal_actions, random.Random(0))) if self.prior else None
+        bonus = self.prior * done
+
+        def score(k: str) -> tuple[float, float]:
+            child = root.children.get(k)
+            visits = child.visits if child else 0
+            mean = child.total / child.visits if child and child.visits else 0.0
+            return (visits + (bonus if k == favourite else 0.0), mean)
+
+        return legal[max(legal, key=score)]
 
     # ----- one iteration -----------------------------------------------------------
 
