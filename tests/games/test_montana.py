@@ -711,3 +711,67 @@ def test_seeded_random_soak_keeps_the_invariants() -> None:
                 assert sum(g.scores) + sum(g.stakes) == 220 * players
         assert g.deal_passes == players
     assert hands > 2000 and outs > 500
+
+
+def test_a_pair_claimed_to_go_out_beats_a_nearer_run_claimed_to_go_out() -> None:
+    seat1 = ["6-1", "6-2", "0-0", "0-0", "0-0", "1-1", "1-1", "1-1", "2-2", "2-2"]
+    seat2 = ["6-3", "3-3", "3-3", "3-3", "5-5", "5-5", "5-5", "6-6", "6-6", "6-6"]
+    g = game({1: seat1, 2: seat2}, ["6-3"], dealer=0)
+    play(g, "discard 6-3")
+    assert g.current_player == 1 and "claim out" in legal(g)
+    play(g, "claim out", "claim out")
+    r = g.last_result
+    assert r is not None and r["winner"] == 2
+    assert {"kind": "pair", "tiles": ["6-3", "6-3"], "concealed": False, "points": 0} in r["sets"]
+
+
+def test_best_split_with_a_claimed_tile_exposes_its_set() -> None:
+    hand = [Tile.parse(t) for t in ["0-0", "0-0", "1-1", "1-1", "1-1"]]
+    split = an.best_split(hand, claimed=Tile(0, 0))
+    assert split is not None and split.claim_kind == "triple"
+    assert split.score == 4 + 2 + 4  # going out, exposed lower triple, concealed lower triple
+    ready = an.best_split(hand, claimed=Tile(0, 0), ready=True)
+    assert ready is not None and ready.score == 14
+    assert an.best_split(hand, claimed=Tile(0, 0), one_pair=True) is None  # no pair left at all
+
+
+def test_waits_and_distance_respect_options_and_unseen_tiles() -> None:
+    hand = [Tile.parse(t) for t in ["0-0", "0-0", "1-1", "1-1", "2-2", "2-2", "2-2", "3-3", "3-3", "3-3"]]
+    codes = an.encode(hand)
+    # already complete as two pairs and two triples: any copy of them still fits
+    assert an.waits(codes) == [Tile(0, 0), Tile(1, 1), Tile(2, 2), Tile(3, 3)]
+    # one_pair: a fourth 2-2 or 3-3 leaves a pair too many
+    assert an.waits(codes, one_pair=True) == [Tile(0, 0), Tile(1, 1)]
+    assert an.tiles_away(hand) == 1
+    assert an.tiles_away(hand, one_pair=True) == 1
+    waited = (Tile(0, 0), Tile(1, 1), Tile(2, 2), Tile(3, 3))
+    gone = [t for t in an.TILES for _ in range(4) if t not in waited]
+    assert an.tiles_away(hand, unseen=gone) == 2  # nothing it waits on can still come
+
+
+def test_terminal_renderer_draws_every_phase() -> None:
+    import io
+
+    from rich.console import Console
+
+    from boneyard.cli.views import render
+
+    console = Console(file=io.StringIO(), width=120)
+    phases = set()
+    for seed in range(6):
+        g = boneyard.new_game("montana", players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        for step in range(400):
+            if g.is_over:
+                break
+            if step % 9 == 0:
+                phases.add(g.phase)
+                for seat in [*range(g.players), None]:
+                    console.print(render(g.view(seat)))
+            legal_now = g.legal_actions()
+            best = [a for a in legal_now if str(a) in ("out", "claim out")]
+            g.apply(best[0] if best else rng.choice(legal_now))
+        console.print(render(g.view(0)))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Your hand" in text and "Discards" in text
+    assert {"turn", "claim"} <= phases
