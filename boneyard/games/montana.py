@@ -899,11 +899,10 @@ class Montana(Game):
             if s in asked:
                 seeds.insert(0, self.claim_tile)  # type: ignore[arg-type]
             seed = seeds[0] if seeds else None
-            whole = _random_complete(rest, size + 1, one_pair, rng, seed)
-            if whole is None:
+            found = self._ready_hand(s, rest, size, seed, rng)
+            if found is None:
                 return None
-            drop = seed if seed is not None else rng.choice(whole)
-            whole.remove(drop)
+            whole = found
             for t in whole:
                 rest.remove(t)
             hands[s] = whole
@@ -917,7 +916,7 @@ class Montana(Game):
         free = [s for s in hidden if not self.ready[s]]
         for s in free:
             if s in asked:  # give an asked seat the tiles of one claim it could make
-                reason = self._claim_reason(s, rest, rng)
+                reason = self._claim_reason(s, rest, sizes[s], rng)
                 if reason is None:
                     return None
                 hands[s] = reason
@@ -952,12 +951,39 @@ class Montana(Game):
             return None
         return self.hands
 
-    def _claim_reason(self, seat: int, pool: list[Tile], rng: random.Random) -> list[Tile] | None:
-        """Tiles from ``pool`` that would let ``seat`` claim the offered tile (a pair, a triple, run tiles)."""
+    def _ready_hand(
+        self, seat: int, pool: list[Tile], size: int, seed: Tile | None, rng: random.Random
+    ) -> list[Tile] | None:
+        """A fixed hand of ``size`` tiles for a hidden ready seat that keeps every test made on it.
+
+        Built as a random complete hand of one tile more, less one tile (``seed``, a tile it
+        is known to win with, when there is one); up to 200 tries.
+        """
+        one_pair = self.rules.one_pair
+        for _ in range(200):
+            whole = _random_complete(pool, size + 1, one_pair, rng, seed)
+            if whole is None:
+                continue
+            codes = an.encode(whole)
+            fits = []
+            for t in [seed] if seed is not None else list(dict.fromkeys(whole)):
+                codes[t.high] -= P5[t.low]
+                if self._ready_ok(seat, codes):
+                    fits.append(t)
+                codes[t.high] += P5[t.low]
+            if fits:
+                whole.remove(rng.choice(fits))
+                return whole
+        return None
+
+    def _claim_reason(self, seat: int, pool: list[Tile], size: int, rng: random.Random) -> list[Tile] | None:
+        """Tiles from ``pool`` that would let ``seat`` (holding ``size`` tiles) claim the offered tile."""
         tile = self.claim_tile
         assert tile is not None
         copies = pool.count(tile)
         options: list[list[Tile]] = []
+        if size == 1 and copies:
+            options.append([tile])  # a lone tile waiting for its pair
         if copies >= 2:
             options.append([tile, tile])
         if copies >= 3:
@@ -968,6 +994,7 @@ class Montana(Game):
                 others = [Tile(s, k) for k in (start, start + 1, start + 2) if k != low]
                 if all(t in pool for t in others):
                     options.append(others)
+        options = [o for o in options if len(o) <= size]
         if not options:
             return [] if rng.random() < 0.5 else None  # only a winning hand could claim: leave it to chance
         return list(rng.choice(options))
@@ -989,15 +1016,19 @@ class Montana(Game):
                 fixed[t.high] -= P5[t.low]
                 if not an.complete(codes, one_pair):
                     return False
-            if not an.is_waiting(fixed, one_pair):
+            if not self._ready_ok(s, fixed):
                 return False
-            for t, how, wins in self.tests[s]:
-                if how == "pull":
-                    ok = an.goes_out(fixed, t, one_pair)
-                else:
-                    ok = self._claim_out_ok(fixed, t)
-                if ok != wins:
-                    return False
+        return True
+
+    def _ready_ok(self, seat: int, fixed: list[int]) -> bool:
+        """Whether a ready seat's fixed hand (coded) waits and agrees with every test made on it."""
+        one_pair = self.rules.one_pair
+        if not an.is_waiting(fixed, one_pair):
+            return False
+        for t, how, wins in self.tests[seat]:
+            ok = an.goes_out(fixed, t, one_pair) if how == "pull" else self._claim_out_ok(fixed, t)
+            if ok != wins:
+                return False
         return True
 
     def _sample_window(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> bool:
@@ -1045,7 +1076,9 @@ def _random_complete(
             break
         if left == 1:
             return None
-        if left == 2 or (one_pair and pairs == 0 and left % 3 == 2):
+        if seed is not None and not out:
+            want = rng.choice(("pair", "triple", "run"))
+        elif left == 2 or (one_pair and pairs == 0 and left % 3 == 2):
             want = "pair"
         elif one_pair:
             want = rng.choice(("triple", "run"))
