@@ -775,3 +775,30 @@ def test_terminal_renderer_draws_every_phase() -> None:
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "Your hand" in text and "Discards" in text
     assert {"turn", "claim"} <= phases
+
+
+def test_sampling_holds_up_with_ready_players_and_claims() -> None:
+    """Views from games full of ready declarations and claims sample to equal views."""
+    samples = failures = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        g = boneyard.new_game("montana", players=players, seed=seed, rules={"one_pair": seed % 4 == 3})
+        rng = random.Random(seed)
+        while not g.is_over:
+            legal_now = g.legal_actions()
+            keen = [a for a in legal_now if str(a).endswith("ready") or str(a).startswith(("claim t", "claim r"))]
+            if rng.random() < 0.25:
+                seat = rng.choice([*range(players), None])
+                view = g.view(seat)
+                samples += 1
+                try:
+                    s = boneyard.sample_game(view, random.Random(samples))
+                except ValueError:
+                    failures += 1
+                    continue
+                assert s.view(seat) == view
+                if seat is not None and seat == g.current_player:
+                    assert legal(s) == legal(g)
+            g.apply(keen[0] if keen and rng.random() < 0.7 else rng.choice(legal_now))
+    assert samples > 500
+    assert failures <= samples // 200  # rare: several ready hands, each with a long record of tests
