@@ -42,11 +42,28 @@
     return body;
   }
 
+  // A seat's player name; two seats with the same name (three "random bot"s) get their seat number.
   function seatName(s) {
     if (s === null || s === undefined) return "—";
-    const info = state && state.seats ? state.seats[s] : null;
-    const name = info && info.name ? info.name : `seat ${s}`;
+    const seats = state && state.seats ? state.seats : [];
+    const info = seats[s];
+    let name = info && info.name ? info.name : `seat ${s}`;
+    if (info && info.name && seats.filter((x) => x.name === info.name).length > 1) name = `${name} ${s}`;
     return state && s === state.seat ? `${name} (you)` : name;
+  }
+
+  // What the seat to act is asked to do, per game and phase.
+  const ASK = {
+    rounce: { call: "make your call", discard: "discard face down", play: "play a tile to the trick" },
+    eighty: { bid: "bid or pass", trump: "name trumps", play: "play a tile to the trick" },
+    twobox: { play: "play a tile on an arm (or draw)" },
+    montana: { turn: "go out, or discard a tile", discard: "discard a tile", claim: "claim the discard or let it go" },
+    rummikub: { play: "play tiles to the table, or draw" },
+  };
+
+  function ask(game, phase) {
+    const text = (ASK[game] || {})[phase];
+    return text ? `${text}` : String(phase);
   }
 
   // ----- drawing -------------------------------------------------------------------
@@ -55,14 +72,16 @@
     const shown = replay ? replay.state : state;
     if (!shown) return;
     const view = shown.view;
-    const ctx = { seatName, builder, send };
+    const ctx = { seatName, builder, send, selected, state: shown, boardWidth: $("board").clientWidth - 24 };
     const renderer = window.Games.renderers[shown.game] || window.Games.generic;
     document.body.dataset.game = shown.game;
-    $("title").textContent = `${gameName(shown.game)} · table ${tableId}`;
+    $("title").textContent = gameName(shown.game);
+    $("table-id").textContent = `table ${tableId}`;
     document.title = `${gameName(shown.game)} — boneyard`;
     $("board").innerHTML = renderer(view, ctx);
     renderPlayers(shown);
     renderResult(view);
+    renderOver(shown);
     renderLog(view.history || []);
     renderHand(shown);
     renderTools(shown);
@@ -82,9 +101,9 @@
     const v = s.view;
     let text;
     if (replay) text = `Replay: step ${replay.step} of ${replay.steps}${replay.state.action ? ` — ${replay.state.action}` : ""}`;
-    else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ")}`;
-    else if (s.current_player === s.seat && s.seat !== null) text = `Your turn (${v.phase}).`;
-    else text = `Waiting for ${seatName(s.current_player)} (${v.phase}).`;
+    else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
+    else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${ask(s.game, v.phase)}.`;
+    else text = `Waiting for ${seatName(s.current_player)} to ${ask(s.game, v.phase)}.`;
     const waiting = s.seats.filter((x) => !x.joined).map((x) => x.seat);
     if (!s.is_over && waiting.length) text += ` Open seat${waiting.length > 1 ? "s" : ""}: ${waiting.join(", ")} — share the link.`;
     $("status").textContent = text;
@@ -96,7 +115,7 @@
       .map((x) => {
         const turn = s.current_player === x.seat ? " class='turn'" : "";
         const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
-        const won = s.is_over && s.winners.includes(x.seat) ? " 🏆" : "";
+        const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
         return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(
           String(s.scores[x.seat])
         )}</td></tr>`;
@@ -109,17 +128,39 @@
     const r = view.last_result;
     $("result").hidden = !r;
     if (!r) return;
-    $("result").innerHTML = `<h3>Hand result${r.hand ? ` (hand ${r.hand})` : ""}</h3>${window.Games.value(r)}`;
+    $("result").innerHTML = `<h3>Hand result${r.hand ? ` — hand ${r.hand}` : ""}</h3>${window.Games.resultHTML(view, r, { seatName })}`;
   }
 
-  let logLength = -1;
+  // The game-over panel: winners, final scores and the replay.
+  function renderOver(s) {
+    const box = $("over");
+    if (!s.is_over || replay) {
+      box.hidden = true;
+      return;
+    }
+    if (!box.hidden && box.dataset.version === String(s.version)) return;
+    box.dataset.version = String(s.version);
+    box.hidden = false;
+    const won = s.winners.length ? s.winners.map((w) => `<b>${escapeHtml(seatName(w))}</b>`).join(" & ") : "nobody";
+    const mine = s.seat !== null && s.winners.includes(s.seat);
+    const rows = s.seats
+      .map((x) => `<li${s.winners.includes(x.seat) ? " class='winner'" : ""}>${escapeHtml(seatName(x.seat))}: ${escapeHtml(String(s.scores[x.seat]))}${
+        s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : ""}</li>`)
+      .join("");
+    box.innerHTML = `<h2>${mine ? "You won!" : "Game over"}</h2><p>Winner${s.winners.length > 1 ? "s" : ""}: ${won}</p>
+      <ol class="final">${rows}</ol><p><button id="open-replay" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+    $("open-replay").onclick = () => showStep(0);
+  }
+
+  let logKey = "";
   function renderLog(history) {
-    if (history.length === logLength) return;
-    logLength = history.length;
+    const key = `${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
+    if (key === logKey) return;
+    logKey = key;
     const start = Math.max(0, history.length - 200);
     $("log").innerHTML = history
       .slice(start)
-      .map((line) => `<li>${escapeHtml(line)}</li>`)
+      .map((line) => `<li>${window.Games.nameSeats(line, { seatName })}</li>`)
       .join("");
     $("log").scrollTop = $("log").scrollHeight;
   }
@@ -153,8 +194,9 @@
     if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
     // Rummikub may list many plays: show a few; the builder and the hint do the rest.
     if (s.game === "rummikub" && !selected) list = legal.filter((a) => !a.startsWith("play ")).concat(legal.filter((a) => a.startsWith("play ")).slice(0, 6));
+    const say = (a) => window.Games.describe(s.game, a);
     $("actions").innerHTML =
-      list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" type="button">${escapeHtml(a)}</button>`).join("") +
+      list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" title="${escapeHtml(a)}" type="button">${escapeHtml(say(a))}</button>`).join("") +
       (selected ? `<button class="action cancel" data-cancel="1" type="button">cancel</button>` : "");
     $("actions").querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => send(b.dataset.action)));
     $("actions").querySelectorAll("[data-cancel]").forEach((b) =>
@@ -398,22 +440,17 @@
     };
   }
 
-  function addReplayButton() {
-    if (!state || !state.is_over || replay || document.getElementById("open-replay")) return;
-    const b = document.createElement("button");
-    b.id = "open-replay";
-    b.type = "button";
-    b.textContent = "Replay this game";
-    b.onclick = () => showStep(0);
-    $("tools").after(b);
-  }
-
   async function main() {
     $("share").onclick = () => {
       if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
       $("share").textContent = "copied";
     };
     bindReplay();
+    let resizing = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(render, 100); // the two-box cross is laid out for the board's width
+    });
     try {
       (await api("/api/games")).forEach((g) => (names[g.id] = g.name));
       try {
@@ -429,7 +466,6 @@
     } catch (e) {
       flash(e.message);
     }
-    setInterval(addReplayButton, 1000);
   }
 
   main();

@@ -1,4 +1,5 @@
-// SVG dominoes: tileSVG("6-4", {vertical, selected, small, back}) returns an <svg> string.
+// SVG dominoes: tileSVG("6-4", {vertical, selected, small, back}) returns an <svg> string;
+// tileGroup(a, b, x, y, vertical) returns one domino as a <g> inside a larger drawing.
 "use strict";
 (function () {
 
@@ -61,5 +62,22 @@ function lineTileSVG(text, first, horizontal, opts = {}) {
   return tileSVG(ordered, Object.assign({ vertical: isDouble ? horizontal : !horizontal, title: text }, opts));
 }
 
-window.Tiles = { tileSVG, backsSVG, lineTileSVG, escapeHtml };
+// One domino as a <g> placed at (x, y) in a larger SVG drawing (units: a half is 40 wide).
+// `a` is the left (or top) half. Each half carries an invisible box with data-pips, so
+// tests can check which number lies where.
+function tileGroup(a, b, x, y, vertical, attrs = "", cls = "") {
+  const u = 40;
+  const w = vertical ? u : 2 * u;
+  const h = vertical ? 2 * u : u;
+  const [bx, by] = vertical ? [x, y + u] : [x + u, y];
+  const bar = vertical
+    ? `<line x1="${x + 6}" y1="${y + u}" x2="${x + u - 6}" y2="${y + u}" class="bar"/>`
+    : `<line x1="${x + u}" y1="${y + 6}" x2="${x + u}" y2="${y + u - 6}" class="bar"/>`;
+  const box = (n, hx, hy) => `<rect class="halfbox" data-pips="${n}" x="${hx}" y="${hy}" width="${u}" height="${u}" fill="none"/>`;
+  return `<g class="ltile ${cls}" data-orient="${vertical ? "v" : "h"}" ${attrs}><title>${escapeHtml(`${a}-${b}`)}</title>` +
+    `<rect x="${x + 1}" y="${y + 1}" width="${w - 2}" height="${h - 2}" rx="6" class="face"/>${bar}` +
+    halfSVG(a, x, y, u) + halfSVG(b, bx, by, u) + box(a, x, y) + box(b, bx, by) + "</g>";
+}
+
+window.Tiles = { tileSVG, backsSVG, lineTileSVG, tileGroup, escapeHtml };
 })();
