@@ -729,6 +729,21 @@ class Montana(Game):
     # ----- views, locations, sampling ---------------------------------------------------
 
     def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
+        """Add Montana's public state and the seat's own tiles.
+
+        Keys: ``mode``, ``hand_number``, ``dealer``, ``deal_passes`` (times the deal has
+        passed; the game ends at the player count), ``chips``, ``outs``, ``hand`` (own
+        concealed tiles), ``pulled`` (own tiles pulled this turn, while on turn),
+        ``hand_sizes`` (concealed tiles per seat), ``exposed`` (laid-open sets per seat:
+        kind, tiles, concealed, points), ``discards`` ([seat, tile] in order, claimed ones
+        removed), ``woodpile`` (tiles left), ``dead_hands``, ``ready``, ``stakes``,
+        ``claim`` (while a discard is offered: tile, discarder, seats that have answered;
+        the seat asked now is ``current_player``), ``my_answer`` (own hidden answer),
+        ``proved_limits`` (per seat, tile -> most copies that seat can hold, proved by
+        claim windows it was not asked in), ``proved_ready`` (per ready seat, [tile,
+        "pull" or "claim", whether it wins] tests of its fixed hand), ``last_result`` (the
+        last hand: winner, how, tile, sets, score breakdown, value, stakes, changes, chips).
+        """
         claim = None
         if self.phase == Phase.CLAIM:
             claim = {
