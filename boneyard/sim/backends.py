@@ -51,13 +51,17 @@ def run_local(plan: Plan, work: Sequence[Batch], workers: int) -> Iterator[Done]
                 start, stop = pending.pop()
                 running[pool.submit(play_batch, plan, start, stop)] = start
 
-        submit()
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                start = running.pop(future)
-                yield start, future.result()
+        try:
             submit()
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    start = running.pop(future)
+                    yield start, future.result()
+                submit()
+        finally:
+            # Stopped early (an error, Ctrl-C): drop the queued batches instead of playing them.
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def ray_module() -> Any:
@@ -87,11 +91,11 @@ def run_ray(plan: Plan, work: Sequence[Batch], workers: int, address: str | None
         else:
             ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
         started = True
+    running: dict[Any, int] = {}
     try:
         task = ray.remote(num_cpus=1)(play_batch)
         plan_ref = ray.put(plan)
         pending = list(reversed(work))
-        running: dict[Any, int] = {}
         limit = 3 * max(1, workers)
         while pending or running:
             while pending and len(running) < limit:
@@ -102,6 +106,8 @@ def run_ray(plan: Plan, work: Sequence[Batch], workers: int, address: str | None
                 start = running.pop(ref)
                 yield start, ray.get(ref)
     finally:
+        for ref in running:  # stopped early: do not leave batches running
+            ray.cancel(ref)
         if started:
             ray.shutdown()
 

@@ -15,7 +15,7 @@ import copy
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import api
@@ -110,7 +110,6 @@ class Plan:
     seed: int
     games: int
     rotate: bool = True
-    _labels: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def seating(self, index: int) -> list[int]:
         """The index into ``bots`` of the bot in each seat of game ``index``.
