@@ -92,10 +92,12 @@ def check_cross(result: dict[str, Any], view: dict[str, Any], straight: bool = T
             if straight:
                 assert t["dir"] == {1: "l", 2: "r", 3: "u", 4: "d"}[arm["arm"]]
             if a == b:
-                assert t["orient"] == ("v" if along_x else "h"), f"double {entry['tile']} on arm {arm['arm']} is not crosswise"
+                crosswise = "v" if along_x else "h"
+                assert t["orient"] == crosswise, f"double {entry['tile']} on arm {arm['arm']} is not crosswise"
                 near = far = _rect(t["halves"])
             else:
-                assert t["orient"] == ("h" if along_x else "v"), f"{entry['tile']} on arm {arm['arm']} is not lengthwise"
+                lengthwise = "h" if along_x else "v"
+                assert t["orient"] == lengthwise, f"{entry['tile']} on arm {arm['arm']} is not lengthwise"
                 near = next(h for h in t["halves"] if h["pips"] == inner)
                 far = next(h for h in t["halves"] if h["pips"] == outer)
                 # the matching end lies toward the spinner (back along the direction of travel)
@@ -115,13 +117,15 @@ def check_cross(result: dict[str, Any], view: dict[str, Any], straight: bool = T
     assert result["marks"] == stacks
 
 
-def arm_view(arms: dict[int, list[tuple[str, int]]], spinner: str = "6-6", stacked: dict[tuple[int, int], int] | None = None
-             ) -> dict[str, Any]:
+def arm_view(
+    arms: dict[int, list[tuple[str, int]]], spinner: str = "6-6", stacked: dict[tuple[int, int], int] | None = None
+) -> dict[str, Any]:
     """A two-box view with the given arms: per arm, (tile, outer end) from the spinner outwards."""
     stacked = stacked or {}
     out = []
     for n in (1, 2, 3, 4):
-        tiles = [{"tile": t, "outer": o, "seat": 0, "stacked_by": stacked.get((n, i))} for i, (t, o) in enumerate(arms.get(n, []))]
+        tiles = [{"tile": t, "outer": o, "seat": 0, "stacked_by": stacked.get((n, i))}
+                 for i, (t, o) in enumerate(arms.get(n, []))]
         out.append({"arm": n, "kind": "side" if n < 3 else "tip", "tiles": tiles,
                     "open_end": tiles[-1]["outer"] if tiles else (int(spinner[0]) if n < 3 else None)})
     return {"game": "twobox", "players": 4, "seat": 0, "current_player": 1, "phase": "play", "hand_number": 1,
