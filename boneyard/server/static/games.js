@@ -190,7 +190,7 @@
     const trump = view.nello ? "Nel-O (no trump)" : view.trump === null || view.trump === undefined ? "not named" : suitName(view.trump);
     const bid = view.high_bid ? `${escapeHtml(String(view.high_bid))} by ${escapeHtml(ctx.seatName(view.bidder))}` : "none yet";
     const facts = `<div class="facts"><span>Hand ${view.hand_number}</span><span>High bid <b>${bid}</b></span>
-      <span>Trump <b>${trump}</b></span><span>Lying out ${view.lying_out}</span>${view.led_suit !== null && view.led_suit !== undefined ? `<span>led ${escapeHtml(String(view.led_suit))}</span>` : ""}</div>`;
+      <span>Trump <b>${trump}</b></span><span>Lying out ${view.lying_out}</span>${view.led_suit !== null && view.led_suit !== undefined ? `<span>Led <b>${escapeHtml(suitName(view.led_suit))}</b></span>` : ""}</div>`;
     const side = (s) => (view.partners || []).findIndex((p) => p.includes(s));
     const perSeat = (s) =>
       `<div class="seatline"><span class="badge side${side(s)}">side ${side(s) + 1}</span>${
@@ -198,11 +198,13 @@
       }${view.sitting_out === s ? "<span class='badge'>sits out</span>" : ""} tricks ${(view.tricks_won || [])[s] || 0}</div>${
         s === view.seat ? "" : hiddenHand(view.hand_sizes[s])
       }`;
-    const sides = (view.sides || [])
-      .map((sd, i) => `<tr><td><span class="badge side${i}">side ${i + 1}</span> ${sd.seats.map((s) => escapeHtml(ctx.seatName(s))).join(" & ")}</td>
-        <td>${sd.tricks}</td><td>${sd.count}</td><td>${sd.taken}</td><td>${sd.points}</td><td>${sd.marks}</td></tr>`)
-      .join("");
-    const table = `<table class="list sides"><thead><tr><th>side</th><th>tricks</th><th>count</th><th>taken</th><th>points</th><th>marks</th></tr></thead><tbody>${sides}</tbody></table>`;
+    // one column per side (two), one row per figure: narrow enough for a phone
+    const sd = view.sides || [];
+    const heads = sd.map((x, i) => `<th><span class="badge side${i}">side ${i + 1}</span><br><small>${x.seats
+      .map((s) => escapeHtml(ctx.seatName(s))).join(" & ")}</small></th>`).join("");
+    const figures = [["tricks", "tricks"], ["count", "count tiles"], ["taken", "points taken"], ["points", "score"], ["marks", "marks"]];
+    const rows = figures.map(([k, say]) => `<tr><th>${say}</th>${sd.map((x) => `<td class="num">${escapeHtml(String(x[k]))}</td>`).join("")}</tr>`).join("");
+    const table = sd.length ? `<div class="scroll-x"><table class="list sides"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}</tbody></table></div>` : "";
     return facts + around(view, ctx, perSeat, trickHTML(view, view.trick, ctx)) + lastTrick(view, ctx) + table + publicFields(view, used);
   }
 
@@ -386,7 +388,7 @@
     const last = discards.length ? discards[discards.length - 1] : null;
     const html = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
       view.dealer !== undefined ? `<span>Dealer ${escapeHtml(ctx.seatName(view.dealer))}</span>` : ""
-    }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}${view.mode ? `<span>${escapeHtml(view.mode)}</span>` : ""}${
+    }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}${view.mode ? `<span>Mode ${escapeHtml(view.mode)}</span>` : ""}${
       view.pulled && view.pulled.length ? `<span>you pulled ${tiles(view.pulled, { cls: "mini" })}</span>` : ""
     }${view.claim ? `<span class="hot">claim open: ${value(view.claim)}</span>` : ""}</div>`;
     const perSeat = (s) => {
@@ -395,13 +397,13 @@
       }${view.outs ? ` outs ${view.outs[s]}` : ""}</div>`;
       const sets = Array.isArray(view.exposed) ? view.exposed[s] || [] : [];
       if (sets.length) {
-        inner += `<div class="sets">${sets
+        inner += `<div class="sets"><small class="cap">sets</small>${sets
           .map((set) => `<span class="group" title="${escapeHtml(set.kind || "")}">${tiles(groupTiles(set), { cls: "mini" })}${
             set.concealed ? "<small>concealed</small>" : ""}</span>`)
           .join("")}</div>`;
       }
       const mine = discards.filter((d) => d[0] === s).map((d) => d[1]);
-      if (mine.length) inner += `<div class="discards">${tiles(mine.slice(-12), { cls: "mini" })}</div>`;
+      if (mine.length) inner += `<div class="discards"><small class="cap">discards</small>${tiles(mine.slice(-12), { cls: "mini" })}</div>`;
       if (view.hand_sizes && s !== view.seat) inner += hiddenHand(view.hand_sizes[s]);
       return inner;
     };
