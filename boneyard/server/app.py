@@ -153,6 +153,17 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
         """Play the token's seat's action: 400 if illegal (the engine's message) or out of turn."""
         return await service.act(table_id, bearer(authorization), body.action)
 
+    @app.get("/api/tables/{table_id}/hint", tags=["tables"])
+    async def hint(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Rummikub: the solver's best play for the token's seat, in the action notation.
+
+        Built only from that seat's view and the public solver. ``action`` is null when no
+        hand tile can be played (``why`` says what to do instead). 401 without a token, 403
+        for another table's token, 400 at a table of another game, 409 when it is not this
+        seat's turn or the game is over.
+        """
+        return await service.hint(table_id, bearer(authorization))
+
     @app.get("/api/tables/{table_id}/replay", tags=["tables"])
     async def replay_step(
         table_id: str,

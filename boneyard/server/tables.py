@@ -316,6 +316,28 @@ class TableService:
             raise
         table.actions.append(text)
 
+    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """The solver's best play for the token's seat (rummikub), built from that seat's view only."""
+        from .hints import rummikub_hint
+
+        table = self.get(table_id)
+        seat = self.seat_of(table, token, required=True)
+        if table.game_id != "rummikub":
+            raise BadRequest(f"hints are given at rummikub tables only; this table plays {table.game_id}")
+        async with table.lock:
+            game = table.game
+            if game.is_over:
+                raise Conflict("the game is over: there is nothing to hint")
+            if seat is None or game.current_player != seat:
+                raise Conflict(
+                    f"a hint is for the seat to play: seat {game.current_player} is to act, you are seat {seat}"
+                )
+            view = game.view(seat)
+            found = await asyncio.to_thread(rummikub_hint, view)
+            if found["action"] is not None and not game.is_legal(found["action"]):
+                found.update(action=None, why="the solver's play is not legal now under this table's rules")
+            return {"table": table.id, "seat": seat, "version": len(table.actions), **found}
+
     def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
         if not table.game.is_over:
