@@ -103,6 +103,7 @@ class Game(ABC):
         self._deck_used = False
         self._actions: list[Any] = []
         self._history: list[Event] = []
+        self._seen: dict[int | None, tuple[int, list[str]]] = {}
         self._legal_cache: tuple[Any, ...] | None = None
 
     @classmethod
@@ -200,13 +201,21 @@ class Game(ABC):
 
     def history(self, seat: int | None) -> list[str]:
         """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
-        out = []
-        for to, text, public in self._history:
-            if to is None or to == seat:
-                out.append(text)
-            elif public is not None:
-                out.append(public)
-        return out
+        # Each seat's lines are kept and extended with the events logged since the last
+        # call, so a view costs a list copy, not a walk over the whole game.
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = self._seen[seat] = (0, [])
+        done, out = seen
+        events = self._history
+        if done < len(events):
+            for to, text, public in events[done:]:
+                if to is None or to == seat:
+                    out.append(text)
+                elif public is not None:
+                    out.append(public)
+            self._seen[seat] = (len(events), out)
+        return list(out)
 
     def record(self) -> dict[str, Any]:
         """The JSON-ready record: game, players, seed, rules, deck and dealer if given, actions."""
@@ -225,7 +234,9 @@ class Game(ABC):
 
     def clone(self) -> Any:
         """An independent copy of the game."""
-        return self._copy()
+        copy_ = self._copy()
+        copy_._seen = {}  # never share the history cache, whatever ``_copy`` copied
+        return copy_
 
     def _copy(self) -> Any:
         return copy.deepcopy(self)
@@ -287,7 +298,11 @@ class Game(ABC):
         return deck
 
     def _log(self, text: str, *, to: int | None = None, public: str | None = None) -> None:
-        """Add a history event. With ``to``, only that seat sees ``text``; others see ``public``."""
+        """Add a history event. With ``to``, only that seat sees ``text``; others see ``public``.
+
+        History is append-only: games may append ``(to, text, public)`` tuples to
+        ``self._history`` directly, but never change or remove an event.
+        """
         self._history.append((to, text, public))
 
     def _next(self, seat: int) -> int:
@@ -297,6 +312,7 @@ class Game(ABC):
     def _restore_common(self, view: dict[str, Any]) -> None:
         """Copy the public history and outcome fields of a view into a sampled game."""
         self._history = [(None, text, None) for text in view["history"]]
+        self._seen = {}
         self.current_player = view["current_player"]
         self.is_over = view["is_over"]
         self.winners = list(view["winners"])
