@@ -8,7 +8,9 @@ and the cross fits the board however long the arms are.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -191,3 +193,83 @@ def test_a_real_games_cross_is_drawn_right(live_server: Server, probe_page: Any)
             check_cross(probe_page.evaluate(PROBE, [view, 390]), view, straight=False)
             checked += 1
     assert checked > 3
+
+
+# ----- every game's table page at phone and laptop widths --------------------------------------
+
+LAYOUT = """() => {
+  const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+  const all = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(r);
+  return { vw: window.innerWidth, page: document.documentElement.scrollWidth, header: r(document.querySelector('.top')),
+           board: r(document.getElementById('board')), me: r(document.getElementById('me')),
+           side: all('.side > *'), seats: all('#board .seatbox'), hand: all('#hand .handtile'),
+           log: [...document.querySelectorAll('#log li')].map((li) => li.textContent) };
+}"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["w"] - EPS and b["x"] < a["x"] + a["w"] - EPS and \
+        a["y"] < b["y"] + b["h"] - EPS and b["y"] < a["y"] + a["h"] - EPS
+
+
+@pytest.fixture(scope="module")
+def seated_pages(live_server: Server, browser: Any) -> Iterator[Any]:
+    """For a game id: a page seated at a new table (seat 0, bots elsewhere) a few actions in."""
+    contexts: list[Any] = []
+
+    def open_table(game_id: str) -> Any:
+        n = boneyard.game_info(game_id)["players"]["default"]
+        seats = ["human"] + ["bot:random"] * (n - 1)
+        body = {"game": game_id, "seats": seats, "seed": 9}
+        table = httpx.post(f"{live_server.url}/api/tables", json=body).json()["id"]
+        token = httpx.post(f"{live_server.url}/api/tables/{table}/join", json={"name": "Zoë"}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        rng = random.Random(2)
+        for _ in range(200):  # a few of our own moves, so the log has lines from every seat
+            state = httpx.get(f"{live_server.url}/api/tables/{table}", headers=auth).json()
+            if state["is_over"] or state["version"] >= 8:
+                break
+            if state["legal_actions"]:
+                action = rng.choice(state["legal_actions"])
+                httpx.post(f"{live_server.url}/api/tables/{table}/actions", headers=auth, json={"action": action})
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        keep = json.dumps({"token": token, "seat": 0})
+        context.add_init_script(f"localStorage.setItem('boneyard.token.{table}', {json.dumps(keep)})")
+        contexts.append(context)
+        page = context.new_page()
+        page.js_errors = []
+        page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+        page.goto(f"{live_server.url}/tables/{table}")
+        page.wait_for_selector("#players tbody tr")
+        page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+        return page
+
+    yield open_table
+    for c in contexts:
+        c.close()
+
+
+@pytest.mark.parametrize("game_id", [g for g in boneyard.games() if g != "rummikub"] + (
+    ["rummikub"] if "rummikub" in boneyard.games() else []))
+def test_table_page_fits_phones_and_laptops(seated_pages: Any, game_id: str) -> None:
+    page = seated_pages(game_id)
+    for width, height in ((360, 740), (390, 844), (430, 932), (1024, 768), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(250)  # the page re-renders for the new width
+        m = page.evaluate(LAYOUT)
+        where = f"{game_id} at {width}px"
+        assert m["page"] <= m["vw"], f"{where}: the page scrolls sideways"
+        assert m["header"]["h"] <= 60, f"{where}: the header wraps"
+        board = m["board"]
+        for seat in m["seats"]:
+            assert seat["x"] >= board["x"] - EPS and seat["x"] + seat["w"] <= board["x"] + board["w"] + EPS, \
+                f"{where}: a seat is cut off"
+        for panel in m["side"]:
+            assert not _overlap(m["me"], panel), f"{where}: the hand overlaps the side panels"
+        assert not _overlap(m["me"], board), f"{where}: the hand overlaps the board"
+        if width < 760:
+            assert m["hand"] and min(t["h"] for t in m["hand"]) >= 44, f"{where}: hand tiles too small to tap"
+    # the log names players, never "seat N"
+    assert any("Zoë" in line for line in m["log"]), m["log"][:5]
+    assert not any(re.search(r"\bseats? \d", line) for line in m["log"]), m["log"]
+    assert page.js_errors == []

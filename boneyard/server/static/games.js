@@ -361,21 +361,24 @@
 
   function rummikub(view, ctx) {
     const key = tableKey(view);
-    const used = new Set(key ? [key, "hand_sizes", "boneyard"] : ["hand_sizes", "boneyard"]);
+    const used = new Set(key ? [key, "hand_sizes", "boneyard", "last_result"] : ["hand_sizes", "boneyard", "last_result"]);
     const b = ctx.builder;
-    const groups = b.active ? b.groups : (view[key] || []).map(groupTiles);
+    const groups = b.active ? b.groups : (view[key] || []).map((g) => groupTiles(g).map((t) => ({ t, hand: false })));
     const gHTML = groups
       .map(
-        (g, i) => `<div class="group build${b.active ? " target" : ""}" data-group="${i}">${g
-          .map((t, j) => `<span class="gt${b.pick && b.pick.g === i && b.pick.j === j ? " picked" : ""}" data-gtile="${i}:${j}">${tileSVG(t, { cls: "mid" })}</span>`)
+        (g, i) => `<div class="group build${b.active ? " target" : ""}${b.active && g.length < 3 ? " invalid" : ""}" data-group="${i}">${g
+          .map((x, j) => `<span class="gt${b.pick && b.pick.g === i && b.pick.j === j ? " picked" : ""}${x.hand ? " fromhand" : ""}" data-gtile="${i}:${j}"${
+            b.active ? ` draggable="true"` : ""} title="${x.t}${x.hand ? " (from your hand)" : ""}">${tileSVG(x.t, { cls: "mid" })}</span>`)
           .join("")}</div>`
       )
-      .join("");
-    const facts = `<div class="facts">${view.boneyard !== undefined ? `<span>Boneyard ${view.boneyard}</span>` : ""}${(view.hand_sizes || [])
-      .map((n, s) => `<span>${escapeHtml(ctx.seatName(s))}: ${n}</span>`)
-      .join("")}</div>`;
+      .join("") + (b.active ? `<div class="group newgroup target" data-group="new">+ new group</div>` : "");
+    const opened = Array.isArray(view.opened) ? view.opened : null;
+    const perSeat = Array.from({ length: view.players }, (_, s) => seatBox(view, ctx, s, `<div class="seatline">${
+      (view.hand_sizes || [])[s] !== undefined ? `${view.hand_sizes[s]} tiles` : ""}${
+      opened ? ` · ${opened[s] ? "opened" : "<span class='badge'>not opened</span>"}` : ""}</div>`)).join("");
+    const facts = `<div class="facts">${view.boneyard !== undefined ? `<span>Boneyard ${view.boneyard}</span>` : ""}</div><div class="seatrow">${perSeat}</div>`;
     const help = b.active
-      ? "<p class='muted'>Select tiles from your hand, then click a group to add them or “New group”. Click a tile on the table to move it.</p>"
+      ? "<p class='muted help'>Select tiles in your hand, then tap a group (or “+ new group”) to put them there; or drag them. Tap a table tile, then a group, to move it. Tiles from your hand (pale green) can go back to your hand. Then “Play this table”.</p>"
       : "";
     return facts + `<div class="rk-table">${gHTML || "<p class='muted'>The table is empty.</p>"}</div>` + help + publicFields(view, used);
   }

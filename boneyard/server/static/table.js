@@ -182,10 +182,20 @@
     $("hand").innerHTML = handTiles
       .map((t, i) => {
         const cls = [usable.has(t) ? "playable" : "", selected === t || inBuild.includes(i) ? "selected" : ""].join(" ");
-        return `<button class="handtile ${cls}" data-hand="${escapeHtml(t)}" data-index="${i}" type="button" aria-label="tile ${t}">${tileSVG(t)}</button>`;
+        const drag = builder.active ? ` draggable="true"` : "";
+        return `<button class="handtile ${cls}" data-hand="${escapeHtml(t)}" data-index="${i}" type="button" aria-label="tile ${t}"${drag}>${tileSVG(t)}</button>`;
       })
       .join("");
-    $("hand").querySelectorAll("[data-hand]").forEach((b) => b.addEventListener("click", () => clickHand(b.dataset.hand, Number(b.dataset.index))));
+    $("hand").querySelectorAll("[data-hand]").forEach((b) => {
+      b.addEventListener("click", () => clickHand(b.dataset.hand, Number(b.dataset.index)));
+      b.addEventListener("dragstart", (ev) => {
+        // dragging a hand tile moves it with the other selected ones
+        const i = Number(b.dataset.index);
+        if (!builder.sel.includes(i)) builder.sel.push(i);
+        builder.pick = null;
+        ev.dataTransfer.setData("text/plain", "hand");
+      });
+    });
   }
 
   function renderActions(s) {
@@ -207,7 +217,9 @@
     );
   }
 
-  // Rummikub's builder controls (other games have none).
+  // Rummikub's builder (other games have none). The builder holds the table being built:
+  // groups of {t, hand} (hand: the tile came from this player's hand, so it may go back),
+  // the hand tiles not yet placed, the selected hand tiles and a picked table tile.
   function renderTools(s) {
     const tools = $("tools");
     if (s.game !== "rummikub" || replay || s.current_player !== s.seat || s.seat === null || s.is_over) {
@@ -215,11 +227,11 @@
       builder.active = false;
       return;
     }
-    const plays = s.legal_actions.filter((a) => a.startsWith("play "));
     tools.innerHTML = builder.active
-      ? `<button id="rk-new" type="button">New group</button><button id="rk-play" class="primary" type="button">Play this table</button>
-         <button id="rk-reset" type="button">Reset</button><button id="rk-hint" type="button"${plays.length ? "" : " disabled"}>Hint</button>`
-      : `<button id="rk-build" class="primary" type="button">Build a play</button><button id="rk-hint" type="button"${plays.length ? "" : " disabled"}>Hint</button>`;
+      ? `<button id="rk-new" type="button">New group</button><button id="rk-back" type="button">Back to hand</button>
+         <button id="rk-play" class="primary" type="button">Play this table</button>
+         <button id="rk-reset" type="button">Reset</button><button id="rk-hint" type="button">Hint</button>`
+      : `<button id="rk-build" class="primary" type="button">Build a play</button><button id="rk-hint" type="button">Hint</button>`;
     const on = (id, fn) => {
       const el = $(id);
       if (el) el.addEventListener("click", fn);
@@ -227,22 +239,28 @@
     on("rk-build", () => startBuild(s));
     on("rk-reset", () => startBuild(s));
     on("rk-new", () => {
-      if (!builder.sel.length) return flash("Select tiles from your hand first.");
-      builder.groups.push(takeSelected());
-      render();
+      if (builder.pick) return moveTo("new");
+      if (!builder.sel.length) return flash("Select tiles from your hand (or a tile on the table) first.");
+      moveTo("new");
+    });
+    on("rk-back", () => {
+      if (!builder.pick) return flash("Pick a tile you placed from your hand, then “Back to hand”.");
+      toHand();
     });
     on("rk-play", () => {
       const groups = builder.groups.filter((g) => g.length);
       if (!groups.length) return flash("The table would be empty.");
-      send(`play ${groups.map((g) => g.join(" ")).join(" | ")}`);
+      const short = groups.find((g) => g.length < 3);
+      if (short) return flash(`Every group needs three or more tiles: ${short.map((x) => x.t).join(" ")} has ${short.length}.`);
+      send(`play ${groups.map((g) => g.map((x) => x.t).join(" ")).join(" | ")}`);
     });
-    on("rk-hint", () => hint(s, plays));
+    on("rk-hint", () => hint(s));
   }
 
   function startBuild(s) {
     const key = window.Games.tableKey(s.view);
     builder.active = true;
-    builder.groups = (key ? s.view[key] : []).map((g) => window.Games.groupTiles(g).slice());
+    builder.groups = (key ? s.view[key] : []).map((g) => window.Games.groupTiles(g).map((t) => ({ t, hand: false })));
     builder.hand = s.view.hand.slice();
     builder.sel = [];
     builder.pick = null;
@@ -254,65 +272,105 @@
     const taken = idx.map((i) => builder.hand[i]).reverse();
     idx.forEach((i) => builder.hand.splice(i, 1));
     builder.sel = [];
-    return taken;
+    return taken.map((t) => ({ t, hand: true }));
   }
 
-  // The solver's hint: the listed play that lays the most tiles from the hand.
-  function hint(s, plays) {
-    const handCount = (a) => {
-      const table = new Map();
-      const key = window.Games.tableKey(s.view);
-      (key ? s.view[key] : []).flatMap(window.Games.groupTiles).forEach((t) => table.set(t, (table.get(t) || 0) + 1));
-      let n = 0;
-      tileWords(a).forEach((t) => (table.get(t) ? table.set(t, table.get(t) - 1) : n++));
-      return n;
-    };
-    const best = plays.slice().sort((a, b) => handCount(b) - handCount(a))[0];
-    if (!best) return;
+  // Move the picked table tile, or else the selected hand tiles, to group g ("new": a new group).
+  function moveTo(g) {
+    let moving = [];
+    if (builder.pick) {
+      moving = builder.groups[builder.pick.g].splice(builder.pick.j, 1);
+      builder.pick = null;
+    } else if (builder.sel.length) {
+      moving = takeSelected();
+    }
+    if (!moving.length) return;
+    if (g === "new" || builder.groups[g] === undefined) builder.groups.push(moving);
+    else builder.groups[g].push(...moving);
+    builder.groups = builder.groups.filter((x) => x.length);
+    render();
+  }
+
+  // Return the picked tile to the hand: only tiles that came from the hand may go back.
+  function toHand() {
+    const { g, j } = builder.pick;
+    const tile = builder.groups[g][j];
+    if (!tile.hand) {
+      flash("That tile was on the table: it must stay on the table.");
+      return;
+    }
+    builder.groups[g].splice(j, 1);
+    builder.hand.push(tile.t);
+    builder.groups = builder.groups.filter((x) => x.length);
+    builder.pick = null;
+    render();
+  }
+
+  // The solver's hint, from the server (built from this seat's view), loaded into the builder.
+  async function hint(s) {
+    let h;
+    try {
+      h = await api(`/api/tables/${tableId}/hint`);
+    } catch (e) {
+      return flash(e.message);
+    }
+    if (!h.action) return flash(`Hint: ${h.why}.`);
     startBuild(s);
-    const groups = best.slice(5).split("|").map((g) => g.trim().split(/\s+/).filter(Boolean));
+    const fromHand = h.tiles.slice();
+    builder.groups = h.action.slice(5).split("|").map((g) => g.trim().split(/\s+/).filter(Boolean).map((t) => {
+      const i = fromHand.indexOf(t);
+      if (i >= 0) fromHand.splice(i, 1);
+      return { t, hand: i >= 0 };
+    }));
     const rest = s.view.hand.slice();
-    const table = builder.groups.flat();
-    groups.flat().forEach((t) => {
-      const i = table.indexOf(t);
-      if (i >= 0) table.splice(i, 1);
-      else if (rest.indexOf(t) >= 0) rest.splice(rest.indexOf(t), 1);
-    });
-    builder.groups = groups;
+    h.tiles.forEach((t) => rest.splice(rest.indexOf(t), 1));
     builder.hand = rest;
     render();
-    flash(`Hint: ${best}`);
+    flash(`Hint: this table lays ${h.count} of your tiles (${h.tiles.join(" ")}). Press “Play this table” to play it.`);
   }
 
   function bindBoard() {
     if (!builder.active) return;
-    document.querySelectorAll("[data-gtile]").forEach((el) =>
+    document.querySelectorAll("[data-gtile]").forEach((el) => {
       el.addEventListener("click", (ev) => {
         ev.stopPropagation();
         const [g, j] = el.dataset.gtile.split(":").map(Number);
         builder.pick = builder.pick && builder.pick.g === g && builder.pick.j === j ? null : { g, j };
+        builder.sel = [];
         render();
-      })
-    );
-    document.querySelectorAll("[data-group]").forEach((el) =>
-      el.addEventListener("click", () => {
-        const g = Number(el.dataset.group);
-        if (builder.pick) {
-          const [t] = builder.groups[builder.pick.g].splice(builder.pick.j, 1);
-          builder.groups[g].push(t);
-          builder.pick = null;
-        } else if (builder.sel.length) {
-          builder.groups[g].push(...takeSelected());
-        }
-        builder.groups = builder.groups.filter((x) => x.length);
-        render();
-      })
-    );
+      });
+      el.addEventListener("dragstart", (ev) => {
+        const [g, j] = el.dataset.gtile.split(":").map(Number);
+        builder.pick = { g, j };
+        builder.sel = [];
+        ev.dataTransfer.setData("text/plain", "table");
+      });
+    });
+    document.querySelectorAll("[data-group]").forEach((el) => {
+      const target = el.dataset.group === "new" ? "new" : Number(el.dataset.group);
+      el.addEventListener("click", () => moveTo(target));
+      el.addEventListener("dragover", (ev) => {
+        ev.preventDefault();
+        el.classList.add("dragover");
+      });
+      el.addEventListener("dragleave", () => el.classList.remove("dragover"));
+      el.addEventListener("drop", (ev) => {
+        ev.preventDefault();
+        moveTo(target);
+      });
+    });
+    const hand = $("hand");
+    hand.ondragover = (ev) => builder.pick && ev.preventDefault();
+    hand.ondrop = (ev) => {
+      ev.preventDefault();
+      if (builder.pick) toHand();
+    };
   }
 
   function clickHand(tile, index) {
     if (!state || replay) return;
     if (builder.active) {
+      if (builder.pick) return toHand();
       const at = builder.sel.indexOf(index);
       if (at >= 0) builder.sel.splice(at, 1);
       else builder.sel.push(index);
