@@ -48,7 +48,8 @@ def play(game_id: str, names: list[str], seed: int, limit: int) -> list[str]:
         legal = g.legal_actions()
         view = json.loads(json.dumps(g.view(seat)))  # a bot gets data, never the game
         action = seats[seat].choose(view, legal, rngs[seat])
-        assert action in legal, f"{names} chose {action} not among {[str(a) for a in legal]}"
+        # rummikub: a whole-table play may be legal without being listed
+        assert action in legal or (isinstance(action, str) and g.is_legal(action)), f"{names} chose {action}"
         g.apply(action)
     return g.record()["actions"]
 

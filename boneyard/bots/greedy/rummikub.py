@@ -1,0 +1,97 @@
+"""Greedy Rummikub: play the solver's best, keeping jokers while they are not needed.
+
+Built on the exact solver (``boneyard.games.rummikub_solver``):
+
+- **Opening**: the starting group with the most pips, preferring one without jokers.
+- **After opening**: the new table that lays the most hand tiles (ties: most pips).
+  Jokers (``0-0``, ``6-6``) are kept back when the hand without them can still play:
+  they are spent only when that goes out, or lays at least two tiles more.
+- Otherwise draw (pass when the boneyard is empty).
+
+The play is returned as a listed legal action when it is one, else as its notation
+(the engine accepts any valid whole-table play, not only the listed ones).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...games import rummikub_solver as solver
+from ...tiles import Tile
+
+TABLE_KEYS = ("table", "groups", "melds", "sets")
+JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
+
+
+def table_groups(view: dict[str, Any]) -> list[list[str]]:
+    """The table's groups as lists of tile strings."""
+    for key in TABLE_KEYS:
+        groups = view.get(key)
+        if isinstance(groups, list):
+            return [[str(t) for t in (g.get("tiles", []) if isinstance(g, dict) else g)] for g in groups]
+    return []
+
+
+def opened(view: dict[str, Any]) -> bool:
+    """Whether this seat has played its starting group (True if the view does not say)."""
+    seat = view.get("seat")
+    for key in ("opened", "has_opened", "started"):
+        value = view.get(key)
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, list) and isinstance(seat, int) and 0 <= seat < len(value):
+            return bool(value[seat])
+    return True
+
+
+def play_text(groups: Sequence[Sequence[Any]]) -> str:
+    """The notation of a whole-table play."""
+    return "play " + " | ".join(" ".join(str(t) for t in g) for g in groups)
+
+
+def _distinct(view: dict[str, Any]) -> bool:
+    return bool((view.get("rules") or {}).get("distinct_sums", False))
+
+
+def best_text(view: dict[str, Any]) -> str | None:
+    """The greedy play's notation, or ``None`` when no hand tile can be played."""
+    hand = [Tile.parse(t) for t in view.get("hand") or []]
+    if not hand:
+        return None
+    distinct = _distinct(view)
+    groups = table_groups(view)
+    naturals = [t for t in hand if not solver.is_joker(t)]
+    if not opened(view):
+        triples = solver.valid_triples(naturals, distinct)
+        opening = max(triples, key=lambda g: sum(t.pips for t in g)) if triples else None
+        if opening is None:
+            opening = solver.best_opening(hand, distinct)
+        if opening is None:
+            return None
+        return play_text([*groups, solver.order_group(list(opening))])
+    table = [Tile.parse(t) for g in groups for t in g]
+    full = solver.best_play(table, hand, distinct)
+    if full is None:
+        return None
+    if len(naturals) < len(hand) and len(full.played) < len(hand):
+        saving = solver.best_play(table, naturals, distinct)
+        if saving is not None and len(saving.played) + JOKER_SAVING > len(full.played):
+            return play_text(saving.table)
+    return play_text(full.table)
+
+
+def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """The greedy action for a Rummikub view."""
+    texts = {str(a): a for a in legal_actions}
+    try:
+        found = best_text(view)
+    except ValueError:
+        found = None
+    if found is not None:
+        return texts.get(found, found)
+    for word in ("draw", "pass"):
+        if word in texts:
+            return texts[word]
+    return legal_actions[0]
