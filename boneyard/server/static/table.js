@@ -54,7 +54,7 @@
 
   // What the seat to act is asked to do, per game and phase.
   const ASK = {
-    rounce: { call: "make your call", discard: "discard face down", play: "play a tile to the trick" },
+    rounce: { call: "make a call", discard: "discard face down", play: "play a tile to the trick" },
     eighty: { bid: "bid or pass", trump: "name trumps", play: "play a tile to the trick" },
     twobox: { play: "play a tile on an arm (or draw)" },
     montana: { turn: "go out, or discard a tile", discard: "discard a tile", claim: "claim the discard or let it go" },
