@@ -273,3 +273,33 @@ def test_table_page_fits_phones_and_laptops(seated_pages: Any, game_id: str) -> 
     assert any("Zoë" in line for line in m["log"]), m["log"][:5]
     assert not any(re.search(r"\bseats? \d", line) for line in m["log"]), m["log"]
     assert page.js_errors == []
+
+
+def test_game_over_panel_names_the_winners_and_opens_the_replay(live_server: Server, browser: Any) -> None:
+    seats = ["bot:random"] * 3
+    body = {"game": "rounce", "players": 3, "seats": seats, "seed": 5}
+    table = httpx.post(f"{live_server.url}/api/tables", json=body).json()["id"]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{live_server.url}/tables/{table}")
+        page.wait_for_selector("#over:not([hidden])", timeout=60_000)
+        state = httpx.get(f"{live_server.url}/api/tables/{table}").json()
+        assert state["is_over"] and state["winners"]
+        over = page.text_content("#over") or ""
+        for w in state["winners"]:
+            assert f"random bot {w}" in over  # three bots of one kind: names carry the seat
+        assert "Game over" in over
+        page.click("#open-replay")
+        page.wait_for_selector("#replay:not([hidden])")
+        page.wait_for_function("document.getElementById('rp-label').textContent.startsWith('0/')")
+        assert page.locator("#over").is_hidden()
+        page.click("#rp-next")
+        page.wait_for_function("document.getElementById('rp-label').textContent.startsWith('1/')")
+        page.click("#rp-close")
+        page.wait_for_selector("#over:not([hidden])")
+        assert errors == []
+    finally:
+        context.close()
