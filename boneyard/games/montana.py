@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..errors import IllegalAction
@@ -80,6 +81,9 @@ def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
 
 _DISCARD_K = _by_key(_DISCARD)
 _READY_K = _by_key(_READY)
+_FULL = tuple(double_six(4))
+_KEY = attrgetter("key")
+_NAME = [f"{k // 8}-{k % 8}" for k in range(56)]
 _WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -120,7 +124,7 @@ class Montana(Game):
     @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Four double-six sets: 112 tiles."""
-        return double_six(4)
+        return list(_FULL)
 
     # ----- setup and dealing ---------------------------------------------------------
 
@@ -145,7 +149,7 @@ class Montana(Game):
         deck = self._deck()
         self.hand_number += 1
         self.dealer = dealer
-        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], reverse=True) for s in range(n)]
+        self.hands = [sorted(deck[s * HAND : s * HAND + HAND], key=_KEY, reverse=True) for s in range(n)]
         self.codes = [an.encode(h) for h in self.hands]
         self.dead = deck[n * HAND : SEATS * HAND]
         self.wood = deck[SEATS * HAND :]
@@ -226,7 +230,7 @@ class Montana(Game):
                 self._log(f"seat {seat} must pull but the woodpile is empty")
                 self._drawn_hand()
                 return
-            self._log(f"seat {seat} pulls {tile}", to=seat, public=f"seat {seat} pulls")
+            self._log(f"seat {seat} pulls {_NAME[tile.key]}", to=seat, public=f"seat {seat} pulls")
             if not self.ready[seat]:
                 self.phase = Phase.TURN
                 self.current_player = seat
@@ -428,7 +432,7 @@ class Montana(Game):
                 self.chips[seat] -= READY_STAKE
             self._log(f"seat {seat} discards {tile} and declares ready")
         else:
-            self._log(f"seat {seat} discards {tile}")
+            self._log(f"seat {seat} discards {_NAME[tile.key]}")
         if not self._open_claims(seat, tile):
             self._run_turns(self._next(seat))
 
