@@ -3,8 +3,9 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration deals the
 hidden tiles afresh with ``boneyard.sample_game(view, rng)`` (a *determinization*), walks
 one shared tree of action notations, choosing among the children legal in that deal by
-UCB1 with availability counts, adds one node, plays the rest out with the ``greedy`` (or
-``random``) bot, and backs up each seat's reward to the nodes where that seat moved.
+UCB1 with availability counts, adds one node, plays the rest out with the ``greedy`` bot
+(``random`` for montana, whose greedy is too slow for whole-hand playouts; ``rollout``
+chooses), and backs up each seat's reward to the nodes where that seat moved.
 
 The playout runs to the end of the current hand (or the game), never further, and the
 reward is the score margin it brought, squashed into [0, 1]; a finished game counts the
@@ -30,13 +31,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..api import sample_game
-from . import RandomBot
 from .greedy import GreedyBot
 
 # Games whose score is points left (lowest best): the margin is counted the other way.
 LOWER_IS_BETTER = frozenset({"rounce"})
 # Typical size of a hand's score swing per game, to squash margins into [0, 1].
 MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
+# Games whose greedy policy is too slow for whole-hand playouts (montana's hand analysis
+# costs milliseconds a move over a hand of a hundred moves): "auto" rolls out at random there.
+RANDOM_PLAYOUTS = frozenset({"montana"})
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 
 
@@ -62,7 +65,7 @@ class IsmctsBot:
         self,
         iterations: int | None = None,
         ms: float | None = None,
-        rollout: str = "greedy",
+        rollout: str = "auto",
         c: float = 0.7,
         prior: float = 0.1,
     ) -> None:
@@ -72,8 +75,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts iterations must be a positive whole number, got {iterations!r}")
         if ms is not None and float(ms) <= 0:
             raise ValueError(f"ismcts ms must be a positive number of milliseconds, got {ms!r}")
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"ismcts rollout must be 'greedy' or 'random', got {rollout!r}")
+        if rollout not in ("auto", "greedy", "random"):
+            raise ValueError(f"ismcts rollout must be 'auto', 'greedy' or 'random', got {rollout!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -83,7 +86,7 @@ class IsmctsBot:
         self.rollout = rollout
         self.c = float(c)
         self.prior = float(prior)
-        self._policy: Any = GreedyBot() if rollout == "greedy" else RandomBot()
+        self._greedy = GreedyBot()
         self.last_iterations = 0
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
@@ -111,7 +114,7 @@ class IsmctsBot:
             return legal_actions[0]
         # The greedy choice starts ahead by a share of the visits: the search must clearly
         # prefer another action to overrule it (an uninformative search plays greedy).
-        favourite = str(GreedyBot().choose(view, legal_actions, random.Random(0))) if self.prior else None
+        favourite = str(self._greedy.choose(view, legal_actions, random.Random(0))) if self.prior else None
         bonus = self.prior * done
 
         def score(k: str) -> tuple[float, float]:
@@ -162,7 +165,8 @@ class IsmctsBot:
             path.append(node)
             if self._hand_over(game, start, hand):
                 break
-        self._playout(game, start, hand, rng)
+        greedy = self.rollout == "greedy" or (self.rollout == "auto" and view["game"] not in RANDOM_PLAYOUTS)
+        self._playout(game, start, hand, rng, greedy)
         reward = self._reward(view["game"], game, start)
         for n in path[1:]:
             n.visits += 1
@@ -180,9 +184,8 @@ class IsmctsBot:
                 best, best_value = (k, a), value
         return best
 
-    def _playout(self, game: Any, start: list[Any], hand: Any, rng: random.Random) -> None:
-        policy = self._policy
-        greedy = self.rollout == "greedy"
+    def _playout(self, game: Any, start: list[Any], hand: Any, rng: random.Random, greedy: bool) -> None:
+        policy = self._greedy
         for _ in range(MAX_PLAYOUT):
             if game.is_over or self._hand_over(game, start, hand):
                 return
