@@ -96,25 +96,29 @@ class IsmctsBot:
         if len(legal_actions) == 1:
             self.last_iterations = 0
             return legal_actions[0]
+        started = time.perf_counter()
         search_rng = random.Random(rng.getrandbits(64))
         legal = {str(a): a for a in legal_actions}
         root = _Node(None)
         seat = view["seat"]
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        # The greedy choice starts ahead by a share of the visits: the search must clearly
+        # prefer another action to overrule it (an uninformative search plays greedy).
+        favourite = str(self._greedy.choose(view, legal_actions, random.Random(0))) if self.prior else None
+        deadline = None if self.ms is None else started + self.ms / 1000
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done:
+                now = time.perf_counter()
+                # stop when one more iteration of the average length would overrun the budget
+                if now + (now - started) / done > deadline:
+                    break
             self._iterate(root, view, legal, search_rng)
             done += 1
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
-        # The greedy choice starts ahead by a share of the visits: the search must clearly
-        # prefer another action to overrule it (an uninformative search plays greedy).
-        favourite = str(self._greedy.choose(view, legal_actions, random.Random(0))) if self.prior else None
         bonus = self.prior * done
 
         def score(k: str) -> tuple[float, float]:
