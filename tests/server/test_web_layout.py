@@ -303,3 +303,15 @@ def test_game_over_panel_names_the_winners_and_opens_the_replay(live_server: Ser
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_selected_tile_turns_its_arms_labels_into_targets(probe_page: Any) -> None:
+    view = arm_view({1: [("6-2", 2)], 2: [("6-3", 3)]})
+    legal = ["play 2-1 to 1", "play 3-2 to 2", "play 2-1 to 3", "draw"]
+    got = probe_page.evaluate("""([view, legal]) => {
+      const ctx = { seatName: (s) => 'P' + s, boardWidth: 800, selected: '2-1', state: { legal_actions: legal } };
+      const box = document.createElement('div');
+      box.innerHTML = window.Games.renderers.twobox(view, ctx);
+      return [...box.querySelectorAll('[data-board-action]')].map((e) => e.dataset.boardAction).sort();
+    }""", [view, legal])
+    assert got == ["play 2-1 to 1", "play 2-1 to 3"]

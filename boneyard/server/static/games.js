@@ -300,6 +300,8 @@
     if (!view.spinner) return "<p class='muted'>No spinner yet: the highest double held is set first.</p>";
     const sp = Number(view.spinner.split("-")[0]);
     const spinnerRect = { x: -U / 2, y: -U, w: U, h: 2 * U };
+    const legal = ctx.selected && ctx.state ? ctx.state.legal_actions || [] : [];
+    const targets = legal.filter((a) => a.split(" ")[1] === ctx.selected && /^(play|stack) /.test(a));
     // How far a side arm runs before turning: half the board's width, less the spinner and a label.
     const avail = (ctx.boardWidth || 800) / SCALE;
     const runLimit = Math.max(3 * U, Math.min(10 * U, avail / 2 - U / 2 - 110));
@@ -314,10 +316,12 @@
           `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"`, p.t.stacked_by, ctx);
       });
       const open = arm.open_end === null || arm.open_end === undefined;
-      const text = open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
+      // with a hand tile selected, the label of an arm it can go to plays it there on a tap
+      const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
+      const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
       const box = labelBox(text, lay.dir, lay.edge, lay.lane);
       boxes.push(box);
-      labels += `<g class="armlabel${open ? " closed" : ""}" data-armlabel="${arm.arm}"><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
+      labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
         `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
     });
     const x0 = Math.min(...boxes.map((r) => r.x)) - 8;

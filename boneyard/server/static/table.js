@@ -330,6 +330,7 @@
   }
 
   function bindBoard() {
+    document.querySelectorAll("#board [data-board-action]").forEach((el) => el.addEventListener("click", () => send(el.dataset.boardAction)));
     if (!builder.active) return;
     document.querySelectorAll("[data-gtile]").forEach((el) => {
       el.addEventListener("click", (ev) => {
