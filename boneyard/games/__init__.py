@@ -14,6 +14,7 @@ _MODULES: dict[str, str] = {
     "eighty": "boneyard.games.eighty",
     "twobox": "boneyard.games.twobox",
     "rounce": "boneyard.games.rounce",
+    "rummikub": "boneyard.games.rummikub",
 }
 
 _loaded: dict[str, Any] = {}
