@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import api
-from . import bot, bots
+from .spec import BotSpec, parse_bot_spec
 
 LOWER_IS_BETTER = frozenset({"rounce"})
 MAX_ACTIONS = 200_000
@@ -32,52 +32,6 @@ _T95 = (
     2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot as the arena names it: ``name`` plus parameters, e.g. ``ismcts:iterations=100``."""
-
-    name: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def label(self) -> str:
-        """The spec as written: ``name[:key=value...]``."""
-        return ":".join([self.name, *(f"{k}={v}" for k, v in self.params)])
-
-    def make(self) -> Any:
-        """A fresh bot of this spec."""
-        return bot(self.name, **dict(self.params))
-
-
-def _value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_bot_spec(text: str) -> BotSpec:
-    """``"ismcts:iterations=100:ms=200"`` to a :class:`BotSpec`; ``ValueError`` naming the problem."""
-    parts = [p.strip() for p in text.strip().split(":")]
-    name = parts[0]
-    if name not in bots():
-        raise ValueError(f"unknown bot {name!r}; available bots: {', '.join(bots())}")
-    params = []
-    for part in parts[1:]:
-        if "=" not in part:
-            raise ValueError(f"bot parameters are written name:key=value, got {part!r} in {text!r}")
-        key, raw = part.split("=", 1)
-        params.append((key.strip(), _value(raw.strip())))
-    spec = BotSpec(name, tuple(params))
-    try:
-        spec.make()
-    except TypeError as err:
-        raise ValueError(f"bad parameters for bot {name!r} in {text!r}: {err}") from None
-    return spec
 
 
 def parse_bots(text: str) -> list[BotSpec]:

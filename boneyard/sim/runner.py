@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import api
-from ..bots import bot as make_bot
 from ..bots import bots as bot_names
+from ..bots.spec import BotSpec, parse_bot_spec
 from .watch import WATCHERS
 
 BACKENDS = ("local", "ray")
@@ -46,48 +46,12 @@ def bot_seed(seed_of_game: int, seat: int) -> int:
     return derive_seed(seed_of_game, "bot", seat)
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot as written on the command line: ``name`` or ``name:key=value:key=value``."""
-
-    name: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def label(self) -> str:
-        """The spec as written."""
-        return ":".join([self.name, *(f"{k}={v}" for k, v in self.params)])
-
-    def make(self) -> Any:
-        """A fresh bot of this spec (``ValueError``/``TypeError`` on a bad name or parameter)."""
-        return make_bot(self.name, **dict(self.params))
-
-
-def _value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    return text
-
-
 def parse_bot(text: str) -> BotSpec:
     """``"ismcts:iterations=100"`` to a :class:`BotSpec`; ``SimulationError`` naming the problem."""
-    parts = [p.strip() for p in str(text).strip().split(":")]
-    name = parts[0]
-    if not name:
-        raise SimulationError(f"empty bot name in {text!r}; available bots: {', '.join(bot_names())}")
-    params = []
-    for part in parts[1:]:
-        if "=" not in part:
-            raise SimulationError(f"bot parameters are written name:key=value, got {part!r} in {text!r}")
-        key, raw = part.split("=", 1)
-        params.append((key.strip(), _value(raw.strip())))
-    return BotSpec(name, tuple(params))
+    try:
+        return parse_bot_spec(text)
+    except ValueError as err:
+        raise SimulationError(str(err)) from None
 
 
 def parse_bots(given: str | Sequence[str | BotSpec]) -> tuple[BotSpec, ...]:

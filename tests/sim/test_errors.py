@@ -28,7 +28,7 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
 BAD: list[tuple[dict[str, Any], str]] = [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "rounce", "bots": "random,wizard"}, "unknown bot 'wizard'"),
-    ({"game": "rounce", "bots": "random:depth=3"}, "bad parameters for bot 'random:depth=3'"),
+    ({"game": "rounce", "bots": "random:depth=3"}, "bad parameters for bot 'random' in 'random:depth=3'"),
     ({"game": "rounce", "bots": "random:depth"}, "name:key=value"),
     ({"game": "rounce", "bots": ""}, "at least one bot"),
     ({"game": "rounce", "rules": {"speed": 9}}, "unknown rules option 'speed'"),
