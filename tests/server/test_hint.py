@@ -49,7 +49,8 @@ def test_table_groups_reads_lists_or_objects() -> None:
 
 
 def _table(client: TestClient, game: str, seats: list[str]) -> tuple[str, str]:
-    table = client.post("/api/tables", json={"game": game, "seats": seats, "seed": 4}).json()["id"]
+    body = {"game": game, "players": len(seats), "seats": seats, "seed": 4}
+    table = client.post("/api/tables", json=body).json()["id"]
     token = client.post(f"/api/tables/{table}/join", json={"name": "Ann"}).json()["token"]
     return table, token
 
@@ -64,19 +65,29 @@ def test_hint_refusals(client: TestClient) -> None:
 
 
 @pytest.mark.skipif("rummikub" not in boneyard.games(), reason="the rummikub engine is not registered yet")
-def test_hint_endpoint_gives_a_legal_play_or_says_draw(client: TestClient) -> None:
-    table, token = _table(client, "rummikub", ["human", "human"])
-    auth = {"Authorization": f"Bearer {token}"}
-    state = client.get(f"/api/tables/{table}", headers=auth).json()
-    r = client.get(f"/api/tables/{table}/hint", headers=auth)
-    if state["current_player"] != 0:
-        assert r.status_code == 409
-        return
-    assert r.status_code == 200, r.text
-    hint = r.json()
-    assert hint["version"] == state["version"]
-    if hint["action"] is not None:
-        played = client.post(f"/api/tables/{table}/actions", json={"action": hint["action"]}, headers=auth)
-        assert played.status_code == 200, played.text
-    else:
-        assert "draw" in hint["why"]
+def test_hints_are_legal_plays_all_game_long(client: TestClient) -> None:
+    """Two seats follow the hint (or draw when it says so): every hinted play is accepted."""
+    body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4}
+    table = client.post("/api/tables", json=body).json()["id"]
+    joins = [client.post(f"/api/tables/{table}/join", json={"seat": s, "name": f"P{s}"}) for s in (0, 1)]
+    tokens = [j.json()["token"] for j in joins]
+    played = 0
+    for _ in range(60):
+        state = client.get(f"/api/tables/{table}").json()
+        if state["is_over"]:
+            break
+        seat = state["current_player"]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        other = {"Authorization": f"Bearer {tokens[1 - seat]}"}
+        assert client.get(f"/api/tables/{table}/hint", headers=other).status_code == 409  # not their turn
+        hint = client.get(f"/api/tables/{table}/hint", headers=auth).json()
+        assert hint["version"] == state["version"] and hint["seat"] == seat
+        if hint["action"] is None:
+            own = client.get(f"/api/tables/{table}", headers=auth).json()
+            action = "draw" if "draw" in own["legal_actions"] else "pass"
+        else:
+            action = hint["action"]
+            played += 1
+        r = client.post(f"/api/tables/{table}/actions", json={"action": action}, headers=auth)
+        assert r.status_code == 200, (action, r.text)
+    assert played >= 3
