@@ -239,3 +239,37 @@ def test_each_games_table_page_renders(live_server: Server, page_factory: Any, g
     page.screenshot(path=str(artifact(f"{game_id}-table-page-phone.png")), full_page=True)
     assert page.js_errors == []
     assert state_of(live_server, table_id)["game"] == game_id
+
+
+@pytest.mark.skipif("rummikub" not in boneyard.games(), reason="the rummikub engine is not registered yet")
+def test_the_rummikub_hint_is_loaded_into_the_builder_and_played(live_server: Server, page_factory: Any) -> None:
+    page = page_factory(viewport={"width": 390, "height": 844}, is_mobile=True)
+    table_id = create_in_lobby(page, live_server, "rummikub", "Hal", seats=["human", "bot:random"])
+    token = stored_seat(page, table_id)["token"]
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, "no hint with a play came up"
+        state = state_of(live_server, table_id, token)
+        if state["current_player"] != 0:
+            page.wait_for_timeout(60)
+            continue
+        page.wait_for_selector("#rk-hint")
+        hint = httpx.get(f"{live_server.url}/api/tables/{table_id}/hint", headers={"Authorization": f"Bearer {token}"},
+                         timeout=10).json()
+        if hint["action"] is None:
+            page.locator("#actions [data-action='draw'], #actions [data-action='pass']").first.click()
+            page.wait_for_function(f"!document.getElementById('status').textContent.startsWith('Your turn') || "
+                                   f"document.querySelectorAll('#log li').length > {len(state['view']['history'])}")
+            page.wait_for_timeout(100)
+            continue
+        break
+    page.click("#rk-hint")
+    page.wait_for_selector("#rk-play")
+    assert "Hint" in (page.text_content("#error") or "")
+    assert page.locator("#board .gt.fromhand").count() == hint["count"]
+    page.click("#rk-play")
+    deadline = time.monotonic() + 10
+    while state_of(live_server, table_id, token)["version"] == state["version"]:
+        assert time.monotonic() < deadline, f"the hinted play was not accepted: {page.text_content('#error')}"
+        time.sleep(0.05)
+    assert page.js_errors == []

@@ -365,7 +365,7 @@
 
   function rummikub(view, ctx) {
     const key = tableKey(view);
-    const used = new Set(key ? [key, "hand_sizes", "boneyard", "last_result"] : ["hand_sizes", "boneyard", "last_result"]);
+    const used = new Set([key, "hand_sizes", "boneyard", "last_result", "opened", "hand_number", "dealer", "target", "passes"]);
     const b = ctx.builder;
     const groups = b.active ? b.groups : (view[key] || []).map((g) => groupTiles(g).map((t) => ({ t, hand: false })));
     const gHTML = groups
@@ -378,9 +378,12 @@
       .join("") + (b.active ? `<div class="group newgroup target" data-group="new">+ new group</div>` : "");
     const opened = Array.isArray(view.opened) ? view.opened : null;
     const perSeat = Array.from({ length: view.players }, (_, s) => seatBox(view, ctx, s, `<div class="seatline">${
-      (view.hand_sizes || [])[s] !== undefined ? `${view.hand_sizes[s]} tiles` : ""}${
+      (view.hand_sizes || [])[s] !== undefined ? `${view.hand_sizes[s]} tile${view.hand_sizes[s] === 1 ? "" : "s"}` : ""}${
+      view.dealer === s ? " <span class='badge'>dealer</span>" : ""}${
       opened ? ` · ${opened[s] ? "opened" : "<span class='badge'>not opened</span>"}` : ""}</div>`)).join("");
-    const facts = `<div class="facts">${view.boneyard !== undefined ? `<span>Boneyard ${view.boneyard}</span>` : ""}</div><div class="seatrow">${perSeat}</div>`;
+    const facts = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
+      view.boneyard !== undefined ? `<span>Boneyard ${view.boneyard}</span>` : ""}${view.target !== undefined ? `<span>Target ${view.target}</span>` : ""}${
+      view.passes ? `<span>${view.passes} pass${view.passes === 1 ? "" : "es"} in a row</span>` : ""}</div><div class="seatrow">${perSeat}</div>`;
     const help = b.active
       ? "<p class='muted help'>Select tiles in your hand, then tap a group (or “+ new group”) to put them there; or drag them. Tap a table tile, then a group, to move it. Tiles from your hand (pale green) can go back to your hand. Then “Play this table”.</p>"
       : "";
