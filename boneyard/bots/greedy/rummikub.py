@@ -23,6 +23,9 @@ from ...tiles import Tile
 
 TABLE_KEYS = ("table", "groups", "melds", "sets")
 JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
+# States the exact search may visit (the engine's own bound on listing plays): past it
+# the solver's quick play is used, so a dense table never stalls a decision.
+SOLVER_BUDGET = 20_000
 
 
 def table_groups(view: dict[str, Any]) -> list[list[str]]:
@@ -71,12 +74,13 @@ def best_text(view: dict[str, Any]) -> str | None:
         if opening is None:
             return None
         return play_text([*groups, solver.order_group(list(opening))])
-    table = [Tile.parse(t) for g in groups for t in g]
-    full = solver.best_play(table, hand, distinct)
+    present = [[Tile.parse(t) for t in g] for g in groups]
+    table = [t for g in present for t in g]
+    full = solver.best_play(table, hand, distinct, groups=present, budget=SOLVER_BUDGET)
     if full is None:
         return None
     if len(naturals) < len(hand) and len(full.played) < len(hand):
-        saving = solver.best_play(table, naturals, distinct)
+        saving = solver.best_play(table, naturals, distinct, groups=present, budget=SOLVER_BUDGET)
         if saving is not None and len(saving.played) + JOKER_SAVING > len(full.played):
             return play_text(saving.table)
     return play_text(full.table)
