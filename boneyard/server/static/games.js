@@ -154,10 +154,17 @@
     });
     const cell = (x) => `<td class="${typeof x === "number" ? "num" : ""}">${value(x)}</td>`;
     // one row per seat (or side), one column per figure: narrow panels stay readable
-    const grid = (heads, cols) => cols.length
-      ? `<div class="scroll-x"><table class="list result"><thead><tr><th></th>${cols.map(([k]) => `<th>${label(k)}</th>`).join("")}</tr></thead><tbody>${heads
-        .map((h, i) => `<tr><th>${h}</th>${cols.map(([, v]) => cell(v[i])).join("")}</tr>`).join("")}</tbody></table></div>`
-      : "";
+    // tile lists (the hands left) go on a full-width line under their seat's figures
+    const isTiles = ([, v]) => v.some((x) => Array.isArray(x) && x.length && x.every(isTile));
+    const grid = (heads, all) => {
+      const cols = all.filter((c) => !isTiles(c));
+      const tileCols = all.filter(isTiles);
+      if (!all.length) return "";
+      const under = (i) => tileCols.map(([k, v]) => v[i] && v[i].length
+        ? `<tr class="under"><td colspan="${cols.length + 1}"><small>${label(k)}</small> ${value(v[i])}</td></tr>` : "").join("");
+      return `<div class="scroll-x"><table class="list result"><thead><tr><th></th>${cols.map(([k]) => `<th>${label(k)}</th>`).join("")}</tr></thead><tbody>${heads
+        .map((h, i) => `<tr><th>${h}</th>${cols.map(([, v]) => cell(v[i])).join("")}</tr>${under(i)}`).join("")}</tbody></table></div>`;
+    };
     const seatHeads = Array.from({ length: n }, (_, s) => escapeHtml(ctx.seatName(s)));
     const sideHeads = (sides || []).map((seats) => seats.map((s) => escapeHtml(ctx.seatName(s))).join(" & "));
     return `<div class="facts dark">${facts.join("")}</div>${grid(sideHeads, perSide)}${grid(seatHeads, perSeat)}`;
