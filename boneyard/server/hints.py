@@ -16,6 +16,8 @@ from boneyard.tiles import Tile
 
 TABLE_KEYS = ("table", "groups", "melds", "sets")
 DISTINCT_KEYS = ("distinct_sums", "distinct", "no_repeats")
+# States the solver may visit for one hint (ten times the engine's budget for listing plays).
+HINT_BUDGET = 200_000
 
 
 def table_groups(view: dict[str, Any]) -> list[list[str]]:
@@ -54,7 +56,7 @@ def play_text(groups: list[list[str]]) -> str:
 
 
 def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None = None) -> dict[str, Any]:
-    """The best play for the view's seat: ``{action, tiles, count, pips, why}``.
+    """The best play for the view's seat: ``{action, tiles, count, pips, exact, why}``.
 
     ``action`` is ``None`` when no hand tile can be played (``why`` then says so: draw or
     pass). ``is_legal`` (optional) vets the solver's answer against the rules as the
@@ -75,18 +77,22 @@ def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None =
         new = [str(t) for t in solver.order_group(list(opening))]
         action = play_text([*groups, new]) if groups else play_text([new])
         played = list(opening)
+        exact = True
     else:
         grouped = [[Tile.parse(t) for t in g] for g in groups]
         table = [t for g in grouped for t in g]
-        # the present grouping only speeds the exact search up; the answer is the same
-        best = solver.best_play(table, hand, distinct, groups=grouped)
+        # the present grouping speeds the exact search up; the budget bounds it on dense
+        # tables (past it the solver answers with its quick play, marked not exact)
+        best = solver.best_play(table, hand, distinct, groups=grouped, budget=HINT_BUDGET)
         if best is None:
             return {"action": None, "tiles": [], "count": 0, "pips": 0,
                     "why": "no tile of your hand fits the table: draw (or pass when the boneyard is empty)"}
         action = play_text([[str(t) for t in g] for g in best.table])
         played = list(best.played)
+        exact = best.exact
     result = {"action": action, "tiles": [str(t) for t in played], "count": len(played),
-              "pips": sum(t.pips for t in played), "why": f"plays {len(played)} tile{'s' if len(played) != 1 else ''}"}
+              "pips": sum(t.pips for t in played), "exact": exact,
+              "why": f"plays {len(played)} tile{'s' if len(played) != 1 else ''}"}
     if is_legal is not None and not is_legal(action):
         result.update(action=None, why="the solver's play is not legal now under this table's rules")
     return result
