@@ -3,14 +3,18 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration deals the
 hidden tiles afresh with ``boneyard.sample_game(view, rng)`` (a *determinization*), walks
 one shared tree of action notations, choosing among the children legal in that deal by
-UCB1 with availability counts, adds one node, plays the rest out with the ``greedy`` bot
-(``random`` for montana, whose greedy is too slow for whole-hand playouts; ``rollout``
-chooses), and backs up each seat's reward to the nodes where that seat moved.
+UCB1 with availability counts, adds one node, plays the rest out, and backs up each
+seat's reward to the nodes where that seat moved.
 
-The playout runs to the end of the current hand (or the game), never further, and the
-reward is the score margin it brought, squashed into [0, 1]; a finished game counts the
-win as well. The bot sees nothing but its view and legal actions: the simulations run
-only on sampled games.
+The playout policy (``rollout``) is the game's cheap playout policy where its greedy
+module has one (``playout``: montana, whose full greedy costs milliseconds a move), else
+the ``greedy`` bot; ``random`` plays uniformly. The playout runs to the end of the
+current hand (or the game), never further, or stops after ``depth`` actions (default:
+the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
+``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
+game's own views. The reward is the score margin the hand brought (plus that estimate),
+squashed into [0, 1]; a finished game counts the win as well. The bot sees nothing but
+its view and legal actions: the simulations run only on sampled games.
 
 The final choice is the most visited action, the greedy bot's choice counting ``prior``
 (a share of the iterations) extra visits: when the search cannot tell the actions apart
@@ -27,19 +31,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from ..api import sample_game
-from .greedy import GreedyBot
+from .greedy import GreedyBot, policy
 
 # Games whose score is points left (lowest best): the margin is counted the other way.
 LOWER_IS_BETTER = frozenset({"rounce"})
 # Typical size of a hand's score swing per game, to squash margins into [0, 1].
 MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
-# Games whose greedy policy is too slow for whole-hand playouts (montana's hand analysis
-# costs milliseconds a move over a hand of a hundred moves): "auto" rolls out at random there.
-RANDOM_PLAYOUTS = frozenset({"montana"})
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 
 
@@ -68,6 +69,7 @@ class IsmctsBot:
         rollout: str = "auto",
         c: float = 0.7,
         prior: float = 0.1,
+        depth: int | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -77,6 +79,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts ms must be a positive number of milliseconds, got {ms!r}")
         if rollout not in ("auto", "greedy", "random"):
             raise ValueError(f"ismcts rollout must be 'auto', 'greedy' or 'random', got {rollout!r}")
+        if depth is not None and (isinstance(depth, bool) or int(depth) < 0):
+            raise ValueError(f"ismcts depth must be a whole number of actions >= 0, got {depth!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -86,6 +90,7 @@ class IsmctsBot:
         self.rollout = rollout
         self.c = float(c)
         self.prior = float(prior)
+        self.depth = None if depth is None else int(depth)
         self._greedy = GreedyBot()
         self.last_iterations = 0
 
@@ -169,9 +174,12 @@ class IsmctsBot:
             path.append(node)
             if self._hand_over(game, start, hand):
                 break
-        greedy = self.rollout == "greedy" or (self.rollout == "auto" and view["game"] not in RANDOM_PLAYOUTS)
-        self._playout(game, start, hand, rng, greedy)
-        reward = self._reward(view["game"], game, start)
+        knobs = policy(view["game"])
+        chooser = self._chooser(knobs)
+        depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
+        cut = self._playout(game, start, hand, rng, chooser, depth)
+        rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
+        reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
             n.visits += 1
             if n.mover is not None:
@@ -188,19 +196,36 @@ class IsmctsBot:
                 best, best_value = (k, a), value
         return best
 
-    def _playout(self, game: Any, start: list[Any], hand: Any, rng: random.Random, greedy: bool) -> None:
-        policy = self._greedy
-        for _ in range(MAX_PLAYOUT):
+    def _chooser(self, knobs: Any) -> Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None:
+        """The playout policy: ``None`` for uniform random play."""
+        if self.rollout == "random":
+            return None
+        if self.rollout == "auto" and knobs is not None and hasattr(knobs, "playout"):
+            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
+        return self._greedy.choose
+
+    def _playout(
+        self,
+        game: Any,
+        start: list[Any],
+        hand: Any,
+        rng: random.Random,
+        chooser: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None,
+        depth: int | None,
+    ) -> bool:
+        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first."""
+        limit = MAX_PLAYOUT if depth is None else depth
+        for _ in range(limit):
             if game.is_over or self._hand_over(game, start, hand):
-                return
+                return False
             actions = game.legal_actions()
             if len(actions) == 1:
                 game.apply(actions[0])
-            elif greedy:
-                seat = game.current_player
-                game.apply(policy.choose(game.view(seat), actions, rng))
+            elif chooser is not None:
+                game.apply(chooser(game.view(game.current_player), actions, rng))
             else:
                 game.apply(actions[rng.randrange(len(actions))])
+        return depth is not None and not (game.is_over or self._hand_over(game, start, hand))
 
     @staticmethod
     def _hand_over(game: Any, start: list[Any], hand: Any) -> bool:
@@ -214,12 +239,17 @@ class IsmctsBot:
         return bool(game.view(None).get("hand_number") != hand)
 
     @staticmethod
-    def _reward(game_id: str, game: Any, start: list[Any]) -> list[float]:
-        """Each seat's reward in [0, 1]: the squashed score margin, with the win if the game ended."""
+    def _reward(game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None) -> list[float]:
+        """Each seat's reward in [0, 1]: the squashed score margin, with the win if the game ended.
+
+        ``rest``: the estimated further gain of each seat in the hand (a cut-off playout).
+        """
         n = game.players
         sign = -1.0 if game_id in LOWER_IS_BETTER else 1.0
         scale = MARGIN_SCALE.get(game_id, 20.0)
         delta = [sign * (float(a) - float(b)) for a, b in zip(game.scores, start, strict=True)]
+        if rest is not None:
+            delta = [d + sign * float(r) for d, r in zip(delta, rest, strict=True)]
         mean = sum(delta) / n
         margin = [0.5 + 0.5 * math.tanh((d - mean) / scale) for d in delta]
         if not game.is_over:

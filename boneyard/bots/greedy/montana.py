@@ -14,6 +14,11 @@ player would recognise:
   least two live tiles.
 - **Claim** a triple, quad or run only when, after the best discard that follows, the
   hand is nearer to going out than it is now; otherwise pass.
+
+:func:`playout` is a much cheaper policy for the ``ismcts`` bot's playouts (the hand
+analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
+quads and adds as above, never claim otherwise, and discard the tile least connected to
+the rest of its suit in hand (copies, then neighbours one and two apart).
 """
 
 from __future__ import annotations
@@ -129,3 +134,39 @@ def _claim(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], one_pa
         if key[0] < now and (best_key is None or key < best_key):
             best_key, best_text = key, k
     return texts[best_text] if best_text in texts else texts["pass"]
+
+
+def _connection(t: Tile, suit: Counter[int]) -> float:
+    """How much a tile helps its suit's sets: copies count most, then run neighbours."""
+    low = t.low
+    return (
+        2.0 * (suit[low] - 1)
+        + (1.0 if suit[low - 1] else 0.0)
+        + (1.0 if suit[low + 1] else 0.0)
+        + 0.5 * ((1 if suit[low - 2] else 0) + (1 if suit[low + 2] else 0))
+    )
+
+
+def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """A cheap Montana policy for search playouts (see the module docstring)."""
+    texts = {str(a): a for a in legal_actions}
+    for word in ("out", "claim out"):
+        if word in texts:
+            return texts[word]
+    discards = []
+    for k, a in texts.items():
+        if k.startswith(("quad ", "add ")):
+            return a
+        if k.startswith("discard") and not k.endswith("ready"):
+            discards.append(k)
+    if not discards:
+        return texts["pass"] if "pass" in texts else legal_actions[0]
+    suits: dict[int, Counter[int]] = {}
+    for text in view["hand"]:
+        t = tile(text)
+        suits.setdefault(t.high, Counter())[t.low] += 1
+    best = min(
+        discards,
+        key=lambda k: (_connection(tile(k.split()[1]), suits[tile(k.split()[1]).high]), tile(k.split()[1]).high < 4, k),
+    )
+    return texts[best]

@@ -11,6 +11,11 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 - **Lighten the hand**: a little for heavy tiles, and a large bonus for going out.
 
 Draw only when nothing can be played; pass only when nothing else is legal.
+
+For the ``ismcts`` bot's cut-off playouts, :data:`PLAYOUT_DEPTH` and :func:`evaluate`
+estimate the rest of a hand from a sampled game's views: each seat expects the
+going-out award (the pips in the other hands) in proportion to its chance of going out,
+taken as ``1 / tiles in hand**2`` normalised over the seats.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ DOUBLE_BONUS = 3.0
 STRANDED_DOUBLE = 2.0
 PIP_WEIGHT = 0.2
 OUT_BONUS = 25.0
+# _PAIRS[a][b]: the tile with ends a and b.
+_PAIRS = tuple(tuple(_TILES[f"{max(a, b)}-{min(a, b)}"] for b in range(7)) for a in range(7))
+PLAYOUT_DEPTH = 8  # actions played out by ismcts before the hand's rest is estimated
 
 
 def tile(text: str) -> Tile:
@@ -74,6 +82,41 @@ class Layout:
         arms = list(self.arms)
         arms[arm - 1] = (t, t.other(end))
         return self.count(arms)
+
+    def score_table(self) -> list[tuple[int, list[int]]]:
+        """Per open arm: (its end, the score of a tile leaving each outer end 0-6 there).
+
+        The count after a play depends on the tile only through its outer end (a tile
+        whose outer end equals the arm's end is that number's double), so 7 counts per arm
+        give every tile's score at once.
+        """
+        arms = self.arms
+        parts = [(2 * a[1] if a[0].is_double else a[1]) if a else 0 for a in arms]
+        total = sum(parts)
+        out = []
+        for arm, end in enumerate(self.ends()):
+            if end is None:
+                continue
+            filled = [a is not None for a in arms[:2]]
+            if arm < 2:
+                filled[arm] = True
+            base = total - parts[arm] + (0 if all(filled) else 2 * self.spinner)
+            scores = []
+            for outer in range(7):
+                c = base + (2 * outer if outer == end else outer)
+                scores.append(c if c > 0 and c % 5 == 0 else 0)
+            out.append((end, scores))
+        return out
+
+    def threat(self, rest: Counter[Tile]) -> int:
+        """The sum over ``rest`` (with multiplicity) of what each tile could score if played next."""
+        best: dict[Tile, int] = {}
+        for end, scores in self.score_table():
+            row = _PAIRS[end]
+            for outer, score in enumerate(scores):
+                if score and score > best.get(row[outer], 0):
+                    best[row[outer]] = score
+        return sum(score * rest[t] for t, score in best.items())
 
     def best_score(self, t: Tile) -> int:
         """The most ``t`` could score if played next."""
@@ -137,7 +180,7 @@ def _value(text: str, view: dict[str, Any], layout: Layout, hand: list[Tile], re
         end = layout.ends()[where - 1]
         assert end is not None
         after.arms[where - 1] = (t, t.other(end))
-    threat = p * sum(n * after.best_score(u) for u, n in rest.items())
+    threat = p * after.threat(rest)
     value = score - BLOCK_WEIGHT * threat + PIP_WEIGHT * t.pips
     if t.is_double:
         value += DOUBLE_BONUS
@@ -146,3 +189,13 @@ def _value(text: str, view: dict[str, Any], layout: Layout, hand: list[Tile], re
     if not left:
         value += OUT_BONUS
     return value
+
+
+def evaluate(game: Any) -> list[float]:
+    """Each seat's expected further gain in the hand (see the module docstring), from its view."""
+    hands = [game.view(s)["hand"] for s in range(game.players)]
+    pips = [sum(tile(t).pips for t in h) for h in hands]
+    weights = [1.0 / len(h) ** 2 if h else 0.0 for h in hands]
+    total = sum(weights) or 1.0
+    all_pips = sum(pips)
+    return [w / total * (all_pips - p) for w, p in zip(weights, pips, strict=True)]
