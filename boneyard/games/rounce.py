@@ -298,7 +298,8 @@ class Rounce(Game):
             suit = led if led is not None and tile.has(led) else None
             rank = tile.other(led) if suit is not None else -1  # type: ignore[arg-type]
         self.trick.append(Play(seat, tile, suit, rank))
-        self._log(f"seat {seat} plays {action}")
+        named = f" as {action.suit}" if action.suit is not None else ""
+        self._log(f"seat {seat} plays {tile}{named}")
         playing = self.players - self.calls.count("fold")
         if len(self.trick) < playing:
             nxt = self._next(seat)

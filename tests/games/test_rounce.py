@@ -70,6 +70,7 @@ def test_trick_rules_in_order_and_scoring() -> None:
     with pytest.raises(IllegalAction, match="cannot be led as suit 3"):
         g.apply("play 6-4 as 3")
     g.apply("play 6-4 as 4")
+    assert g.view(2)["history"][-1] == "seat 1 plays 6-4 as 4"
     assert legal(g) == ["play 4-3"]  # must follow suit 4
     with pytest.raises(IllegalAction, match="must follow suit 4"):
         g.apply("play 6-2")

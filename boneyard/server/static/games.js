@@ -121,7 +121,7 @@
 
   // Seat numbers in the engine's log lines ("seat 2", "seats 0+2") as the players' names.
   function nameSeats(text, ctx) {
-    return escapeHtml(text.replace(/\bplays play /, "plays ")) // rounce's engine writes "plays play 6-4"
+    return escapeHtml(text)
       .replace(/\bseats (\d+(?:\+\d+)+)/g, (_, list) => list.split("+").map((n) => `<b>${escapeHtml(ctx.seatName(Number(n)))}</b>`).join(" & "))
       .replace(/\bseat (\d+)\b/g, (_, n) => `<b>${escapeHtml(ctx.seatName(Number(n)))}</b>`);
   }
