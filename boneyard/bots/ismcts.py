@@ -18,7 +18,8 @@ its view and legal actions: the simulations run only on sampled games.
 
 The final choice is the most visited action, the greedy bot's choice counting ``prior``
 (a share of the iterations) extra visits: when the search cannot tell the actions apart
-the bot plays like ``greedy``, and it overrules greedy only on clear evidence.
+the bot plays like ``greedy``, and it overrules greedy only on clear evidence. A search
+whose budget ran out before it had tried every legal action once plays greedy's choice.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -124,6 +125,9 @@ class IsmctsBot:
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
+        if favourite in legal and sum(1 for k in legal if k in root.children) < len(legal):
+            # the budget did not let the search try every action once: it knows too little
+            return legal[favourite]
         bonus = self.prior * done
 
         def score(k: str) -> tuple[float, float]:

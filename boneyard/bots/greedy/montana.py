@@ -18,7 +18,11 @@ player would recognise:
 :func:`playout` is a much cheaper policy for the ``ismcts`` bot's playouts (the hand
 analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
 quads and adds as above, never claim otherwise, and discard the tile least connected to
-the rest of its suit in hand (copies, then neighbours one and two apart).
+the rest of its suit in hand (copies, then neighbours one and two apart). The search
+plays only :data:`PLAYOUT_DEPTH` actions past its tree (a discard, the claims on it, the
+next discard and its claims): long enough to see a discard that lets another seat go
+out, short enough for a few hundred iterations a decision; a hand that has not ended
+by then counts as even.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from ...tiles import Tile, double_six
 _FULL = double_six(4)
 _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2
+PLAYOUT_DEPTH = 6  # actions played out by ismcts past its tree
 
 
 def tile(text: str) -> Tile:
