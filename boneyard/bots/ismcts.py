@@ -80,7 +80,7 @@ class IsmctsBot:
             raise ValueError(f"ismcts ms must be a positive number of milliseconds, got {ms!r}")
         if rollout not in ("auto", "greedy", "random"):
             raise ValueError(f"ismcts rollout must be 'auto', 'greedy' or 'random', got {rollout!r}")
-        if depth is not None and (isinstance(depth, bool) or int(depth) < 0):
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
             raise ValueError(f"ismcts depth must be a whole number of actions >= 0, got {depth!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")

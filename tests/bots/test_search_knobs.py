@@ -1,0 +1,104 @@
+"""The search's per-game knobs: cut-off playouts, evaluations, cheap playout policies."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import boneyard
+from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.greedy import montana as greedy_montana
+from boneyard.bots.greedy import twobox as greedy_twobox
+from boneyard.bots.ismcts import IsmctsBot
+
+
+@pytest.mark.parametrize("depth", [-1, True, 1.5])
+def test_ismcts_rejects_a_bad_depth(depth: object) -> None:
+    with pytest.raises(ValueError, match="ismcts depth"):
+        IsmctsBot(iterations=5, depth=depth)  # type: ignore[arg-type]
+
+
+def test_twobox_threat_equals_the_sum_of_each_tiles_best_score() -> None:
+    """The fast threat sum is the plain per-tile computation, on real positions."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(3):
+        g = boneyard.new_game("twobox", seed=seed)
+        while not g.is_over and checked < 60:
+            seat = g.current_player
+            view = g.view(seat)
+            layout = greedy_twobox.Layout(view)
+            rest = greedy_twobox.unseen(view)
+            assert layout.threat(rest) == sum(n * layout.best_score(u) for u, n in rest.items())
+            checked += 1
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked == 60
+
+
+def test_twobox_evaluation_favours_the_seat_nearest_going_out() -> None:
+    g = boneyard.new_game("twobox", seed=4)
+    rng = random.Random(4)
+    while not g.is_over:
+        sizes = g.view(None)["hand_sizes"]
+        if min(sizes) <= 2 and max(sizes) >= 5:
+            break
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+    sizes = g.view(None)["hand_sizes"]
+    gains = greedy_twobox.evaluate(g)
+    assert len(gains) == g.players and all(x >= 0 for x in gains)
+    assert sizes[gains.index(max(gains))] == min(sizes)
+
+
+def test_montana_playout_policy_is_legal_and_goes_out() -> None:
+    g = boneyard.new_game("montana", seed=2)
+    rng = random.Random(2)
+    went_out = False
+    for _ in range(3000):
+        if g.is_over:
+            break
+        view = g.view(g.current_player)
+        legal = g.legal_actions()
+        action = greedy_montana.playout(view, legal, rng)
+        assert action in legal
+        texts = {str(a) for a in legal}
+        if "out" in texts or "claim out" in texts:
+            assert str(action) in ("out", "claim out")
+            went_out = True
+        g.apply(action)
+    assert went_out
+
+
+def test_montana_playout_discards_the_loosest_tile() -> None:
+    view = {"hand": ["6-1", "6-2", "6-3", "5-5", "5-5", "4-0", "2-1", "2-0", "1-1", "1-0", "3-3"]}
+    legal = [f"discard {t}" for t in sorted(set(view["hand"]))]
+    # 4-0 and 3-3 have no partner in their suits; 4-0 is an upper suit, thrown first
+    assert greedy_montana.playout(view, legal, random.Random(0)) == "discard 4-0"
+
+
+def test_ismcts_without_budget_to_try_every_action_plays_greedy() -> None:
+    g = boneyard.new_game("montana", seed=5)
+    view = g.view(g.current_player)
+    legal = g.legal_actions()
+    assert len(legal) > 2
+    expected = GreedyBot().choose(view, legal, random.Random(0))
+    assert IsmctsBot(iterations=1).choose(view, legal, random.Random(1)) == expected
+
+
+def test_ismcts_cut_off_playouts_evaluate_the_rest_of_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a cut-off the game's evaluation is asked once per iteration that did not end the hand."""
+    calls: Counter[str] = Counter()
+    real = greedy_twobox.evaluate
+
+    def spy(game: object) -> list[float]:
+        calls["evaluate"] += 1
+        return real(game)
+
+    monkeypatch.setattr(greedy_twobox, "evaluate", spy)
+    g = boneyard.new_game("twobox", seed=1)
+    bot = IsmctsBot(iterations=20, depth=2)
+    bot.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
+    assert 0 < calls["evaluate"] <= 20
