@@ -365,6 +365,35 @@ class SearchBudgetExceeded(Exception):
     """The exact search met its state budget before finishing."""
 
 
+_U_ROOM = (7 << _U_OFF) | _ROOM
+
+
+def _pareto(layer: dict[int, int]) -> dict[int, int]:
+    """Drop states another state beats: same runs and sum line, a sum group with room, no more jokers used, no less value.
+
+    With a sum group on the table spare jokers can always join it, so using fewer
+    jokers so far is never worse.
+    """
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    for st, val in layer.items():
+        groups.setdefault(st & ~_U_ROOM, []).append(((st >> _U_OFF) & 7, st, val))
+    out: dict[int, int] = {}
+    for entries in groups.values():
+        if len(entries) == 1:
+            _, st, val = entries[0]
+            out[st] = val
+            continue
+        entries.sort(key=lambda e: (e[0], not e[1] & _ROOM, -e[2]))
+        best = -1
+        for _, st, val in entries:
+            if val <= best:
+                continue
+            out[st] = val
+            if st & _ROOM:
+                best = val
+    return out
+
+
 def _solve(
     table: Counter[Tile], hand: Counter[Tile], distinct: bool, floor: int = -1, budget: int | None = None
 ) -> tuple[int, list[tuple[int, tuple[int, ...]]], int, int] | None:
@@ -379,6 +408,8 @@ def _solve(
     for i in range(len(KINDS) - 1, -1, -1):
         k = KINDS[i]
         rest[i] = rest[i + 1] + (0 if is_joker(k) else hand[k] * (_COUNT + k.pips))
+    spent = 0
+    limit = budget if budget is not None else 1 << 62
     layer: dict[int, int] = {0: 0}
     backs: list[dict[int, tuple[int, tuple[int, ...]]]] = []
     sum_mask = ~(255 << _SUM_OFF)
@@ -412,8 +443,9 @@ def _solve(
         back_open: dict[int, int] = {}
         if first:
             opened: dict[int, int] = {}
+            flags = _block_flags(total, table, hand, distinct)
             for st, val in layer.items():
-                for flag in _block_flags(total, table, hand, distinct):
+                for flag in flags:
                     st0 = (st & ~_CLOSED) | (_CLOSED if flag else 0)
                     if opened.get(st0, -1) < val:
                         opened[st0] = val
@@ -456,14 +488,16 @@ def _solve(
                                     continue
                                 old = new.get(st3)
                                 if old is None or v > old:
+                                    if old is None:
+                                        spent += 1
+                                        if spent > limit:
+                                            raise SearchBudgetExceeded
                                     new[st3] = v
                                     back[st3] = (back_open[st] if first else st, (p, pj, xa, xb, ka, sa_, kb, sb_, max(j, 0), z, r))
+        if jmax and len(new) > 64:
+            new = _pareto(new)
         backs.append(back)
         layer = new
-        if budget is not None:
-            budget -= len(new)
-            if budget < 0:
-                raise SearchBudgetExceeded
         if not layer:
             return None
     best: tuple[int, int, int, int] | None = None
