@@ -1,0 +1,69 @@
+"""Terminal rendering of a Domino Rummikub view: the table's groups, the seats, your hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from . import seat_label
+
+JOKERS = {"0-0", "6-6"}
+
+
+def _tile(text: Text, tile: str) -> None:
+    text.append(f"[{tile}]", style="bold magenta" if tile in JOKERS else "bold")
+    text.append(" ")
+
+
+def render(view: dict[str, Any]) -> RenderableType:
+    """The table as the viewing seat sees it."""
+    n = view["players"]
+    head = Text.assemble(
+        (f"Hand {view['hand_number']}", "bold"),
+        f"  dealer: {seat_label(view, view['dealer'])}  boneyard: {view['boneyard']}",
+        f"  target: {view['target']}",
+        (f"  passes in a row: {view['passes']}" if view["passes"] else ""),
+    )
+    seats = Table(box=None, header_style="bold")
+    for col in ("seat", "score", "tiles", "opened"):
+        seats.add_column(col)
+    for s in range(n):
+        marker = " <" if view["current_player"] == s else ""
+        seats.add_row(
+            seat_label(view, s) + marker,
+            str(view["scores"][s]),
+            str(view["hand_sizes"][s]),
+            "yes" if view["opened"][s] else "no",
+        )
+    board = Table(box=None, show_header=False)
+    board.add_column(justify="right", style="dim")
+    board.add_column()
+    for number, group in enumerate(view["table"], 1):
+        line = Text()
+        for tile in group:
+            _tile(line, tile)
+        board.add_row(str(number), line)
+    parts: list[RenderableType] = [head, seats, Text("Table:", style="bold")]
+    parts.append(board if view["table"] else Text("  (empty)", style="dim"))
+    if view["hand"] is not None:
+        hand = Text("Your hand: ", style="bold")
+        for tile in view["hand"]:
+            _tile(hand, tile)
+        seat = view["seat"]
+        if not view["opened"][seat]:
+            hand.append("  (not opened: your first play is three of your tiles)", style="dim")
+        parts.append(hand)
+    result = view.get("last_result")
+    if result:
+        who = "nobody" if result["winner"] is None else seat_label(view, result["winner"])
+        parts.append(
+            Text(
+                f"Last hand ({result['reason']}): {who} scored {max(result['points'])}; "
+                f"pips left {result['pips']}",
+                style="dim",
+            )
+        )
+    return Group(*parts)
