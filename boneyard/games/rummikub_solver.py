@@ -100,7 +100,8 @@ def _group_error(tiles: Sequence[Tile], distinct_sums: bool) -> str | None:
                 f"too few for a sum group of {size} without repeats"
             )
         return None
-    return f"it is neither a run ({_why_not_run(naturals, size)}) nor a sum group (pip totals {_totals(naturals)} differ)"
+    run = _why_not_run(naturals, size)
+    return f"it is neither a run ({run}) nor a sum group (pip totals {_totals(naturals)} differ)"
 
 
 def _run_number(naturals: Sequence[Tile], size: int) -> int | None:
@@ -369,7 +370,7 @@ _U_ROOM = (7 << _U_OFF) | _ROOM
 
 
 def _pareto(layer: dict[int, int]) -> dict[int, int]:
-    """Drop states another state beats: same runs and sum line, a sum group with room, no more jokers used, no less value.
+    """Drop beaten states: same runs and sum line, a sum group with room, no more jokers used, no less value.
 
     With a sum group on the table spare jokers can always join it, so using fewer
     jokers so far is never worse.
@@ -429,7 +430,8 @@ def _solve(
         offa = la * _RUN_BITS
         mask_a = ~(_MASK9 << offa)
         a1, a2 = _ahead(avail, la, pa)
-        lb = pb = eb = offb = b1 = b2 = 0
+        lb = pb = offb = b1 = b2 = 0
+        eb = False
         mask_b = -1
         if two:
             (lb, pb, _, eb) = steps[1]
@@ -493,7 +495,8 @@ def _solve(
                                         if spent > limit:
                                             raise SearchBudgetExceeded
                                     new[st3] = v
-                                    back[st3] = (back_open[st] if first else st, (p, pj, xa, xb, ka, sa_, kb, sb_, max(j, 0), z, r))
+                                    prev = back_open[st] if first else st
+                                    back[st3] = (prev, (p, pj, xa, xb, ka, sa_, kb, sb_, max(j, 0), z, r))
         if jmax and len(new) > 64:
             new = _pareto(new)
         backs.append(back)
@@ -518,13 +521,13 @@ def _solve(
     if best is None:
         return None
     score, st, placed, q = best
-    choices: list[tuple[int, tuple[int, ...]]] = []
+    path: list[tuple[int, tuple[int, ...]]] = []
     for back in reversed(backs):
         prev, choice = back[st]
-        choices.append((st, choice))
+        path.append((st, choice))
         st = prev
-    choices.reverse()
-    return score, choices, placed, q
+    path.reverse()
+    return score, path, placed, q
 
 
 def _build(
@@ -809,19 +812,19 @@ def milp_score(table: Iterable[Tile], hand: Iterable[Tile], distinct_sums: bool 
         rows.append(({**uses[k], play[k]: -1}, t[k], t[k]))
     jt = t[JOKER_KINDS[0]] + t[JOKER_KINDS[1]]
     rows.append(({**joker_terms, q6: -1, q0: -1}, jt, jt))
-    a = np.zeros((len(rows), len(cols)))
+    matrix = np.zeros((len(rows), len(cols)))
     lo = np.empty(len(rows))
     hi = np.empty(len(rows))
     for r, (coef, low, high) in enumerate(rows):
         for c, val in coef.items():
-            a[r, c] = val
+            matrix[r, c] = val
         lo[r], hi[r] = low, high
     lower = np.array([c[0] for c in cols])
     upper = np.array([c[1] for c in cols])
     objective = np.array([c[2] for c in cols])
     res = milp(
         objective,
-        constraints=LinearConstraint(a, lo, hi),
+        constraints=LinearConstraint(matrix, lo, hi),
         integrality=np.ones(len(cols)),
         bounds=Bounds(lower, upper),
     )
