@@ -20,6 +20,9 @@ The final choice is the most visited action, the greedy bot's choice counting ``
 (a share of the iterations) extra visits: when the search cannot tell the actions apart
 the bot plays like ``greedy``, and it overrules greedy only on clear evidence. A search
 whose budget ran out before it had tried every legal action once plays greedy's choice.
+With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search also
+keeps greedy's choice unless the chosen action's mean reward beats it by z standard
+errors: for games where a few dozen noisy playouts per action cannot be trusted.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -48,7 +51,7 @@ MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 class _Node:
     """One tree node: the action that led here, who played it, and its statistics."""
 
-    __slots__ = ("avail", "children", "mover", "total", "visits")
+    __slots__ = ("avail", "children", "mover", "squares", "total", "visits")
 
     def __init__(self, mover: int | None) -> None:
         self.mover = mover
@@ -56,6 +59,16 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.squares = 0.0
+
+    def mean_and_error(self) -> tuple[float, float]:
+        """The mean reward of the mover here and the squared standard error of that mean."""
+        n = self.visits
+        mean = self.total / n
+        if n < 2:
+            return mean, math.inf
+        var = max(0.0, (self.squares - n * mean * mean) / (n - 1))
+        return mean, var / n
 
 
 class IsmctsBot:
@@ -71,6 +84,7 @@ class IsmctsBot:
         c: float = 0.7,
         prior: float = 0.1,
         depth: int | None = None,
+        evidence: float | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -82,6 +96,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts rollout must be 'auto', 'greedy' or 'random', got {rollout!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
             raise ValueError(f"ismcts depth must be a whole number of actions >= 0, got {depth!r}")
+        if evidence is not None and float(evidence) < 0:
+            raise ValueError(f"ismcts evidence must be >= 0 standard errors, got {evidence!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -92,6 +108,7 @@ class IsmctsBot:
         self.c = float(c)
         self.prior = float(prior)
         self.depth = None if depth is None else int(depth)
+        self.evidence = None if evidence is None else float(evidence)
         self._greedy = GreedyBot()
         self.last_iterations = 0
 
@@ -136,7 +153,21 @@ class IsmctsBot:
             mean = child.total / child.visits if child and child.visits else 0.0
             return (visits + (bonus if k == favourite else 0.0), mean)
 
-        return legal[max(legal, key=score)]
+        pick = max(legal, key=score)
+        z = self.evidence if self.evidence is not None else float(getattr(policy(view["game"]), "EVIDENCE_Z", 0.0))
+        if z and favourite in legal and pick != favourite and not self._clearly_better(root, pick, favourite, z):
+            return legal[favourite]
+        return legal[pick]
+
+    @staticmethod
+    def _clearly_better(root: _Node, pick: str, favourite: str, z: float) -> bool:
+        """Whether ``pick``'s mean reward beats greedy's choice by ``z`` standard errors."""
+        mine, theirs = root.children.get(pick), root.children.get(favourite)
+        if mine is None or not mine.visits or theirs is None or not theirs.visits:
+            return theirs is None or not theirs.visits
+        mean_a, err_a = mine.mean_and_error()
+        mean_b, err_b = theirs.mean_and_error()
+        return mean_a - mean_b > z * math.sqrt(err_a + err_b)
 
     # ----- one iteration -----------------------------------------------------------
 
@@ -188,6 +219,7 @@ class IsmctsBot:
             n.visits += 1
             if n.mover is not None:
                 n.total += reward[n.mover]
+                n.squares += reward[n.mover] ** 2
 
     def _select(self, node: _Node, pairs: list[tuple[str, Any]]) -> tuple[str, Any]:
         c = self.c

@@ -18,11 +18,10 @@ player would recognise:
 :func:`playout` is a much cheaper policy for the ``ismcts`` bot's playouts (the hand
 analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
 quads and adds as above, never claim otherwise, and discard the tile least connected to
-the rest of its suit in hand (copies, then neighbours one and two apart). The search
-plays only :data:`PLAYOUT_DEPTH` actions past its tree (a discard, the claims on it, the
-next discard and its claims): long enough to see a discard that lets another seat go
-out, short enough for a few hundred iterations a decision; a hand that has not ended
-by then counts as even.
+the rest of its suit in hand (copies, then neighbours one and two apart). Playouts run
+to the hand's end (a cut-off after a few actions showed nothing: hands rarely end that
+soon), which buys only a few dozen playouts a decision, so the search keeps greedy's
+choice unless another action's mean beats it by :data:`EVIDENCE_Z` standard errors.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from ...tiles import Tile, double_six
 _FULL = double_six(4)
 _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2
-PLAYOUT_DEPTH = 6  # actions played out by ismcts past its tree
+EVIDENCE_Z = 2.0  # ismcts overrules greedy only on this many standard errors of evidence
 
 
 def tile(text: str) -> Tile:
