@@ -102,3 +102,27 @@ def test_ismcts_cut_off_playouts_evaluate_the_rest_of_the_hand(monkeypatch: pyte
     bot = IsmctsBot(iterations=20, depth=2)
     bot.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
     assert 0 < calls["evaluate"] <= 20
+
+
+def test_ismcts_rejects_negative_evidence() -> None:
+    with pytest.raises(ValueError, match="ismcts evidence"):
+        IsmctsBot(iterations=5, evidence=-1)
+
+
+def test_evidence_rule_keeps_greedys_choice_on_weak_evidence() -> None:
+    """An action only slightly ahead on few playouts does not overrule greedy; a clear lead does."""
+    from boneyard.bots.ismcts import _Node
+
+    def node(rewards: list[float]) -> _Node:
+        n = _Node(0)
+        n.visits = len(rewards)
+        n.total = sum(rewards)
+        n.squares = sum(r * r for r in rewards)
+        return n
+
+    root = _Node(None)
+    root.children["greedy"] = node([0.4, 0.6] * 10)
+    root.children["close"] = node([0.45, 0.65] * 10)
+    root.children["clear"] = node([0.9, 0.95] * 10)
+    assert not IsmctsBot._clearly_better(root, "close", "greedy", 2.0)
+    assert IsmctsBot._clearly_better(root, "clear", "greedy", 2.0)
