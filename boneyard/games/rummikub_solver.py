@@ -206,12 +206,16 @@ for _t in KINDS:
             ((_t.high, _t.low, _t.low == 0, _t.low == 6), (_t.low, _t.high, _t.high == 0, _t.high == 6))
         )
 
-_RUN_BITS = 18
-_SUM_OFF = 126
-_U_OFF = 134
-_ROOM = 1 << 137
-_CLOSED = 1 << 138
-_MASK9 = (1 << 18) - 1
+_RUN_BITS = 24
+_SUM_OFF = 168
+_U_OFF = 176
+_ROOM = 1 << 179
+_CLOSED = 1 << 180
+# The search runs in two worlds at once. Strict: some sum group will exist, so a spare
+# joker can always join it, and runs need no dangling jokers (see _strict_options).
+# Otherwise: no sum group at all (every pip total closed), jokers anywhere.
+_STRICT = 1 << 181
+_MASK9 = (1 << 24) - 1
 
 
 @dataclass(frozen=True)
@@ -315,6 +319,78 @@ def _pool_options(
     return out
 
 
+_STRICT_CACHE: dict[tuple[int, int, bool, int, int, int, bool], list[tuple[int, int, int, int]]] = {}
+
+
+def _strict_options(
+    state: int, c: int, last: bool, rem: int, av1: int, av2: int, closed: bool
+) -> list[tuple[int, int, int, int]]:
+    """Like :func:`_run_options`, for arrangements that hold a sum group somewhere.
+
+    Then any run whose natural tiles all have open pip totals could be dissolved into
+    sum groups (its jokers too), and a tile at either end of a run of four or more
+    could leave it the same way unless it is a natural of a closed total. So runs may
+    be assumed to hold a natural of a closed total, and either to begin on one (then
+    any length, but ending on a natural) or to be exactly three long. Fields (3 bits
+    each): ``j1 j2 j3`` runs begun on a closed natural, ``jp`` such runs of 3+ whose
+    last tile is a joker (they must go on), ``e1`` runs of exactly three at length 1,
+    ``e2u`` at length 2 still needing a closed natural (they take one here), ``e2v`` at
+    length 2 with one. Returns (new state, jokers used, runs of 3+ kept, runs begun).
+    """
+    key = (state, c, last, rem, av1, av2, closed)
+    got = _STRICT_CACHE.get(key)
+    if got is not None:
+        return got
+    j1, j2, j3, jp = state & 7, (state >> 3) & 7, (state >> 6) & 7, (state >> 9) & 7
+    e1, e2u, e2v = (state >> 12) & 7, (state >> 15) & 7, (state >> 18) & 7
+    out: list[tuple[int, int, int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    free = j1 + j2 + e2v  # runs that may take a natural or a joker here
+    if (e2u and not closed) or (last and (j1 or e1)):
+        _STRICT_CACHE[key] = out
+        return out
+    for k in range(j3 + 1):
+        longs = k + jp
+        for a3 in range(1) if last else range(longs + 1):
+            for b in range(e1 + 1):
+                for zf in range(free + 1):
+                    s_n = c - (free - zf) - (longs - a3) - (e1 - b) - e2u
+                    if s_n < 0:
+                        continue
+                    for s_j in range(rem - a3 - b - zf + 1):
+                        z = s_j + a3 + b + zf
+                        if last:
+                            if s_n or s_j:
+                                break
+                            new = 0
+                        else:
+                            left = rem - z
+                            if closed:
+                                n_j1, n_e1, n_e2u, n_e2v = s_n, s_j, b, e1 - b
+                            else:
+                                n_j1, n_e1, n_e2u, n_e2v = 0, s_n + s_j, e1, 0
+                            starts = n_j1 + n_e1
+                            go_on = starts + j1 + n_e2u + n_e2v + a3
+                            if go_on > av1 + left or (starts and starts > av2 + left):
+                                continue
+                            # runs still owed a closed natural need natural tiles ahead
+                            if n_e2u > av1 or n_e1 > av1 + max(av2, 0):
+                                continue
+                            kept = min(j2 + longs - a3, max(0, av1 + left - go_on))
+                            if max(n_j1, n_e1, kept, a3) > 7:
+                                continue
+                            new = (
+                                n_j1 | (j1 << 3) | (kept << 6) | (a3 << 9)
+                                | (n_e1 << 12) | (n_e2u << 15) | (n_e2v << 18)
+                            )
+                        if (new, z) in seen:
+                            continue
+                        seen.add((new, z))
+                        out.append((new, z, longs, s_n + s_j))
+    _STRICT_CACHE[key] = out
+    return out
+
+
 def _sum_close_options(
     field: int, distinct: bool, total: int, rem: int, closed: bool
 ) -> list[tuple[int, bool, int, int]]:
@@ -411,7 +487,7 @@ def _solve(
         rest[i] = rest[i + 1] + (0 if is_joker(k) else hand[k] * (_COUNT + k.pips))
     spent = 0
     limit = budget if budget is not None else 1 << 62
-    layer: dict[int, int] = {0: 0}
+    layer: dict[int, int] = {0: 0} if distinct else {0: 0, _STRICT: 0}
     backs: list[dict[int, tuple[int, tuple[int, ...]]]] = []
     sum_mask = ~(255 << _SUM_OFF)
     u_mask = ~(7 << _U_OFF)
@@ -447,7 +523,7 @@ def _solve(
             opened: dict[int, int] = {}
             flags = _block_flags(total, table, hand, distinct)
             for st, val in layer.items():
-                for flag in flags:
+                for flag in flags if st & _STRICT else (True,):
                     st0 = (st & ~_CLOSED) | (_CLOSED if flag else 0)
                     if opened.get(st0, -1) < val:
                         opened[st0] = val
@@ -455,6 +531,7 @@ def _solve(
             layer = opened
         for st, val in layer.items():
             cl = bool(st & _CLOSED)
+            runs = _strict_options if st & _STRICT else _run_options
             u = (st >> _U_OFF) & 7
             rem = jmax - u
             sa = (st >> offa) & _MASK9
@@ -467,9 +544,9 @@ def _solve(
                 v0 = val + gain
                 for xa in range(r + 1) if two else (r,):
                     xb = r - xa
-                    for na, za, ka, sa_ in _run_options(sa, xa, ea, rem, a1, a2, cl):
+                    for na, za, ka, sa_ in runs(sa, xa, ea, rem, a1, a2, cl):
                         st1 = (st & mask_a) | (na << offa)
-                        opts_b = _run_options(sb, xb, eb, rem - za, b1, b2, cl) if two else _NO_B
+                        opts_b = runs(sb, xb, eb, rem - za, b1, b2, cl) if two else _NO_B
                         for nb, zb, kb, sb_ in opts_b:
                             st2 = st1 if nb < 0 else (st1 & mask_b) | (nb << offb)
                             z = za + zb
@@ -507,6 +584,8 @@ def _solve(
     for st, val in layer.items():
         u = (st >> _U_OFF) & 7
         room = bool(st & _ROOM)
+        if st & _STRICT and not room:
+            continue
         for q in range(jh6 + jh0, -1, -1):
             placed = jt + q
             extra = placed - u
