@@ -110,10 +110,15 @@ class IsmctsBot:
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
         self._greedy = GreedyBot()
+        self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """The most visited root action after the search; always one of ``legal_actions``."""
+        """The most visited root action after the search (see the module docstring).
+
+        One of ``legal_actions``, or greedy's own choice where the search falls back on it
+        (in rummikub that may be an unlisted whole-table play, which ``apply`` accepts).
+        """
         if not legal_actions:
             raise ValueError("ismcts bot asked to choose with no legal actions")
         if len(legal_actions) == 1:
@@ -126,25 +131,32 @@ class IsmctsBot:
         seat = view["seat"]
         # The greedy choice starts ahead by a share of the visits: the search must clearly
         # prefer another action to overrule it (an uninformative search plays greedy).
-        favourite = str(self._greedy.choose(view, legal_actions, random.Random(0))) if self.prior else None
+        greedy_action = self._greedy.choose(view, legal_actions, random.Random(0))
+        favourite = str(greedy_action)
         deadline = None if self.ms is None else started + self.ms / 1000
+        game_id = view["game"]
+        looping = time.perf_counter()
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done:
+            if deadline is not None:
                 now = time.perf_counter()
-                # stop when one more iteration of the average length would overrun the budget
-                if now + (now - started) / done > deadline:
+                # stop when one more iteration of the average length (this decision's, or
+                # the previous decisions' before the first) would overrun the budget
+                per = (now - looping) / done if done else self._iteration_s.get(game_id, 0.0)
+                if now + per > deadline:
                     break
             self._iterate(root, view, legal, search_rng)
             done += 1
+        if done:
+            self._iteration_s[game_id] = (time.perf_counter() - looping) / done
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
-        if favourite in legal and sum(1 for k in legal if k in root.children) < len(legal):
+        if sum(1 for k in legal if k in root.children) < len(legal):
             # the budget did not let the search try every action once: it knows too little
-            return legal[favourite]
+            return greedy_action
         bonus = self.prior * done
 
         def score(k: str) -> tuple[float, float]:
@@ -155,8 +167,8 @@ class IsmctsBot:
 
         pick = max(legal, key=score)
         z = self.evidence if self.evidence is not None else float(getattr(policy(view["game"]), "EVIDENCE_Z", 0.0))
-        if z and favourite in legal and pick != favourite and not self._clearly_better(root, pick, favourite, z):
-            return legal[favourite]
+        if z and pick != favourite and not self._clearly_better(root, pick, favourite, z):
+            return greedy_action
         return legal[pick]
 
     @staticmethod
