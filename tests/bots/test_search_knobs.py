@@ -126,3 +126,16 @@ def test_evidence_rule_keeps_greedys_choice_on_weak_evidence() -> None:
     root.children["clear"] = node([0.9, 0.95] * 10)
     assert not IsmctsBot._clearly_better(root, "close", "greedy", 2.0)
     assert IsmctsBot._clearly_better(root, "clear", "greedy", 2.0)
+
+
+def test_ms_budget_skips_an_iteration_known_to_overrun() -> None:
+    """Once iterations are known to cost more than the budget, the bot plays greedy at once."""
+    g = boneyard.new_game("montana", seed=5)
+    view, legal = g.view(g.current_player), g.legal_actions()
+    bot = IsmctsBot(ms=50)
+    bot.choose(view, legal, random.Random(0))
+    assert bot.last_iterations >= 1
+    bot._iteration_s["montana"] = 1.0  # as if an iteration took a second
+    choice = bot.choose(view, legal, random.Random(0))
+    assert bot.last_iterations == 0
+    assert choice == GreedyBot().choose(view, legal, random.Random(0))
