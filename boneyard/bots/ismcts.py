@@ -46,6 +46,9 @@ LOWER_IS_BETTER = frozenset({"rounce"})
 # Typical size of a hand's score swing per game, to squash margins into [0, 1].
 MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
+# A game's sampler may give up on a very constrained view (ValueError): after this many
+# failures in one decision the search stops and plays on what it has (else greedy).
+MAX_SAMPLE_FAILURES = 3
 
 
 class _Node:
@@ -136,21 +139,23 @@ class IsmctsBot:
         deadline = None if self.ms is None else started + self.ms / 1000
         game_id = view["game"]
         looping = time.perf_counter()
-        done = 0
+        done = tried = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
+            if tried - done >= MAX_SAMPLE_FAILURES:
+                break  # the game cannot sample this view: play on what is known
             if deadline is not None:
                 now = time.perf_counter()
                 # stop when one more iteration of the average length (this decision's, or
                 # the previous decisions' before the first) would overrun the budget
-                per = (now - looping) / done if done else self._iteration_s.get(game_id, 0.0)
+                per = (now - looping) / tried if tried else self._iteration_s.get(game_id, 0.0)
                 if now + per > deadline:
                     break
-            self._iterate(root, view, legal, search_rng)
-            done += 1
-        if done:
-            self._iteration_s[game_id] = (time.perf_counter() - looping) / done
+            tried += 1
+            done += self._iterate(root, view, legal, search_rng)
+        if tried:
+            self._iteration_s[game_id] = (time.perf_counter() - looping) / tried
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
@@ -183,8 +188,12 @@ class IsmctsBot:
 
     # ----- one iteration -----------------------------------------------------------
 
-    def _iterate(self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> None:
-        game = sample_game(view, rng)
+    def _iterate(self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> bool:
+        """One iteration; ``False`` when no game could be sampled from the view."""
+        try:
+            game = sample_game(view, rng)
+        except ValueError:
+            return False
         start = list(game.scores)
         hand = view.get("hand_number")
         node = root
@@ -232,6 +241,7 @@ class IsmctsBot:
             if n.mover is not None:
                 n.total += reward[n.mover]
                 n.squares += reward[n.mover] ** 2
+        return True
 
     def _select(self, node: _Node, pairs: list[tuple[str, Any]]) -> tuple[str, Any]:
         c = self.c
