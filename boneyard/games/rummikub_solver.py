@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from ..tiles import Tile, double_six
 
@@ -189,33 +190,11 @@ def best_opening(hand: Iterable[Tile], distinct_sums: bool = False) -> tuple[Til
 
 # ----- the arrangement solver ----------------------------------------------------------
 
-# The 28 kinds ordered by pip total: each run line is then met position by position.
+# The 28 kinds ordered by pip total (the sweep's order).
 KINDS: list[Tile] = sorted(
     (Tile(h, lo) for h in range(7) for lo in range(h + 1)), key=lambda t: (t.pips, -t.high)
 )
-_INDEX = {t: i for i, t in enumerate(KINDS)}
-_FIRST_OF_SUM = {min(i for i, t in enumerate(KINDS) if t.pips == s) for s in range(13)}
-_LAST_OF_SUM = {max(i for i, t in enumerate(KINDS) if t.pips == s) for s in range(13)}
-# Run line steps of each kind: (line, is first position, is last position).
-_STEPS: list[tuple[tuple[int, int, bool, bool], ...]] = []
-for _t in KINDS:
-    if _t.high == _t.low:
-        _STEPS.append(((_t.high, _t.low, _t.low == 0, _t.low == 6),))
-    else:
-        _STEPS.append(
-            ((_t.high, _t.low, _t.low == 0, _t.low == 6), (_t.low, _t.high, _t.high == 0, _t.high == 6))
-        )
-
-_RUN_BITS = 24
-_SUM_OFF = 168
-_U_OFF = 176
-_ROOM = 1 << 179
-_CLOSED = 1 << 180
-# The search runs in two worlds at once. Strict: some sum group will exist, so a spare
-# joker can always join it, and runs need no dangling jokers (see _strict_options).
-# Otherwise: no sum group at all (every pip total closed), jokers anywhere.
-_STRICT = 1 << 181
-_MASK9 = (1 << 24) - 1
+_BY_SUM: list[list[Tile]] = [[k for k in KINDS if k.pips == s] for s in range(13)]
 
 
 @dataclass(frozen=True)
@@ -232,446 +211,506 @@ class Solution:
         return (len(self.played), sum(t.pips for t in self.played))
 
 
-_RUN_CACHE: dict[tuple[int, int, bool, int, int, int, bool], list[tuple[int, int, int, int]]] = {}
-
-
-def _run_options(
-    state: int, c: int, last: bool, rem: int, av1: int, av2: int, closed: bool
-) -> list[tuple[int, int, int, int]]:
-    """Ways to cover one position of a run line: (new state, jokers used, runs kept, runs begun).
-
-    ``state`` counts the runs open at the previous position (3 bits each): begun in a
-    closed block with length 1, 2, 3+ (``j1 j2 j3``), begun in an open block with length
-    1 or 2 (``u1 u2``), and begun in an open block but already through a closed one
-    (``v2``). A *closed* block is a pip total with no sum group; with plain sums every
-    run may be assumed to begin in a closed block, or to be exactly three long and pass
-    through one (otherwise its tiles could join their sum groups instead). Runs shorter
-    than three must go on; runs of 3+ may stop or go on; new runs may begin. Every run
-    covering the position takes one of the ``c`` natural tiles or a joker. ``av1`` and
-    ``av2`` are the tiles available at the next two positions (-1: past the end): runs
-    that could not be finished are cut at once, and equivalent states merge.
-    """
-    key = (state, c, last, rem, av1, av2, closed)
-    got = _RUN_CACHE.get(key)
-    if got is not None:
-        return got
-    j1, j2, j3 = state & 7, (state >> 3) & 7, (state >> 6) & 7
-    u1, u2, v2 = (state >> 9) & 7, (state >> 12) & 7, (state >> 15) & 7
-    out: list[tuple[int, int, int, int]] = []
-    seen: set[tuple[int, int]] = set()
-    must = j1 + j2 + u1 + u2 + v2
-    if (u2 and not closed) or (last and (j1 or u1)):
-        _RUN_CACHE[key] = out
-        return out
-    for k in range(j3 + 1):
-        s_max = c + rem - must - k
-        for s in range(max(0, s_max) + 1):
-            if last and s:
-                break
-            z = must + k + s - c
-            if z < 0 or z > rem:
-                continue
-            if last:
-                new = 0
-            else:
-                left = rem - z
-                go_on = s + j1 + u1  # runs that need the next position
-                if go_on > av1 + left or (s and s > av2 + left):
-                    continue
-                kept = min(j2 + k, max(0, av1 + left - go_on))
-                if closed:
-                    new = s | (j1 << 3) | (kept << 6) | (u1 << 15)
-                else:
-                    new = (j1 << 3) | (kept << 6) | (s << 9) | (u1 << 12)
-            if (new, z) in seen:
-                continue
-            seen.add((new, z))
-            out.append((new, z, k, s))
-    _RUN_CACHE[key] = out
-    return out
-
-
-def _pool_options(
-    field: int, distinct: bool, t: int, h: int, gain1: int, closed: bool
-) -> list[tuple[int, int, int, int]]:
-    """How one kind's tiles may split between runs and its sum line: (to runs, played now, gain, new field).
-
-    Plain sums: runs take table tiles first (never worse: the sum line then holds a hand
-    tile, played only if the line becomes a group); the sum line's field counts its table
-    tiles (capped at 3) and its hand tiles. Distinct sums: the field counts the line's
-    tiles and whether one of them is doubled; every played tile is chosen here.
-    """
-    out = []
-    if not distinct:
-        forced, optional = field & 3, field >> 2
-        for r in range(t if closed else 0, t + h + 1):
-            from_hand = max(0, r - t)
-            f = min(3, forced + max(0, t - r))
-            o = optional + h - from_hand
-            out.append((r, from_hand, from_hand * gain1, f | (o << 2)))
-        return out
-    w, dup = field & 15, field >> 4
-    for p in range(h + 1):
-        n = t + p
-        for xs in range(n + 1):
-            nf = (w + xs) | ((1 if (dup or xs == 2) else 0) << 4)
-            out.append((n - xs, p, p * gain1, nf))
-    return out
-
-
-_STRICT_CACHE: dict[tuple[int, int, bool, int, int, int, bool], list[tuple[int, int, int, int]]] = {}
-
-
-def _strict_options(
-    state: int, c: int, last: bool, rem: int, av1: int, av2: int, closed: bool
-) -> list[tuple[int, int, int, int]]:
-    """Like :func:`_run_options`, for arrangements that hold a sum group somewhere.
-
-    Then any run whose natural tiles all have open pip totals could be dissolved into
-    sum groups (its jokers too), and a tile at either end of a run of four or more
-    could leave it the same way unless it is a natural of a closed total. So runs may
-    be assumed to hold a natural of a closed total, and either to begin on one (then
-    any length, but ending on a natural) or to be exactly three long. Fields (3 bits
-    each): ``j1 j2 j3`` runs begun on a closed natural, ``jp`` such runs of 3+ whose
-    last tile is a joker (they must go on), ``e1`` runs of exactly three at length 1,
-    ``e2u`` at length 2 still needing a closed natural (they take one here), ``e2v`` at
-    length 2 with one. Returns (new state, jokers used, runs of 3+ kept, runs begun).
-    """
-    key = (state, c, last, rem, av1, av2, closed)
-    got = _STRICT_CACHE.get(key)
-    if got is not None:
-        return got
-    j1, j2, j3, jp = state & 7, (state >> 3) & 7, (state >> 6) & 7, (state >> 9) & 7
-    e1, e2u, e2v = (state >> 12) & 7, (state >> 15) & 7, (state >> 18) & 7
-    out: list[tuple[int, int, int, int]] = []
-    seen: set[tuple[int, int]] = set()
-    free = j1 + j2 + e2v  # runs that may take a natural or a joker here
-    if (e2u and not closed) or (last and (j1 or e1)):
-        _STRICT_CACHE[key] = out
-        return out
-    for k in range(j3 + 1):
-        longs = k + jp
-        for a3 in range(1) if last else range(longs + 1):
-            for b in range(e1 + 1):
-                for zf in range(free + 1):
-                    s_n = c - (free - zf) - (longs - a3) - (e1 - b) - e2u
-                    if s_n < 0:
-                        continue
-                    for s_j in range(rem - a3 - b - zf + 1):
-                        z = s_j + a3 + b + zf
-                        if last:
-                            if s_n or s_j:
-                                break
-                            new = 0
-                        else:
-                            left = rem - z
-                            if closed:
-                                n_j1, n_e1, n_e2u, n_e2v = s_n, s_j, b, e1 - b
-                            else:
-                                n_j1, n_e1, n_e2u, n_e2v = 0, s_n + s_j, e1, 0
-                            starts = n_j1 + n_e1
-                            go_on = starts + j1 + n_e2u + n_e2v + a3
-                            if go_on > av1 + left or (starts and starts > av2 + left):
-                                continue
-                            # runs still owed a closed natural need natural tiles ahead
-                            if n_e2u > av1 or n_e1 > av1 + max(av2, 0):
-                                continue
-                            kept = min(j2 + longs - a3, max(0, av1 + left - go_on))
-                            if max(n_j1, n_e1, kept, a3) > 7:
-                                continue
-                            new = (
-                                n_j1 | (j1 << 3) | (kept << 6) | (a3 << 9)
-                                | (n_e1 << 12) | (n_e2u << 15) | (n_e2v << 18)
-                            )
-                        if (new, z) in seen:
-                            continue
-                        seen.add((new, z))
-                        out.append((new, z, longs, s_n + s_j))
-    _STRICT_CACHE[key] = out
-    return out
-
-
-def _sum_close_options(
-    field: int, distinct: bool, total: int, rem: int, closed: bool
-) -> list[tuple[int, bool, int, int]]:
-    """Ways to finish a sum line: (jokers it takes, whether a group with room is left, hand tiles played, gain)."""
-    if not distinct:
-        forced, optional = field & 3, field >> 2
-        size = forced + optional
-        if closed:
-            return [(0, False, 0, 0)] if forced == 0 else []
-        need = max(0, 3 - size)
-        if size == 0 or need > rem:
-            return []
-        return [(need, True, optional, optional * (_COUNT + total))]
-    w, dup = field & 15, field >> 4
-    kinds = KINDS_WITH_SUM[total]
-    res = []
-    for j in range(rem + 1):
-        size = w + j
-        if size == 0:
-            res.append((0, False, 0, 0))
-            continue
-        low = max(2 if dup else 1, -(-size // kinds))
-        if low * 3 <= size:
-            res.append((j, False, 0, 0))
-    return res
-
-
-def _block_flags(total: int, table: Counter[Tile], hand: Counter[Tile], distinct: bool) -> tuple[bool, ...]:
-    """Whether a pip total's block may be open (hold a sum group) or closed: the choices to try."""
-    if distinct:
-        return (True,)  # sum groups are bounded, so no run can be assumed away
-    for k in KINDS:
-        if k.pips == total and not is_joker(k) and table[k] + hand[k]:
-            return (False, True)
-    return (True,)
-
-
-def _ahead(avail: list[list[int]], line: int, pos: int) -> tuple[int, int]:
-    """Tiles available at the next two positions of a run line (-1 past the end)."""
-    row = avail[line]
-    return (row[pos + 1] if pos < 6 else -1, row[pos + 2] if pos < 5 else -1)
-
-
-_NO_B = ((-1, 0, 0, 0),)
-_NO_CLOSE = ((-1, False, 0, 0),)
-
-
 class SearchBudgetExceeded(Exception):
     """The exact search met its state budget before finishing."""
 
 
-_U_ROOM = (7 << _U_OFF) | _ROOM
+# Run types of the row automaton. A run is named by its naturals: it has begun on a
+# natural, and (span so far, jokers pending after its last natural). L4 is "four or
+# more without pending jokers"; the G types have pending jokers and need a natural next.
+L1, L2, L3, L4, G11, G12, G13, G21, G22, G31 = range(10)
+_ON_NATURAL = {L1: L2, L2: L3, L3: L4, L4: L4, G11: L3, G12: L4, G13: L4, G21: L4, G22: L4, G31: L4}
+_ON_JOKER = {L1: G11, L2: G21, L3: G31, G11: G12, G12: G13, G21: G22}
+_STOP_COST = {L1: 2, L2: 1, L3: 0, L4: 0}
+_NATURAL, _JOKER, _STOP = 0, 1, 2
+
+_ROW_OF: dict[tuple[int, ...], int] = {(): 0}
+_ROWS: list[tuple[int, ...]] = [()]
+# (row id, naturals, last column) -> [(new row id, jokers, runs begun, per-run moves)]
+_ROW_MOVES: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
 
 
-def _pareto(layer: dict[int, int]) -> dict[int, int]:
-    """Drop beaten states: same runs and sum line, a sum group with room, no more jokers used, no less value.
+def _row_id(runs: tuple[int, ...]) -> int:
+    rid = _ROW_OF.get(runs)
+    if rid is None:
+        rid = _ROW_OF[runs] = len(_ROWS)
+        _ROWS.append(runs)
+    return rid
 
-    With a sum group on the table spare jokers can always join it, so using fewer
-    jokers so far is never worse.
+
+# Run flags (plain sums): the run holds a natural of a closed total (no sum group
+# there), its last natural is of a closed total, it began on an open total.
+_HC, _LC, _SO = 1, 2, 4
+_WIDE = {G12, G13, G21, G22, G31, L4}
+
+
+def _step(run: int, move: int, closed: bool) -> int:
+    """A run (type * 8 + flags) after a move at a position; -1 when the move breaks a rule."""
+    rtype, flags = run >> 3, run & 7
+    if move == _NATURAL:
+        new = _ON_NATURAL[rtype]
+        if flags & _SO and new == L4:
+            return -1
+        flags = (flags | _HC | _LC) if closed else (flags & ~_LC)
+        return new * 8 + flags
+    new = _ON_JOKER[rtype]
+    if flags & _SO and new in _WIDE:
+        return -1
+    return new * 8 + flags
+
+
+def _can_stop(run: int) -> bool:
+    """Whether a run may end here (completed to three by jokers if shorter)."""
+    rtype, flags = run >> 3, run & 7
+    return rtype in _STOP_COST and bool(flags & _HC) and (rtype != L4 or bool(flags & _LC))
+
+
+def _row_moves(key: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Ways one row takes ``c`` natural tiles at its next position (``key`` = id*16 + c*4 + closed*2 + last).
+
+    Each open run takes a natural, takes a joker (a joker then needs a natural after
+    it: jokers sit only inside runs) or stops (a run of one or two naturals is completed
+    to three by jokers); the naturals left over begin new runs. At the row's last
+    position every run stops. With plain sums a run must hold a natural of a closed
+    pip total, a run of four or more must begin and end on one, and a run begun on an
+    open total is three long (otherwise its open-total tiles could join their sum
+    groups). Returns the distinct (new row, jokers used, runs begun, moves), the moves
+    aligned with the row's sorted runs.
     """
-    groups: dict[int, list[tuple[int, int, int]]] = {}
-    for st, val in layer.items():
-        groups.setdefault(st & ~_U_ROOM, []).append(((st >> _U_OFF) & 7, st, val))
-    out: dict[int, int] = {}
-    for entries in groups.values():
-        if len(entries) == 1:
-            _, st, val = entries[0]
-            out[st] = val
+    rid, c, closed, last = key >> 4, (key >> 2) & 3, bool(key & 2), key & 1
+    runs = _ROWS[rid]
+    choices: list[list[int]] = []
+    for r in runs:
+        rtype = r >> 3
+        opts = [_NATURAL] if _step(r, _NATURAL, closed) >= 0 else []
+        if not last and rtype in _ON_JOKER and _step(r, _JOKER, closed) >= 0:
+            opts.append(_JOKER)
+        if _can_stop(r):
+            opts.append(_STOP)
+        choices.append(opts)
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
+    seen: set[tuple[int, int]] = set()
+    fresh = L1 * 8 + ((_HC | _LC) if closed else _SO)
+    for moves in product(*choices):
+        took = moves.count(_NATURAL)
+        if took > c:
             continue
-        entries.sort(key=lambda e: (e[0], not e[1] & _ROOM, -e[2]))
-        best = -1
-        for _, st, val in entries:
-            if val <= best:
+        cost = 0
+        new: list[int] = []
+        for r, m in zip(runs, moves, strict=True):
+            if m == _STOP:
+                cost += _STOP_COST[r >> 3]
+            else:
+                new.append(_step(r, m, closed))
+                cost += m == _JOKER
+        begun = c - took
+        new.extend([fresh] * begun)
+        if last:
+            if not all(_can_stop(r) for r in new):
                 continue
-            out[st] = val
-            if st & _ROOM:
-                best = val
+            cost += sum(_STOP_COST[r >> 3] for r in new)
+            new = []
+        nid = _row_id(tuple(sorted(new)))
+        if (nid, cost) in seen:
+            continue
+        seen.add((nid, cost))
+        out.append((nid, cost, begun, tuple(moves)))
+    _ROW_MOVES[key] = out
+    return out
+
+
+# A row's search state: for each run structure the row may be in, the jokers it used
+# beyond the row's cheapest structure (the cheapest cost itself is charged to the whole
+# state at once). Rows never interact once the tiles are split, so this is exact.
+_VEC_OF: dict[tuple[tuple[int, int], ...], int] = {((0, 0),): 0}
+_VECS: list[tuple[tuple[int, int], ...]] = [((0, 0),)]
+
+
+def _run_need(rtype: int, a1: int, a2: int, a3: int) -> int:
+    """The fewest jokers one open run still needs, given the naturals that exist at the next three positions."""
+    if rtype in (L3, L4):
+        return 0
+    if rtype == L2:
+        return 0 if a1 else 1
+    if rtype == L1:
+        return 0 if a1 and a2 else (1 if a1 or a2 else 2)
+    if a1:
+        return 0
+    if rtype in (G11, G12, G21) and a2:
+        return 1
+    if rtype == G11 and a3:
+        return 2
+    return 99
+
+
+def _row_need(runs: tuple[int, ...], a1: int, a2: int, a3: int) -> int:
+    """A lower bound on the jokers a row's open runs still need (runs compete for the next position's tiles)."""
+    total = 0
+    eager = 0
+    for r in runs:
+        need = _run_need(r >> 3, a1, a2, a3)
+        total += need
+        if need == 0 and r >> 3 not in (L3, L4):
+            eager += 1
+    return total + max(0, eager - a1)
+
+
+class _Rows:
+    """Per-search memo of row state moves, pruned by the tiles that exist ahead and the jokers left."""
+
+    def __init__(self, avail: list[list[int]]) -> None:
+        self.avail = avail
+        self.memo: dict[int, tuple[int, int, int]] = {}
+        self.need: dict[int, int] = {}
+
+    def move(self, vid: int, c: int, row: int, col: int, cap: int, closed: int) -> tuple[int, int, int]:
+        """Row state ``vid`` takes ``c`` naturals at ``col``: (new state or -1, jokers now, jokers still needed).
+
+        Only run structures that can still be finished within ``cap`` jokers are kept.
+        """
+        key = (((((vid * 3 + c) * 49 + row * 7 + col) << 3) | cap) << 1) | closed
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        last = int(col == 6)
+        ahead = self.avail[row]
+        a1, a2, a3 = (ahead[col + d] if col + d <= 6 else 0 for d in (1, 2, 3))
+        best: dict[int, int] = {}
+        needs: dict[int, int] = {}
+        for rid, cost in _VECS[vid]:
+            mkey = (rid << 4) | (c << 2) | (closed << 1) | last
+            for nid, jc, _, _ in _ROW_MOVES.get(mkey) or _row_moves(mkey):
+                v = cost + jc
+                if v > cap or best.get(nid, 99) <= v:
+                    continue
+                nkey = nid * 49 + row * 7 + col
+                need = self.need.get(nkey)
+                if need is None:
+                    need = self.need[nkey] = _row_need(_ROWS[nid], a1, a2, a3)
+                if v + need <= cap:
+                    best[nid] = v
+                    needs[nid] = need
+        if not best:
+            got = (-1, 0, 0)
+        else:
+            low = min(best.values())
+            vec = tuple(sorted((nid, v - low) for nid, v in best.items()))
+            vid2 = _VEC_OF.get(vec)
+            if vid2 is None:
+                vid2 = _VEC_OF[vec] = len(_VECS)
+                _VECS.append(vec)
+            got = (vid2, low, min(v + needs[nid] for nid, v in best.items()) - low)
+        self.memo[key] = got
+        return got
+
+
+# Bit layout of a search state: 7 rows x 12 bits of row state, then the jokers used,
+# the room for spare jokers (0-2), and the sum line being filled (open, size, doubled).
+_ROW_BITS = 12
+_ROW_MASK = (1 << _ROW_BITS) - 1
+_U_OFF = 84
+_ROOM_OFF = 87
+_OPEN = 1 << 89
+_N_OFF = 90
+_DUP = 1 << 94
+_L_OFF = 95
+_L_FIELD = 7 << _L_OFF
+_U_FIELD = 7 << _U_OFF
+_ROOM_FIELD = 3 << _ROOM_OFF
+_ROOM2 = 2 << _ROOM_OFF
+_N_FIELD = 15 << _N_OFF
+_SUM_FIELD = _OPEN | _N_FIELD | _DUP
+
+
+def _distinct_sum_options(total: int, n: int, doubled: bool) -> list[tuple[int, int, int]]:
+    """Distinct sums: ways to split ``n`` naturals of one total into groups: (groups, jokers, room)."""
+    if n == 0:
+        return [(0, 0, 0)]
+    kinds = KINDS_WITH_SUM[total]
+    if kinds < 3:
+        return []
+    out: list[tuple[int, int, int]] = []
+    for g in range(2 if doubled else 1, n + 1):
+        if n > g * kinds:
+            continue
+        j = max(0, 3 * g - n)
+        room = min(2, g * kinds - n - j)
+        if not any(j2 <= j and r2 >= room for _, j2, r2 in out):
+            out.append((g, j, room))
     return out
 
 
 def _solve(
     table: Counter[Tile], hand: Counter[Tile], distinct: bool, floor: int = -1, budget: int | None = None
 ) -> tuple[int, list[tuple[int, tuple[int, ...]]], int, int] | None:
-    """Run the programme; returns (best value, choices per kind, jokers placed, hand jokers played)."""
+    """Run the sweep; returns (best value, the path of (state, move) per stage, spare jokers, hand jokers played).
+
+    ``None`` when no arrangement scores above ``floor`` (or none exists at all).
+    """
     jt = table[JOKER_KINDS[0]] + table[JOKER_KINDS[1]]
     jh6, jh0 = hand[JOKER_KINDS[1]], hand[JOKER_KINDS[0]]
     jmax = jt + jh6 + jh0
-    avail = [[0 if is_joker(Tile(n, a)) else table[Tile(n, a)] + hand[Tile(n, a)] for a in range(7)] for n in range(7)]
-    # rest[i]: the most the hand tiles of kinds i.. and the hand jokers can still add.
-    rest = [0] * (len(KINDS) + 1)
-    rest[-1] = jh6 * (_COUNT + 12) + jh0 * _COUNT
-    for i in range(len(KINDS) - 1, -1, -1):
-        k = KINDS[i]
-        rest[i] = rest[i + 1] + (0 if is_joker(k) else hand[k] * (_COUNT + k.pips))
-    spent = 0
+    joker_gain = jh6 * (_COUNT + 12) + jh0 * _COUNT
+    order = [k for s in range(13) for k in _BY_SUM[s]]
+    rest: dict[Tile, int] = {}
+    acc = joker_gain
+    for k in reversed(order):
+        rest[k] = acc
+        if not is_joker(k):
+            acc += hand[k] * (_COUNT + k.pips)
     limit = budget if budget is not None else 1 << 62
-    layer: dict[int, int] = {0: 0} if distinct else {0: 0, _STRICT: 0}
-    backs: list[dict[int, tuple[int, tuple[int, ...]]]] = []
-    sum_mask = ~(255 << _SUM_OFF)
-    u_mask = ~(7 << _U_OFF)
-    for i, kind in enumerate(KINDS):
-        joker_kind = is_joker(kind)
-        t = 0 if joker_kind else table[kind]
-        hc = 0 if joker_kind else hand[kind]
-        gain1 = _COUNT + kind.pips
-        steps = _STEPS[i]
-        closing = i in _LAST_OF_SUM
-        total = kind.pips
-        new: dict[int, int] = {}
-        back: dict[int, tuple[int, tuple[int, ...]]] = {}
-        two = len(steps) == 2
-        (la, pa, _, ea) = steps[0]
-        offa = la * _RUN_BITS
-        mask_a = ~(_MASK9 << offa)
-        a1, a2 = _ahead(avail, la, pa)
-        lb = pb = offb = b1 = b2 = 0
-        eb = False
-        mask_b = -1
-        if two:
-            (lb, pb, _, eb) = steps[1]
-            offb = lb * _RUN_BITS
-            mask_b = ~(_MASK9 << offb)
-            b1, b2 = _ahead(avail, lb, pb)
-        pools: dict[int, list[tuple[int, int, int, int]]] = {}
-        after = rest[i + 1]
-        per_optional = 0 if distinct or closing else _COUNT + total
-        first = i in _FIRST_OF_SUM
-        back_open: dict[int, int] = {}
-        if first:
+    spent = 0
+    layer: dict[int, int] = {0: 0}
+    path_backs: list[dict[int, tuple[int, tuple[int, ...]]]] = []
+    avail = [[0 if is_joker(Tile(r, c)) else table[Tile(r, c)] + hand[Tile(r, c)] for c in range(7)] for r in range(7)]
+    rows = _Rows(avail)
+    move = rows.move
+    needs: dict[int, int] = {}  # (row state << 6 | row*7 + col) -> jokers it still needs
+    keep = ~(_U_FIELD | _N_FIELD | _L_FIELD)
+    for s in range(13):
+        kinds = _BY_SUM[s]
+        present = sum(table[k] + hand[k] for k in kinds if not is_joker(k))
+        if not distinct and present:
+            # plain sums: a pip total's sum line is either empty, or holds a group and
+            # then every hand tile of that total joins it (more tiles never hurt it)
             opened: dict[int, int] = {}
-            flags = _block_flags(total, table, hand, distinct)
+            back: dict[int, tuple[int, tuple[int, ...]]] = {}
             for st, val in layer.items():
-                for flag in flags if st & _STRICT else (True,):
-                    st0 = (st & ~_CLOSED) | (_CLOSED if flag else 0)
-                    if opened.get(st0, -1) < val:
-                        opened[st0] = val
-                        back_open[st0] = st
+                opened[st] = val
+                back[st] = (st, (0,))
+                opened[st | _OPEN] = val
+                back[st | _OPEN] = (st, (1,))
             layer = opened
-        for st, val in layer.items():
-            cl = bool(st & _CLOSED)
-            runs = _strict_options if st & _STRICT else _run_options
-            u = (st >> _U_OFF) & 7
-            rem = jmax - u
-            sa = (st >> offa) & _MASK9
-            sb = (st >> offb) & _MASK9 if two else 0
-            field = (st >> _SUM_OFF) & 255
-            choices = pools.get(field | (256 if cl else 0))
-            if choices is None:
-                choices = pools[field | (256 if cl else 0)] = _pool_options(field, distinct, t, hc, gain1, cl)
-            for r, p, gain, nf in choices:
-                v0 = val + gain
-                for xa in range(r + 1) if two else (r,):
-                    xb = r - xa
-                    for na, za, ka, sa_ in runs(sa, xa, ea, rem, a1, a2, cl):
-                        st1 = (st & mask_a) | (na << offa)
-                        opts_b = runs(sb, xb, eb, rem - za, b1, b2, cl) if two else _NO_B
-                        for nb, zb, kb, sb_ in opts_b:
-                            st2 = st1 if nb < 0 else (st1 & mask_b) | (nb << offb)
-                            z = za + zb
-                            closes = _sum_close_options(nf, distinct, total, rem - z, cl) if closing else _NO_CLOSE
-                            for j, room, pj, gj in closes:
-                                if j < 0:
-                                    used = z
-                                    st3 = (st2 & sum_mask) | (nf << _SUM_OFF)
-                                else:
-                                    used = z + j
-                                    st3 = st2 & sum_mask
-                                    if room:
-                                        st3 |= _ROOM
-                                if used:
-                                    st3 = (st3 & u_mask) | ((u + used) << _U_OFF)
-                                v = v0 + gj
-                                if v + after + (nf >> 2) * per_optional <= floor:
+            path_backs.append(back)
+        for kind in kinds:
+            a, b = kind.high, kind.low
+            t = 0 if is_joker(kind) else table[kind]
+            h = 0 if is_joker(kind) else hand[kind]
+            gain1 = _COUNT + kind.pips
+            offa, offb = a * _ROW_BITS, b * _ROW_BITS
+            two = a != b
+            after = rest[kind]
+            here_a, here_b = a * 7 + b, b * 7 + a
+            prev_a, prev_b = here_a - 1, here_b - 1
+            clear = keep & ~((_ROW_MASK << offa) | (_ROW_MASK << offb))
+            new: dict[int, int] = {}
+            back = {}
+            for st, val in layer.items():
+                if val + h * gain1 + after <= floor:
+                    continue
+                u = (st >> _U_OFF) & 7
+                is_open = st & _OPEN
+                ns = (st >> _N_OFF) & 15
+                plays: Iterable[int] = (h,) if is_open and not distinct else range(h + 1)
+                ra = (st >> offa) & _ROW_MASK
+                rb = (st >> offb) & _ROW_MASK
+                others = ((st >> _L_OFF) & 7) - needs.get((ra << 6) | prev_a, 0)
+                if two:
+                    others -= needs.get((rb << 6) | prev_b, 0)
+                cap = jmax - u - others
+                closed = 1 if distinct or not is_open else 0
+                base = st & clear
+                for p in plays:
+                    v = val + p * gain1
+                    if v + after <= floor:
+                        continue
+                    n = t + p
+                    sum_max = n if (distinct or is_open) and s and t + h else 0
+                    for xs in range(sum_max + 1):
+                        if distinct:
+                            field = ((ns + xs) << _N_OFF) | (_DUP if xs == 2 else 0)
+                        else:
+                            field = min(3, ns + xs) << _N_OFF
+                        rest_n = n - xs
+                        for xa in range(rest_n + 1) if two else (rest_n,):
+                            xb = rest_n - xa
+                            if xa > 2 or xb > 2:
+                                continue
+                            na, ja, la = move(ra, xa, a, b, cap, closed)
+                            if na < 0:
+                                continue
+                            if two:
+                                nb, jb, lb = move(rb, xb, b, a, cap - ja - la, closed)
+                                if nb < 0:
                                     continue
-                                old = new.get(st3)
-                                if old is None or v > old:
-                                    if old is None:
-                                        spent += 1
-                                        if spent > limit:
-                                            raise SearchBudgetExceeded
-                                    new[st3] = v
-                                    prev = back_open[st] if first else st
-                                    back[st3] = (prev, (p, pj, xa, xb, ka, sa_, kb, sb_, max(j, 0), z, r))
-        if jmax and len(new) > 64:
-            new = _pareto(new)
-        backs.append(back)
-        layer = new
+                                st2 = base | (na << offa) | (nb << offb)
+                                needs[(nb << 6) | here_b] = lb
+                            else:
+                                jb = lb = 0
+                                st2 = base | (na << offa)
+                            needs[(na << 6) | here_a] = la
+                            uu = u + ja + jb
+                            st2 |= field | (uu << _U_OFF) | ((others + la + lb) << _L_OFF)
+                            if rest_n:
+                                st2 = (st2 & ~_ROOM_FIELD) | _ROOM2
+                            old = new.get(st2)
+                            if old is None or v > old:
+                                if old is None:
+                                    spent += 1
+                                    if spent > limit:
+                                        raise SearchBudgetExceeded
+                                new[st2] = v
+                                back[st2] = (st, (p, xs, xa))
+            layer = new
+            path_backs.append(back)
+            if not layer:
+                return None
+        # close the sum line of total s
+        new = {}
+        back = {}
+        for st, val in layer.items():
+            u = (st >> _U_OFF) & 7
+            ns = (st >> _N_OFF) & 15
+            room = (st >> _ROOM_OFF) & 3
+            clean = st & ~(_SUM_FIELD | _U_FIELD | _ROOM_FIELD)
+            if distinct:
+                for idx, (_g, j, r) in enumerate(_distinct_sum_options(s, ns, bool(st & _DUP))):
+                    if u + j > jmax:
+                        continue
+                    st2 = clean | ((u + j) << _U_OFF) | (min(2, room + r) << _ROOM_OFF)
+                    if new.get(st2, -1) < val:
+                        new[st2] = val
+                        back[st2] = (st, (idx,))
+                continue
+            if st & _OPEN:
+                if ns == 0:
+                    continue
+                j = max(0, 3 - ns)
+                room = 2
+            else:
+                j = 0
+            if u + j > jmax:
+                continue
+            st2 = clean | ((u + j) << _U_OFF) | (room << _ROOM_OFF)
+            if new.get(st2, -1) < val:
+                new[st2] = val
+                back[st2] = (st, (0,))
+        layer = _pareto(new) if jmax and len(new) > 1 else new
+        path_backs.append(back)
         if not layer:
             return None
     best: tuple[int, int, int, int] | None = None
     for st, val in layer.items():
         u = (st >> _U_OFF) & 7
-        room = bool(st & _ROOM)
-        if st & _STRICT and not room:
-            continue
+        room = (st >> _ROOM_OFF) & 3
         for q in range(jh6 + jh0, -1, -1):
-            placed = jt + q
-            extra = placed - u
-            if extra < 0:
+            spare = jt + q - u
+            if spare < 0:
                 break
-            if extra == 0 or extra >= 3 or room:
-                q6 = min(q, jh6)
-                score = val + q * _COUNT + 12 * q6
+            if spare == 0 or spare >= 3 or spare <= room:
+                score = val + q * _COUNT + 12 * min(q, jh6)
                 if score > floor and (best is None or score > best[0]):
-                    best = (score, st, placed, q)
+                    best = (score, st, spare, q)
                 break
     if best is None:
         return None
-    score, st, placed, q = best
+    score, st, spare, q = best
     path: list[tuple[int, tuple[int, ...]]] = []
-    for back in reversed(backs):
-        prev, choice = back[st]
-        path.append((st, choice))
+    for back in reversed(path_backs):
+        prev, step = back[st]
+        path.append((prev, step))
         st = prev
     path.reverse()
-    return score, path, placed, q
+    return score, path, spare, q
+
+
+def _pareto(layer: dict[int, int]) -> dict[int, int]:
+    """Drop beaten states: the same rows and room, more jokers used and no more value.
+
+    With room for two spare jokers (or three or more spares, which form their own
+    group) a state that used fewer jokers can do all the other one can.
+    """
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    for st, val in layer.items():
+        groups.setdefault(st & ~_U_FIELD, []).append(((st >> _U_OFF) & 7, st, val))
+    out: dict[int, int] = {}
+    for key, entries in groups.items():
+        if len(entries) == 1 or (key >> _ROOM_OFF) & 3 != 2:
+            for _, st, val in entries:
+                out[st] = val
+            continue
+        entries.sort()
+        best = -1
+        for _, st, val in entries:
+            if val > best:
+                out[st] = val
+                best = val
+    return out
+
+
+def _row_runs(row: int, counts: list[int], closed: list[bool]) -> list[list[Tile | None]]:
+    """The cheapest runs (fewest jokers) covering a row's naturals, ``counts[col]`` per position."""
+    Open = list[tuple[int, list[Tile | None]]]
+    layer: dict[int, tuple[int, list[list[Tile | None]], Open]] = {0: (0, [], [])}
+    for col in range(7):
+        c, last, cl = counts[col], int(col == 6), closed[col]
+        kind = Tile(max(row, col), min(row, col))
+        fresh = L1 * 8 + ((_HC | _LC) if cl else _SO)
+        new: dict[int, tuple[int, list[list[Tile | None]], Open]] = {}
+        for rid, (cost, done, open_runs) in layer.items():
+            key = (rid << 4) | (c << 2) | (int(cl) << 1) | last
+            for nid, jc, _, moves in _ROW_MOVES.get(key) or _row_moves(key):
+                if nid in new and new[nid][0] <= cost + jc:
+                    continue
+                done2 = [list(r) for r in done]
+                kept: Open = []
+                took = 0
+                for (run, items), m in zip(open_runs, moves, strict=True):
+                    if m == _STOP:
+                        done2.append(items + [None] * _STOP_COST[run >> 3])
+                        continue
+                    kept.append((_step(run, m, cl), [*items, kind if m == _NATURAL else None]))
+                    took += m == _NATURAL
+                kept.extend((fresh, [kind]) for _ in range(c - took))
+                if last:
+                    done2.extend(items + [None] * _STOP_COST[run >> 3] for run, items in kept)
+                    kept = []
+                kept.sort(key=lambda e: e[0])
+                new[nid] = (cost + jc, done2, kept)
+        layer = new
+    return layer[0][1]
 
 
 def _build(
-    table: Counter[Tile], hand: Counter[Tile], choices: list[tuple[int, tuple[int, ...]]], distinct: bool
-) -> tuple[list[list[Tile | None]], list[Tile], list[list[Tile | None]]]:
-    """Turn the programme's choices into groups (``None`` marks a joker) and the played naturals."""
-    groups: list[list[Tile | None]] = []
-    open_runs: list[list[list[list[Tile | None]]]] = [[[], [], []] for _ in range(7)]
-    sum_line: list[Tile] = []
-    optional: list[Tile] = []
-    played: list[Tile] = []
+    table: Counter[Tile], hand: Counter[Tile], path: list[tuple[int, tuple[int, ...]]], distinct: bool
+) -> tuple[list[list[Tile | None]], list[Tile], list[list[Tile | None]], list[list[Tile | None]]]:
+    """Turn the sweep's moves into groups: (groups, played naturals, sum groups, runs); ``None`` marks a joker."""
+    counts = [[0] * 7 for _ in range(7)]
     sum_groups: list[list[Tile | None]] = []
-    for i, (_, choice) in enumerate(choices):
-        kind = KINDS[i]
-        p, pj, xa, xb, ka, sa, kb, sb, j, _z, r = choice
-        played.extend([kind] * p)
-        if is_joker(kind):
-            pass
-        elif distinct:
-            sum_line.extend([kind] * (table[kind] + p - r))
-        else:
-            sum_line.extend([kind] * max(0, table[kind] - r))
-            optional.extend([kind] * (hand[kind] - p))
-        steps = _STEPS[i]
-        for (line, _, _, last), c, k, s in zip(steps, (xa, xb), (ka, kb), (sa, sb), strict=False):
-            r1, r2, r3 = open_runs[line]
-            going = r1 + r2 + r3[:k]
-            groups.extend(r3[k:])
-            begun: list[list[Tile | None]] = [[] for _ in range(s)]
-            covering = going + begun
-            for idx, run in enumerate(covering):
-                run.append(None if idx >= c or is_joker(kind) else kind)
-            if last:
-                groups.extend(covering)
-                open_runs[line] = [[], [], []]
-            else:
-                open_runs[line] = [begun, r1, r2 + r3[:k]]
-        if i in _LAST_OF_SUM:
-            if pj:
-                played.extend(optional)
-                sum_line.extend(optional)
-            if sum_line or j:
-                made = _split_sum(sum_line, j, kind.pips, distinct)
-                groups.extend(made)
+    played: list[Tile] = []
+    closed: list[bool] = [True] * 13
+    step = 0
+    for s in range(13):
+        kinds = _BY_SUM[s]
+        if not distinct and any(table[k] + hand[k] > 0 for k in kinds if not is_joker(k)):
+            closed[s] = path[step][1] == (0,)
+            step += 1
+        line: list[Tile] = []
+        for kind in kinds:
+            p, xs, xa = path[step][1]
+            step += 1
+            t = 0 if is_joker(kind) else table[kind]
+            played.extend([kind] * p)
+            line.extend([kind] * xs)
+            a, b = kind.high, kind.low
+            counts[a][b] += xa
+            if a != b:
+                counts[b][a] += t + p - xs - xa
+        move = path[step][1]
+        step += 1
+        if distinct:
+            if line:
+                g = _distinct_sum_options(s, len(line), max(Counter(line).values()) > 1)[move[0]][0]
+                made: list[list[Tile | None]] = [[] for _ in range(g)]
+                for idx, tile in enumerate(sorted(line)):
+                    made[idx % g].append(tile)
+                for grp in made:
+                    grp.extend([None] * max(0, 3 - len(grp)))
                 sum_groups.extend(made)
-            sum_line = []
-            optional = []
-    return groups, played, sum_groups
-
-
-def _split_sum(naturals: list[Tile], jokers: int, total: int, distinct: bool) -> list[list[Tile | None]]:
-    """Split one sum line's tiles into valid sum groups."""
-    items: list[Tile | None] = [*naturals, *([None] * jokers)]
-    if not distinct:
-        return [items]
-    size = len(items)
-    kinds = KINDS_WITH_SUM[total]
-    top = max(Counter(naturals).values(), default=1)
-    g = max(top, 1, -(-size // kinds))
-    out: list[list[Tile | None]] = [[] for _ in range(g)]
-    for idx, t in enumerate(sorted(naturals)):
-        out[idx % g].append(t)
-    for _ in range(jokers):
-        min(out, key=len).append(None)
-    return out
+        elif line:
+            sum_groups.append([*line, *([None] * max(0, 3 - len(line)))])
+    runs = [r for row in range(7) for r in _row_runs(row, counts[row], [closed[row + col] for col in range(7)])]
+    return runs + sum_groups, played, sum_groups, runs
 
 
 def best_play(
@@ -793,25 +832,52 @@ def _solution(
         return Solution(incumbent.table, incumbent.played, exact=False)
     if got is None:
         return incumbent if incumbent is not None else False
-    _, choices, placed, q = got
-    groups_, played, sums = _build(t, h, choices, distinct)
+    _, path, spare, q = got
+    groups_, played, sums, runs = _build(t, h, path, distinct)
     jokers = [JOKER_KINDS[1]] * min(q, h[JOKER_KINDS[1]])
     jokers += [JOKER_KINDS[0]] * (q - len(jokers))
     played += jokers
     pool = [JOKER_KINDS[0]] * t[JOKER_KINDS[0]] + [JOKER_KINDS[1]] * t[JOKER_KINDS[1]] + jokers
-    used = sum(1 for g in groups_ for x in g if x is None)
-    extra = placed - used
-    if extra:
-        if extra >= 3 or not sums or distinct:
-            groups_.append([None] * extra)
-        else:
-            sums[0].extend([None] * extra)
+    if spare:
+        _place_spares(groups_, sums, runs, spare, distinct)
     out: list[list[Tile]] = []
     for g in groups_:
         real = [pool.pop() if x is None else x for x in g]
         out.append(order_group(real))
     out.sort(key=lambda g: [-x.key for x in g])
     return Solution(out, sorted(played, reverse=True))
+
+
+def _place_spares(
+    groups: list[list[Tile | None]],
+    sums: list[list[Tile | None]],
+    runs: list[list[Tile | None]],
+    spare: int,
+    distinct: bool,
+) -> None:
+    """Put jokers the groups do not need somewhere (the search made sure they fit)."""
+    if spare >= 3:
+        groups.append([None] * spare)
+        return
+    if sums and not distinct:
+        sums[0].extend([None] * spare)
+        return
+    if runs:
+        short = next((r for r in runs if len(r) <= 5), None)
+        if short is None:
+            # a run of six or seven splits into two runs (its ends are natural tiles)
+            long = runs[0]
+            at = next(i for i, g in enumerate(groups) if g is long)
+            groups[at : at + 1] = [long[:3], long[3:]]
+            short = groups[at]
+        short.extend([None] * spare)
+        return
+    for g in sums:
+        total = next(x.pips for x in g if x is not None)
+        while spare and len(g) < KINDS_WITH_SUM[total]:
+            g.append(None)
+            spare -= 1
+    assert spare == 0, "spare jokers found no room"
 
 
 def arrange(tiles: Iterable[Tile], distinct_sums: bool = False) -> list[list[Tile]] | None:
