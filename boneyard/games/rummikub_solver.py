@@ -7,15 +7,34 @@ consecutive) or a sum group (one pip total). The four jokers (both ``0-0`` and b
 tiles (ties: the most pips); :func:`arrange` says whether tiles split into groups;
 :func:`best_opening` and :func:`valid_triples` cover the opening.
 
-How the solver works. Every group lies on one *line*: run line ``n`` holds the tiles
-``n-0 .. n-6`` at positions ``0..6`` (the other end), sum line ``s`` holds the tiles
-with pip total ``s``. Choosing the groups is choosing, for every tile, its line, and
-then splitting each line into groups. The solver walks the 28 tile kinds ordered by pip
-total; in that order every run line is visited position by position, and every sum line
-is visited in one stretch. A dynamic programme over that walk keeps, per run line, how
-many runs are open and how long they are (1, 2, 3+), the size of the sum line being
-filled, and the jokers used; for each state only the best score is kept. That is exact
-(every arrangement is one path of the walk) and fast (a few hundred states per step).
+How the solver works. A natural tile ``a-b`` can sit in a run on *row* ``a`` (at
+position ``b``), in a run on row ``b`` (at position ``a``), or in a sum group of total
+``a+b``. Walking the pip totals 0..12 visits every row position by position (row ``r``
+is at position ``s-r`` at total ``s``) and every sum line in one go. A dynamic
+programme over that walk decides, kind by kind, how many hand tiles to play and how
+the copies split between the two rows and the sum line. Its state holds, per row, the
+*set* of run structures the row may be in with the jokers each costs beyond the row's
+cheapest (rows never interact once the tiles are split, so the row's own choices are
+folded into one deterministic state), the jokers used, a lower bound on the jokers the
+open runs still need, and whether spare jokers have room.
+
+It only looks at canonical arrangements, which lose nothing:
+
+- a joker sits inside a run (between two naturals) or completes a group to exactly
+  three; any other joker can be taken out and the group stays valid. Such spare jokers
+  are placed at the end: three or more form their own group, one or two join a group
+  with room (any run: runs of six or seven split into two; a plain sum group; a
+  distinct sum group below its size limit). Hand jokers are played when they fit.
+- with plain sums, a pip total either has no sum group (*closed*: its tiles go to runs)
+  or has one, and then every hand tile of that total is played. A run holds a natural
+  of a closed total, a run of four or more begins and ends on one, and a run begun on
+  an open total is three long (otherwise its open-total tiles could join their sum
+  groups and the run shrink or vanish).
+
+States are pruned by the jokers (used plus still needed, at most the jokers there
+are), by an upper bound on the value still to come against the best play known, and
+by Pareto dominance on jokers used. The winning path is rebuilt into groups; each
+row's runs come from a small per-row search over the same moves.
 """
 
 from __future__ import annotations
@@ -355,53 +374,57 @@ def _row_need(runs: tuple[int, ...], a1: int, a2: int, a3: int) -> int:
     return total + max(0, eager - a1)
 
 
-class _Rows:
-    """Per-search memo of row state moves, pruned by the tiles that exist ahead and the jokers left."""
+_MOVES: dict[int, tuple[int, int, int]] = {}
+_NEEDS: dict[int, int] = {}
 
-    def __init__(self, avail: list[list[int]]) -> None:
-        self.avail = avail
-        self.memo: dict[int, tuple[int, int, int]] = {}
-        self.need: dict[int, int] = {}
 
-    def move(self, vid: int, c: int, row: int, col: int, cap: int, closed: int) -> tuple[int, int, int]:
-        """Row state ``vid`` takes ``c`` naturals at ``col``: (new state or -1, jokers now, jokers still needed).
+def _move(key: int) -> tuple[int, int, int]:
+    """A row state taking naturals at its next position: (new state or -1, jokers now, jokers still needed).
 
-        Only run structures that can still be finished within ``cap`` jokers are kept.
-        """
-        key = (((((vid * 3 + c) * 49 + row * 7 + col) << 3) | cap) << 1) | closed
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        last = int(col == 6)
-        ahead = self.avail[row]
-        a1, a2, a3 = (ahead[col + d] if col + d <= 6 else 0 for d in (1, 2, 3))
-        best: dict[int, int] = {}
-        needs: dict[int, int] = {}
-        for rid, cost in _VECS[vid]:
-            mkey = (rid << 4) | (c << 2) | (closed << 1) | last
-            for nid, jc, _, _ in _ROW_MOVES.get(mkey) or _row_moves(mkey):
-                v = cost + jc
-                if v > cap or best.get(nid, 99) <= v:
-                    continue
-                nkey = nid * 49 + row * 7 + col
-                need = self.need.get(nkey)
-                if need is None:
-                    need = self.need[nkey] = _row_need(_ROWS[nid], a1, a2, a3)
-                if v + need <= cap:
-                    best[nid] = v
-                    needs[nid] = need
-        if not best:
-            got = (-1, 0, 0)
-        else:
-            low = min(best.values())
-            vec = tuple(sorted((nid, v - low) for nid, v in best.items()))
-            vid2 = _VEC_OF.get(vec)
-            if vid2 is None:
-                vid2 = _VEC_OF[vec] = len(_VECS)
-                _VECS.append(vec)
-            got = (vid2, low, min(v + needs[nid] for nid, v in best.items()) - low)
-        self.memo[key] = got
-        return got
+    ``key`` packs (row state, naturals here, the naturals that exist at the next three
+    positions, whether this is the row's last position, the jokers the row may still
+    use, whether this pip total is closed). Only run structures that can still be
+    finished within that many jokers are kept; the last figure is the fewest jokers the
+    kept structures still need (a lower bound used to prune whole states).
+    """
+    closed, cap, rest = key & 1, (key >> 1) & 7, key >> 4
+    pos, rest = rest % 54, rest // 54
+    c, vid = rest % 3, rest // 3
+    last, ahead = pos & 1, pos >> 1
+    a1, a2, a3 = ahead // 9, (ahead // 3) % 3, ahead % 3
+    best: dict[int, int] = {}
+    needs: dict[int, int] = {}
+    for rid, cost in _VECS[vid]:
+        mkey = (rid << 4) | (c << 2) | (closed << 1) | last
+        for nid, jc, _, _ in _ROW_MOVES.get(mkey) or _row_moves(mkey):
+            v = cost + jc
+            if v > cap or best.get(nid, 99) <= v:
+                continue
+            nkey = nid * 27 + ahead
+            need = _NEEDS.get(nkey)
+            if need is None:
+                need = _NEEDS[nkey] = _row_need(_ROWS[nid], a1, a2, a3)
+            if v + need <= cap:
+                best[nid] = v
+                needs[nid] = need
+    if not best:
+        got = (-1, 0, 0)
+    else:
+        low = min(best.values())
+        vec = tuple(sorted((nid, v - low) for nid, v in best.items()))
+        vid2 = _VEC_OF.get(vec)
+        if vid2 is None:
+            vid2 = _VEC_OF[vec] = len(_VECS)
+            _VECS.append(vec)
+        got = (vid2, low, min(v + needs[nid] for nid, v in best.items()) - low)
+    _MOVES[key] = got
+    return got
+
+
+def _position_code(avail: list[list[int]], row: int, col: int) -> int:
+    """The part of a move's key that says what lies ahead of ``col`` on ``row``."""
+    a1, a2, a3 = (avail[row][col + d] if col + d <= 6 else 0 for d in (1, 2, 3))
+    return (a1 * 9 + a2 * 3 + a3) * 2 + int(col == 6)
 
 
 # Bit layout of a search state: 7 rows x 12 bits of row state, then the jokers used,
@@ -463,8 +486,7 @@ def _solve(
     layer: dict[int, int] = {0: 0}
     path_backs: list[dict[int, tuple[int, tuple[int, ...]]]] = []
     avail = [[0 if is_joker(Tile(r, c)) else table[Tile(r, c)] + hand[Tile(r, c)] for c in range(7)] for r in range(7)]
-    rows = _Rows(avail)
-    move = rows.move
+    moves_get = _MOVES.get
     needs: dict[int, int] = {}  # (row state << 6 | row*7 + col) -> jokers it still needs
     keep = ~(_U_FIELD | _N_FIELD | _L_FIELD)
     for s in range(13):
@@ -493,6 +515,7 @@ def _solve(
             here_a, here_b = a * 7 + b, b * 7 + a
             prev_a, prev_b = here_a - 1, here_b - 1
             clear = keep & ~((_ROW_MASK << offa) | (_ROW_MASK << offb))
+            code_a, code_b = _position_code(avail, a, b), _position_code(avail, b, a)
             new: dict[int, int] = {}
             back = {}
             for st, val in layer.items():
@@ -508,6 +531,8 @@ def _solve(
                 if two:
                     others -= needs.get((rb << 6) | prev_b, 0)
                 cap = jmax - u - others
+                if cap < 0:
+                    continue
                 closed = 1 if distinct or not is_open else 0
                 base = st & clear
                 for p in plays:
@@ -526,11 +551,13 @@ def _solve(
                             xb = rest_n - xa
                             if xa > 2 or xb > 2:
                                 continue
-                            na, ja, la = move(ra, xa, a, b, cap, closed)
+                            key = (((((ra * 3 + xa) * 54 + code_a) << 3) | cap) << 1) | closed
+                            na, ja, la = moves_get(key) or _move(key)
                             if na < 0:
                                 continue
                             if two:
-                                nb, jb, lb = move(rb, xb, b, a, cap - ja - la, closed)
+                                key = (((((rb * 3 + xb) * 54 + code_b) << 3) | (cap - ja - la)) << 1) | closed
+                                nb, jb, lb = moves_get(key) or _move(key)
                                 if nb < 0:
                                     continue
                                 st2 = base | (na << offa) | (nb << offb)
@@ -560,12 +587,13 @@ def _solve(
         back = {}
         for st, val in layer.items():
             u = (st >> _U_OFF) & 7
+            free = jmax - ((st >> _L_OFF) & 7)  # jokers the rows do not need yet
             ns = (st >> _N_OFF) & 15
             room = (st >> _ROOM_OFF) & 3
             clean = st & ~(_SUM_FIELD | _U_FIELD | _ROOM_FIELD)
             if distinct:
                 for idx, (_g, j, r) in enumerate(_distinct_sum_options(s, ns, bool(st & _DUP))):
-                    if u + j > jmax:
+                    if u + j > free:
                         continue
                     st2 = clean | ((u + j) << _U_OFF) | (min(2, room + r) << _ROOM_OFF)
                     if new.get(st2, -1) < val:
@@ -579,7 +607,7 @@ def _solve(
                 room = 2
             else:
                 j = 0
-            if u + j > jmax:
+            if u + j > free:
                 continue
             st2 = clean | ((u + j) << _U_OFF) | (room << _ROOM_OFF)
             if new.get(st2, -1) < val:

@@ -126,6 +126,43 @@ def test_solver_exact_small_cases() -> None:
     assert solver.arrange(T("4-3 5-2 6-1 5-3")) is None
 
 
+@pytest.mark.parametrize(
+    ("table", "hand", "distinct", "expect", "groups"),
+    [
+        # no group at all: two jokers cannot form one, three can
+        ("", "0-0 6-6", False, None, None),
+        ("", "0-0 0-0 6-6", False, (3, 12), ["0-0 0-0 6-6"]),
+        # a table of jokers only takes a fourth joker or any natural
+        ("0-0 0-0 6-6", "6-6", False, (1, 12), ["0-0 0-0 6-6 6-6"]),
+        ("0-0 0-0 6-6", "5-4", False, (1, 9), ["0-0 0-0 6-6 5-4"]),
+        # a full distinct sum group has no room for a spare joker; a plain one has
+        ("6-0 5-1 4-2 3-3", "0-0", True, None, None),
+        ("6-0 5-1 4-2 3-3", "0-0", False, (1, 0), ["6-0 5-1 4-2 3-3 0-0"]),
+        # two jokers complete a natural taken out of the full group
+        ("6-0 5-1 4-2 3-3", "0-0 6-6", True, (2, 12), ["6-6 0-0 6-0", "5-1 4-2 3-3"]),
+        ("5-0 4-1 3-2", "0-0", True, None, None),
+        ("6-1 5-2 4-3", "0-0 6-6", True, None, None),
+        # a run of seven is full: it splits into 3 + 4 and the three takes the joker
+        ("2-0 2-1 2-2 3-2 4-2 5-2 6-2", "0-0", False, (1, 0), ["3-2 4-2 5-2 6-2", "2-0 2-1 2-2 0-0"]),
+        ("2-0 2-1 2-2 3-2 4-2 5-2 6-2", "0-0 6-6", True, (2, 12), ["3-2 4-2 5-2 6-2", "2-0 2-1 2-2 6-6 0-0"]),
+        # jokers inside runs: 1-0 _ _ 3-1 needs both jokers (one from the table)
+        ("3-2 4-2 5-2 0-0", "1-0 3-1 0-0", False, (3, 5), None),
+        ("3-3 4-3 5-3", "1-0 3-1 0-0 0-0", False, (4, 5), None),
+    ],
+)
+def test_spare_jokers_and_full_groups(
+    table: str, hand: str, distinct: bool, expect: tuple[int, int] | None, groups: list[str] | None
+) -> None:
+    tiles, own = (T(table) if table else []), T(hand)
+    sol = solver.best_play(tiles, own, distinct)
+    assert (sol.score if sol is not None else None) == expect
+    assert (solver.milp_score(tiles, own, distinct) if pytest.importorskip("scipy") else None) == (expect or (0, 0))
+    if sol is not None:
+        assert all(solver.group_error(g, distinct) is None for g in sol.table)
+        if groups is not None:
+            assert [" ".join(map(str, g)) for g in sol.table] == groups
+
+
 def test_best_opening() -> None:
     assert solver.best_opening(T("1-0 2-0 3-0 6-5 6-4 6-3")) == tuple(T("6-3 6-4 6-5"))
     assert solver.best_opening(T("1-0 6-5 4-4")) is None
