@@ -979,13 +979,19 @@ class Montana(Game):
         is known to win with, when there is one); up to 200 tries.
         """
         one_pair = self.rules.one_pair
-        for _ in range(200):
-            whole = _random_complete(pool, size + 1, one_pair, rng, seed)
+        # Without a known winning tile, every other try builds the hand around a wait the
+        # seat was never shown to pass on: with many non-winning pulls tested, a hand built
+        # from random sets alone almost never keeps them all.
+        passed_on = {t for t, _, wins in self.tests[seat] if not wins}
+        waits = [t for t in _KINDS if t not in passed_on] if seed is None else []
+        for attempt in range(200):
+            wait = seed if seed is not None else (rng.choice(waits) if waits and attempt % 2 == 0 else None)
+            whole = _random_complete(pool, size + 1, one_pair, rng, wait)
             if whole is None:
                 continue
             codes = an.encode(whole)
             fits = []
-            for t in [seed] if seed is not None else list(dict.fromkeys(whole)):
+            for t in [wait] if wait is not None else list(dict.fromkeys(whole)):
                 codes[t.high] -= P5[t.low]
                 if self._ready_ok(seat, codes):
                     fits.append(t)
@@ -1072,6 +1078,9 @@ class Montana(Game):
             else:
                 self.answers[s] = rng.choice(options[s])
         return True
+
+
+_KINDS = double_six()
 
 
 def _random_complete(

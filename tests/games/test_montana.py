@@ -779,7 +779,7 @@ def test_terminal_renderer_draws_every_phase() -> None:
 
 def test_sampling_holds_up_with_ready_players_and_claims() -> None:
     """Views from games full of ready declarations and claims sample to equal views."""
-    samples = failures = 0
+    samples = 0
     for seed in range(12):
         players = 2 + seed % 3
         g = boneyard.new_game("montana", players=players, seed=seed, rules={"one_pair": seed % 4 == 3})
@@ -791,14 +791,24 @@ def test_sampling_holds_up_with_ready_players_and_claims() -> None:
                 seat = rng.choice([*range(players), None])
                 view = g.view(seat)
                 samples += 1
-                try:
-                    s = boneyard.sample_game(view, random.Random(samples))
-                except ValueError:
-                    failures += 1
-                    continue
+                s = boneyard.sample_game(view, random.Random(samples))
                 assert s.view(seat) == view
                 if seat is not None and seat == g.current_player:
                     assert legal(s) == legal(g)
             g.apply(keen[0] if keen and rng.random() < 0.7 else rng.choice(legal_now))
     assert samples > 500
-    assert failures <= samples // 200  # rare: several ready hands, each with a long record of tests
+
+
+def test_sampling_a_ready_seat_with_a_long_record_of_passed_pulls() -> None:
+    """A view where a hidden ready seat passed on many pulls still samples (it once failed every time)."""
+    import json
+    from pathlib import Path
+
+    saved = json.loads((Path(__file__).parent / "data" / "montana_ready_sample.json").read_text())
+    g = boneyard.replay(saved["record"])
+    seat = saved["seat"]
+    assert g.view(None)["ready"] == [False, True, False, False]
+    for i in range(30):
+        s = boneyard.sample_game(g.view(seat), random.Random(i))
+        assert s.view(seat) == g.view(seat)
+        assert legal(s) == legal(g) or g.current_player != seat
