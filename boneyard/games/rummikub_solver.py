@@ -763,12 +763,14 @@ def best_play(
     t = Counter(table)
     h = Counter(hand)
     key = (_key(t), _key(h), distinct_sums)
-    cached = _CACHE.get(key)
-    if cached is None:
-        cached = _solution(t, h, distinct_sums, groups, budget)
+    entry = _CACHE.get(key)
+    # an answer cut short by a budget is reused only under a budget no larger
+    if entry is None or not _still_good(entry, budget):
+        entry = (_solution(t, h, distinct_sums, groups, budget), budget)
         if len(_CACHE) > 4096:
             _CACHE.clear()
-        _CACHE[key] = cached
+        _CACHE[key] = entry
+    cached = entry[0]
     if cached is False:
         raise ValueError("the table tiles do not split into valid groups")
     assert isinstance(cached, Solution)
@@ -777,7 +779,14 @@ def best_play(
     return cached
 
 
-_CACHE: dict[tuple[tuple[int, ...], tuple[int, ...], bool], Solution | bool] = {}
+_CACHE: dict[tuple[tuple[int, ...], tuple[int, ...], bool], tuple[Solution | bool, int | None]] = {}
+
+
+def _still_good(entry: tuple[Solution | bool, int | None], budget: int | None) -> bool:
+    answer, spent = entry
+    if not isinstance(answer, Solution) or answer.exact:
+        return True
+    return budget is not None and spent is not None and budget <= spent
 
 
 def _key(c: Counter[Tile]) -> tuple[int, ...]:

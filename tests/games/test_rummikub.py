@@ -436,3 +436,14 @@ def test_seeded_soak_keeps_the_invariants() -> None:
         assert r is not None and g.winners and max(g.scores) >= 30
         assert sum(r["points"]) == (0 if r["winner"] is None else sum(r["pips"]) - r["pips"][r["winner"]])
     assert hands >= 100
+
+
+def test_a_budgeted_answer_is_not_reused_for_a_larger_budget() -> None:
+    groups, hand = solver.random_position(random.Random(5), 40, 12)
+    table = [t for g in groups for t in g]
+    solver._CACHE.clear()
+    cut = solver.best_play(table, hand, groups=groups, budget=1, require=False)
+    assert cut is not None and not cut.exact
+    assert solver.best_play(table, hand, groups=groups, budget=1, require=False) is cut
+    again = solver.best_play(table, hand, groups=groups, budget=10**9, require=False)
+    assert again is not None and again is not cut
