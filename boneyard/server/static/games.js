@@ -89,7 +89,7 @@
   const ARM_NAMES = { 0: "the spinner", 1: "arm 1 (left)", 2: "arm 2 (right)", 3: "arm 3 (top)", 4: "arm 4 (bottom)" };
 
   // A legal action in plain words (the notation stays in data-action and the tooltip).
-  function describe(game, action) {
+  function describe(game, action, view) {
     const w = action.split(" ");
     const simple = {
       rounce: { pass: "Pass — play this hand", fold: "Fold — sit this hand out", dummy: "Dummy — take a new hand",
@@ -113,8 +113,16 @@
     if (game === "montana" && w[0] === "add") return `Add ${w[1]} to your exposed triple`;
     if (game === "montana" && w[0] === "claim" && w[1] === "run") return `Claim it for a run with ${w.slice(2).join(" ")}`;
     if (game === "rummikub" && w[0] === "play") {
-      const groups = action.slice(5).split("|").length;
-      return `Play: table of ${groups} group${groups === 1 ? "" : "s"}`;
+      // Name the tiles the play lays: the new table less the tiles already on it.
+      const left = view && Array.isArray(view.table) ? view.table.flat().map(String) : [];
+      const laid = w.slice(1).filter((t) => {
+        if (t === "|") return false;
+        const i = left.indexOf(t);
+        if (i < 0) return true;
+        left.splice(i, 1);
+        return false;
+      });
+      return `Lay ${laid.join(" ")}`;
     }
     return action.charAt(0).toUpperCase() + action.slice(1);
   }

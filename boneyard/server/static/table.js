@@ -204,7 +204,7 @@
     if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
     // Rummikub may list many plays: show a few; the builder and the hint do the rest.
     if (s.game === "rummikub" && !selected) list = legal.filter((a) => !a.startsWith("play ")).concat(legal.filter((a) => a.startsWith("play ")).slice(0, 6));
-    const say = (a) => window.Games.describe(s.game, a);
+    const say = (a) => window.Games.describe(s.game, a, s.view);
     $("actions").innerHTML =
       list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" title="${escapeHtml(a)}" type="button">${escapeHtml(say(a))}</button>`).join("") +
       (selected ? `<button class="action cancel" data-cancel="1" type="button">cancel</button>` : "");
