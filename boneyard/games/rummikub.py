@@ -25,7 +25,7 @@ from .rummikub_solver import best_play, group_error, order_group, valid_triples
 
 HAND_SIZE = 8
 # States the exact search may visit while listing legal plays (bounds legal_actions()).
-SOLVER_BUDGET = 2_000
+SOLVER_BUDGET = 500
 _FORMS = "draw, pass, or 'play 5-3 5-4 5-5 | 4-3 5-2 6-1' (the whole table after the play)"
 
 
@@ -128,7 +128,8 @@ class Rummikub(Game):
 
         Before a seat has opened, every distinct valid group of three of its tiles (each
         laid beside the unchanged table). After: the solver's best play (most tiles, then
-        most pips), then for each different hand tile the first group it extends as is,
+        most pips; past ``SOLVER_BUDGET`` search states its quick play instead, so the
+        listing stays cheap), then for each different hand tile the first group it extends as is,
         then each valid new group of three hand tiles. Any other valid table may be
         submitted too; it is checked in full.
         """
