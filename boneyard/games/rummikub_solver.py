@@ -421,22 +421,32 @@ def _move(key: int) -> tuple[int, int, int]:
     return got
 
 
+def _reset_memo() -> None:
+    """Forget every row state but the empty one (ids are only meaningful within one search)."""
+    _MOVES.clear()
+    _VEC_OF.clear()
+    _VEC_OF[((0, 0),)] = 0
+    del _VECS[1:]
+
+
 def _position_code(avail: list[list[int]], row: int, col: int) -> int:
     """The part of a move's key that says what lies ahead of ``col`` on ``row``."""
     a1, a2, a3 = (avail[row][col + d] if col + d <= 6 else 0 for d in (1, 2, 3))
     return (a1 * 9 + a2 * 3 + a3) * 2 + int(col == 6)
 
 
-# Bit layout of a search state: 7 rows x 12 bits of row state, then the jokers used,
+# Bit layout of a search state: 7 rows x 20 bits of row state, then the jokers used,
 # the room for spare jokers (0-2), and the sum line being filled (open, size, doubled).
-_ROW_BITS = 12
+_ROW_BITS = 20
 _ROW_MASK = (1 << _ROW_BITS) - 1
-_U_OFF = 84
-_ROOM_OFF = 87
-_OPEN = 1 << 89
-_N_OFF = 90
-_DUP = 1 << 94
-_L_OFF = 95
+_U_OFF = 140
+_ROOM_OFF = 143
+_OPEN = 1 << 145
+_N_OFF = 146
+_DUP = 1 << 150
+_L_OFF = 151
+# the shared memo of row states is emptied between searches once it grows this big
+_MEMO_LIMIT = 200_000
 _L_FIELD = 7 << _L_OFF
 _U_FIELD = 7 << _U_OFF
 _ROOM_FIELD = 3 << _ROOM_OFF
@@ -470,6 +480,8 @@ def _solve(
 
     ``None`` when no arrangement scores above ``floor`` (or none exists at all).
     """
+    if len(_VECS) > _MEMO_LIMIT:
+        _reset_memo()
     jt = table[JOKER_KINDS[0]] + table[JOKER_KINDS[1]]
     jh6, jh0 = hand[JOKER_KINDS[1]], hand[JOKER_KINDS[0]]
     jmax = jt + jh6 + jh0

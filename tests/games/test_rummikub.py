@@ -458,3 +458,12 @@ def test_a_budgeted_answer_is_not_reused_for_a_larger_budget() -> None:
     assert solver.best_play(table, hand, groups=groups, budget=1, require=False) is cut
     again = solver.best_play(table, hand, groups=groups, budget=10**9, require=False)
     assert again is not None and again.exact and again.score == (5, 39)
+
+
+def test_the_shared_row_memo_may_be_emptied_between_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "_MEMO_LIMIT", 0)
+    for table, hand, expect in [("3-3 4-3 5-3", "1-0 3-1 0-0 0-0", (4, 5)), ("3-2 4-2 5-2 0-0", "1-0 3-1 0-0", (3, 5))]:
+        solver._CACHE.clear()
+        sol = solver.best_play(T(table), T(hand))
+        assert sol is not None and sol.score == expect
+        assert len(solver._VECS) < 100  # emptied before this search
