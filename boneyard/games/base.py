@@ -305,6 +305,14 @@ class Game(ABC):
         """
         self._history.append((to, text, public))
 
+    def _end_game(self, winners: list[int], message: str | None = None) -> None:
+        """End the game: the winners, nobody to act, phase ``over``, and a history line."""
+        self.winners = list(winners)
+        self.is_over = True
+        self.phase = "over"
+        self.current_player = None
+        self._log(message or f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+
     def _next(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
         return (seat + 1) % self.players

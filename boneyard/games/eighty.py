@@ -407,11 +407,7 @@ class Eighty(Game):
         )
         won = self._game_winner(side)
         if won is not None:
-            self.winners = [won, won + 2]
-            self.is_over = True
-            self.phase = Phase.OVER
-            self.current_player = None
-            self._log(f"game over: seats {won} and {won + 2} win")
+            self._end_game([won, won + 2], f"game over: seats {won} and {won + 2} win")
             return
         self._deal((self.shuffler + 1) % SEATS)
 

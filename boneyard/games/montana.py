@@ -627,12 +627,8 @@ class Montana(Game):
     def _game_over(self) -> None:
         final = self.scores
         top = max(final)
-        self.winners = [s for s in range(self.players) if final[s] == top]
-        self.is_over = True
-        self.phase = Phase.OVER
-        self.current_player = None
         self.pulled = []
-        self._log(f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+        self._end_game([s for s in range(self.players) if final[s] == top])
 
     @property
     def scores(self) -> list[int]:

@@ -349,11 +349,7 @@ class Rounce(Game):
         self._log(f"hand {self.hand_number} over: points {' '.join(map(str, self.points))}")
         low = min(self.points)
         if low <= 0:
-            self.winners = [s for s in range(self.players) if self.points[s] == low]
-            self.is_over = True
-            self.phase = Phase.OVER
-            self.current_player = None
-            self._log(f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+            self._end_game([s for s in range(self.players) if self.points[s] == low])
             return
         self._deal(self._next(self.dealer))
 

@@ -231,11 +231,7 @@ class Rummikub(Game):
         self._log(f"hand {self.hand_number} over: scores {' '.join(map(str, self.points))}")
         top = max(self.points)
         if top >= self.rules.target:
-            self.winners = [s for s in range(n) if self.points[s] == top]
-            self.is_over = True
-            self.phase = Phase.OVER
-            self.current_player = None
-            self._log(f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+            self._end_game([s for s in range(n) if self.points[s] == top])
             return
         self._deal(self._next(self.dealer))
 

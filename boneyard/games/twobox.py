@@ -328,13 +328,9 @@ class Twobox(Game):
     def _check_target(self, seat: int) -> None:
         """End the game at once if ``seat`` has reached the target."""
         if self.points[seat] >= self.rules.target:
-            self.winners = [seat]
-            self.is_over = True
-            self.phase = Phase.OVER
-            self.current_player = None
             if self.last_result is None or self.last_result["hand"] != self.hand_number:
                 self.last_result = self._result("target", seat, 0)
-            self._log(f"game over: seat {seat} reached {self.points[seat]} and won")
+            self._end_game([seat], f"game over: seat {seat} reached {self.points[seat]} and won")
 
     def _pips(self) -> list[int]:
         return [sum(t.high + t.low for t in h) for h in self.hands]
