@@ -12,47 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from boneyard.bots.greedy.rummikub import distinct_sums, opened, play_text, table_groups
 from boneyard.tiles import Tile
 
-TABLE_KEYS = ("table", "groups", "melds", "sets")
-DISTINCT_KEYS = ("distinct_sums", "distinct", "no_repeats")
 # States the solver may visit for one hint (ten times the engine's budget for listing plays).
 HINT_BUDGET = 200_000
-
-
-def table_groups(view: dict[str, Any]) -> list[list[str]]:
-    """The table's groups as lists of tile strings, whatever the view calls them."""
-    for key in TABLE_KEYS:
-        groups = view.get(key)
-        if isinstance(groups, list):
-            out = []
-            for g in groups:
-                tiles = g.get("tiles", []) if isinstance(g, dict) else g
-                out.append([str(t) for t in tiles])
-            return out
-    return []
-
-
-def _opened(view: dict[str, Any]) -> bool:
-    """Whether the view's seat has played its starting group (True when the view does not say)."""
-    seat = view.get("seat")
-    for key in ("opened", "has_opened", "started"):
-        value = view.get(key)
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, list) and isinstance(seat, int) and 0 <= seat < len(value):
-            return bool(value[seat])
-    return True
-
-
-def _distinct(view: dict[str, Any]) -> bool:
-    rules = view.get("rules") or {}
-    return any(bool(rules.get(k)) for k in DISTINCT_KEYS)
-
-
-def play_text(groups: list[list[str]]) -> str:
-    """The action notation for a whole table: ``play 5-3 5-4 5-5 | 4-3 5-2 6-1``."""
-    return "play " + " | ".join(" ".join(g) for g in groups)
 
 
 def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None = None) -> dict[str, Any]:
@@ -66,10 +30,10 @@ def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None =
 
     hand = [Tile.parse(t) for t in view.get("hand") or []]
     groups = table_groups(view)
-    distinct = _distinct(view)
+    distinct = distinct_sums(view)
     if not hand:
         return {"action": None, "tiles": [], "count": 0, "pips": 0, "why": "your hand is empty"}
-    if not _opened(view):
+    if not opened(view):
         opening = solver.best_opening(hand, distinct)
         if opening is None:
             return {"action": None, "tiles": [], "count": 0, "pips": 0,

@@ -42,9 +42,12 @@ def test_a_refused_answer_is_not_suggested() -> None:
     assert got["action"] is None and "not legal" in got["why"]
 
 
-def test_table_groups_reads_lists_or_objects() -> None:
-    assert table_groups({"table": [{"tiles": ["1-0", "1-1", "2-1"]}]}) == [["1-0", "1-1", "2-1"]]
-    assert table_groups({"groups": [["1-0", "1-1", "2-1"]]}) == [["1-0", "1-1", "2-1"]]
+def test_table_groups_reads_the_views_table() -> None:
+    assert table_groups({"table": [["1-0", "1-1", "2-1"], ["6-5", "5-5", "5-4"]]}) == [
+        ["1-0", "1-1", "2-1"],
+        ["6-5", "5-5", "5-4"],
+    ]
+    assert table_groups({"table": []}) == []
     assert play_text([["1-0", "1-1", "2-1"], ["6-1", "5-2", "4-3"]]) == "play 1-0 1-1 2-1 | 6-1 5-2 4-3"
 
 

@@ -26,7 +26,6 @@ from typing import Any
 from ...games import rummikub_solver as solver
 from ...tiles import Tile
 
-TABLE_KEYS = ("table", "groups", "melds", "sets")
 JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
 # States the exact search may visit (the engine's own bound on listing plays): past it
 # the solver's quick play is used, so a dense table never stalls a decision.
@@ -35,24 +34,17 @@ EVIDENCE_Z = 2.0  # ismcts overrules greedy only on this many standard errors of
 
 
 def table_groups(view: dict[str, Any]) -> list[list[str]]:
-    """The table's groups as lists of tile strings."""
-    for key in TABLE_KEYS:
-        groups = view.get(key)
-        if isinstance(groups, list):
-            return [[str(t) for t in (g.get("tiles", []) if isinstance(g, dict) else g)] for g in groups]
-    return []
+    """The table's groups (``view["table"]``) as lists of tile strings."""
+    return [[str(t) for t in g] for g in view.get("table") or []]
 
 
 def opened(view: dict[str, Any]) -> bool:
-    """Whether this seat has played its starting group (True if the view does not say)."""
+    """Whether this seat has played its starting group this hand (True if the view does not say)."""
     seat = view.get("seat")
-    for key in ("opened", "has_opened", "started"):
-        value = view.get(key)
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, list) and isinstance(seat, int) and 0 <= seat < len(value):
-            return bool(value[seat])
-    return True
+    flags = view.get("opened") or []
+    if not isinstance(seat, int) or not 0 <= seat < len(flags):
+        return True
+    return bool(flags[seat])
 
 
 def play_text(groups: Sequence[Sequence[Any]]) -> str:
@@ -60,7 +52,8 @@ def play_text(groups: Sequence[Sequence[Any]]) -> str:
     return "play " + " | ".join(" ".join(str(t) for t in g) for g in groups)
 
 
-def _distinct(view: dict[str, Any]) -> bool:
+def distinct_sums(view: dict[str, Any]) -> bool:
+    """Whether the table plays with the ``distinct_sums`` option."""
     return bool((view.get("rules") or {}).get("distinct_sums", False))
 
 
@@ -69,7 +62,7 @@ def best_text(view: dict[str, Any]) -> str | None:
     hand = [Tile.parse(t) for t in view.get("hand") or []]
     if not hand:
         return None
-    distinct = _distinct(view)
+    distinct = distinct_sums(view)
     groups = table_groups(view)
     naturals = [t for t in hand if not solver.is_joker(t)]
     if not opened(view):
