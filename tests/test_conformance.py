@@ -197,9 +197,9 @@ def test_random_games_with_each_rules_option(game_id: str, option: str, value: A
 def test_look_alike_tuples_are_played_as_the_listed_action(game_id: str) -> None:
     g = boneyard.new_game(game_id, seed=2)
     action = g.legal_actions()[0]
-    if isinstance(action, tuple):
-        g.apply(tuple(action))  # equal to a legal action: the listed object is played
-        assert g.record()["actions"] == [str(action)]
+    assert isinstance(action, tuple), "actions are NamedTuples, so a plain tuple can equal one"
+    g.apply(tuple(action))  # equal to a legal action: the listed object is played
+    assert g.record()["actions"] == [str(action)]
 
 
 @pytest.mark.parametrize(("game_id", "players"), cases())
