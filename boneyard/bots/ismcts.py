@@ -49,6 +49,8 @@ MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 # A game's sampler may give up on a very constrained view (ValueError): after this many
 # failures in one decision the search stops and plays on what it has (else greedy).
 MAX_SAMPLE_FAILURES = 3
+# Search shapes: ``auto`` takes the game's ``SEARCH`` knob (default ``tree``).
+SHAPES = ("auto", "tree", "flat")
 
 
 class _Node:
@@ -88,6 +90,7 @@ class IsmctsBot:
         prior: float = 0.1,
         depth: int | None = None,
         evidence: float | None = None,
+        shape: str = "auto",
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -101,6 +104,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts depth must be a whole number of actions >= 0, got {depth!r}")
         if evidence is not None and float(evidence) < 0:
             raise ValueError(f"ismcts evidence must be >= 0 standard errors, got {evidence!r}")
+        if shape not in SHAPES:
+            raise ValueError(f"ismcts shape must be one of {', '.join(SHAPES)}, got {shape!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -112,6 +117,7 @@ class IsmctsBot:
         self.prior = float(prior)
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
+        self.shape = shape
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
@@ -138,6 +144,10 @@ class IsmctsBot:
         favourite = str(greedy_action)
         deadline = None if self.ms is None else started + self.ms / 1000
         game_id = view["game"]
+        knobs = policy(game_id)
+        shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
+        if shape == "flat":
+            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs)
         looping = time.perf_counter()
         done = tried = 0
         while True:
@@ -185,6 +195,84 @@ class IsmctsBot:
         mean_a, err_a = mine.mean_and_error()
         mean_b, err_b = theirs.mean_and_error()
         return mean_a - mean_b > z * math.sqrt(err_a + err_b)
+
+    # ----- flat Monte Carlo with common random numbers ------------------------------
+
+    def _flat(
+        self,
+        view: dict[str, Any],
+        legal_actions: Sequence[Any],
+        greedy_action: Any,
+        rng: random.Random,
+        deadline: float | None,
+        knobs: Any,
+    ) -> Any:
+        """Flat determinized search: every candidate played out on the same sampled worlds.
+
+        Each round samples one world from the view and one playout seed, then plays each
+        candidate action in its own copy of that world followed by the same playout (the
+        same hidden tiles and the same random numbers: *common random numbers*), so two
+        candidates' rewards in a round differ only by what the actions themselves cause.
+        An iteration is one playout; a round needs one per candidate. The choice is the
+        candidate with the best mean reward, kept only when its mean paired difference
+        from greedy's choice beats zero by ``evidence`` standard errors; else greedy's.
+        """
+        seat = view["seat"]
+        game_id = view["game"]
+        favourite = str(greedy_action)
+        legal = {str(a): a for a in legal_actions}
+        picker = getattr(knobs, "candidates", None) if knobs is not None else None
+        chosen = list(picker(view, legal_actions, greedy_action)) if picker is not None else list(legal_actions)
+        keys = list(dict.fromkeys([favourite, *(str(a) for a in chosen if str(a) in legal)]))
+        self.last_iterations = 0
+        if seat is None or len(keys) < 2:
+            return greedy_action
+        actions = [legal[k] for k in keys]
+        rewards: list[list[float]] = [[] for _ in keys]
+        chooser = self._chooser(knobs)
+        depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
+        evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
+        hand = view.get("hand_number")
+        per_key = game_id + ":flat"
+        looping = time.perf_counter()
+        done = failures = 0
+        while True:
+            if self.iterations is not None and done + len(keys) > self.iterations:
+                break
+            if failures >= MAX_SAMPLE_FAILURES:
+                break
+            if deadline is not None:
+                now = time.perf_counter()
+                per = (now - looping) / done if done else self._iteration_s.get(per_key, 0.0)
+                if now + per * len(keys) > deadline:
+                    break
+            try:
+                world = sample_game(view, rng)
+            except ValueError:
+                failures += 1
+                continue
+            seed = rng.getrandbits(64)
+            start = list(world.scores)
+            for i, action in enumerate(actions):
+                game = world.clone()
+                game.apply(action)
+                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth)
+                rest = evaluate(game) if cut and evaluate is not None else None
+                rewards[i].append(self._reward(game_id, game, start, rest)[seat])
+            done += len(keys)
+        if done:
+            self._iteration_s[per_key] = (time.perf_counter() - looping) / done
+        self.last_iterations = done
+        rounds = len(rewards[0])
+        if rounds == 0:
+            return greedy_action
+        best = max(range(len(keys)), key=lambda i: (sum(rewards[i]), i == 0))
+        if best == 0:
+            return greedy_action
+        z = self.evidence if self.evidence is not None else float(getattr(knobs, "EVIDENCE_Z", 0.0))
+        if _paired_lead(rewards[best], rewards[0]) > z:
+            return actions[best]
+        return greedy_action
 
     # ----- one iteration -----------------------------------------------------------
 
@@ -315,3 +403,21 @@ class IsmctsBot:
         share = 1.0 / len(game.winners) if game.winners else 0.0
         won = [share if s in game.winners else 0.0 for s in range(n)]
         return [0.5 * m + 0.5 * w for m, w in zip(margin, won, strict=True)]
+
+
+def _paired_lead(mine: Sequence[float], theirs: Sequence[float]) -> float:
+    """How many standard errors the mean of ``mine - theirs`` (paired by round) lies above zero.
+
+    ``inf`` for a positive lead with no spread (every round agrees), ``-inf`` for none.
+    """
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return -math.inf
+    if n < 2:
+        return 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var <= 0:
+        return math.inf
+    return mean / math.sqrt(var / n)
