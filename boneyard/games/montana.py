@@ -762,15 +762,15 @@ class Montana(Game):
                 "deal_passes": self.deal_passes,
                 "chips": list(self.chips),
                 "outs": list(self.outs),
-                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
+                "hand": None if seat is None else [_NAME[t.key] for t in self.hands[seat]],
                 "pulled": (
-                    [str(t) for t in self.pulled]
+                    [_NAME[t.key] for t in self.pulled]
                     if seat is not None and seat == self.current_player and self.phase == Phase.TURN
                     else []
                 ),
                 "hand_sizes": [len(h) for h in self.hands],
                 "exposed": [[_meld_json(m) for m in sets] for sets in self.exposed],
-                "discards": [[s, str(t)] for s, t in self.discards],
+                "discards": [[s, _NAME[t.key]] for s, t in self.discards],
                 "woodpile": self.wood_left,
                 "dead_hands": SEATS - self.players,
                 "ready": list(self.ready),
@@ -790,7 +790,7 @@ class Montana(Game):
         for key, base in sorted(self.limits[seat].items()):
             k = base + pulls
             if k < 4:
-                out[f"{key // 8}-{key % 8}"] = max(0, k)
+                out[_NAME[key]] = max(0, k)
         return out
 
     def tile_locations(self) -> dict[str, list[Tile]]:
@@ -1170,7 +1170,7 @@ def _complete_with_pair(codes: list[int], one_pair: bool) -> bool:
 def _meld_json(m: MeldSet) -> dict[str, Any]:
     return {
         "kind": m.kind,
-        "tiles": [str(t) for t in m.tiles],
+        "tiles": [_NAME[t.key] for t in m.tiles],
         "concealed": m.concealed,
         "points": an.set_points(m.kind, m.suit, m.concealed),
     }
