@@ -140,7 +140,7 @@ def _claim(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], one_pa
     return texts[best_text] if best_text in texts else texts["pass"]
 
 
-def _connection(t: Tile, suit: Counter[int]) -> float:
+def _connection(t: Tile, suit: Counter[int] | list[int]) -> float:
     """How much a tile helps its suit's sets: copies count most, then run neighbours."""
     low = t.low
     return (
@@ -153,24 +153,45 @@ def _connection(t: Tile, suit: Counter[int]) -> float:
 
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
     """A cheap Montana policy for search playouts (see the module docstring)."""
-    texts = {str(a): a for a in legal_actions}
-    for word in ("out", "claim out"):
-        if word in texts:
-            return texts[word]
-    discards = []
-    for k, a in texts.items():
-        if k.startswith(("quad ", "add ")):
-            return a
-        if k.startswith("discard") and not k.endswith("ready"):
-            discards.append(k)
+    outs = None
+    quad = None
+    discards: list[tuple[str, Any]] = []
+    passing = None
+    for a in legal_actions:
+        k = str(a)
+        if k == "out" or k == "claim out":
+            outs = outs or a
+        elif k.startswith(("quad ", "add ")):
+            quad = quad or a
+        elif k.startswith("discard") and not k.endswith("ready"):
+            discards.append((k, a))
+        elif k == "pass":
+            passing = a
+    if outs is not None:
+        return outs
+    if quad is not None:
+        return quad
     if not discards:
-        return texts["pass"] if "pass" in texts else legal_actions[0]
-    suits: dict[int, Counter[int]] = {}
+        return passing if passing is not None else legal_actions[0]
+    # per suit (the high end), copies of each low end, padded so that low - 2 .. low + 2 index safely
+    suits = [[0] * 11 for _ in range(7)]
     for text in view["hand"]:
         t = tile(text)
-        suits.setdefault(t.high, Counter())[t.low] += 1
-    best = min(
-        discards,
-        key=lambda k: (_connection(tile(k.split()[1]), suits[tile(k.split()[1]).high]), tile(k.split()[1]).high < 4, k),
-    )
-    return texts[best]
+        suits[t.high][t.low + 2] += 1
+    best = None
+    best_key: tuple[float, bool, str] | None = None
+    for k, a in discards:
+        t = tile(k.split()[1])
+        row = suits[t.high]
+        low = t.low + 2
+        key = (
+            2.0 * (row[low] - 1)
+            + (1.0 if row[low - 1] else 0.0)
+            + (1.0 if row[low + 1] else 0.0)
+            + 0.5 * ((1 if row[low - 2] else 0) + (1 if row[low + 2] else 0)),
+            t.high < 4,
+            k,
+        )
+        if best_key is None or key < best_key:
+            best, best_key = a, key
+    return best
