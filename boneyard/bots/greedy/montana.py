@@ -37,7 +37,9 @@ from ...tiles import Tile, double_six
 _FULL = double_six(4)
 _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2
-EVIDENCE_Z = 2.0  # ismcts overrules greedy only on this many standard errors of evidence
+EVIDENCE_Z = 1.0  # ismcts overrules greedy only on this many standard errors of evidence
+SEARCH = "flat"  # ismcts compares a few candidates on common sampled worlds (see candidates)
+MAX_CANDIDATES = 4
 
 
 def tile(text: str) -> Tile:
@@ -138,6 +140,30 @@ def _claim(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], one_pa
         if key[0] < now and (best_key is None or key < best_key):
             best_key, best_text = key, k
     return texts[best_text] if best_text in texts else texts["pass"]
+
+
+def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any) -> list[Any]:
+    """The actions worth a search (``ismcts``'s flat shape): greedy's close seconds.
+
+    On a claim, every answer (they are few). On a discard, the plain discards of the
+    tiles that leave the hand as few tiles from going out as greedy's choice does, best
+    first by greedy's own key, at most :data:`MAX_CANDIDATES`. Anything else: greedy's
+    choice alone (nothing to search).
+    """
+    texts = {str(a): a for a in legal_actions}
+    if any(k.startswith("claim") for k in texts):
+        return list(legal_actions)
+    plain = {k.split()[1]: a for k, a in texts.items() if k.startswith("discard") and not k.endswith("ready")}
+    if len(plain) < 2:
+        return [greedy_action]
+    one_pair = bool(view["rules"].get("one_pair", False))
+    hand = [tile(t) for t in view["hand"]]
+    rest = unseen(view)
+    live = list(rest.elements())
+    keys = {name: _discard_key(hand, tile(name), one_pair, rest, live) for name in plain}
+    ranked = sorted(plain, key=lambda name: (keys[name], -tile(name).key))
+    best_away = keys[ranked[0]][0]
+    return [greedy_action, *(plain[n] for n in ranked if keys[n][0] <= best_away)][: MAX_CANDIDATES + 1]
 
 
 def _connection(t: Tile, suit: Counter[int] | list[int]) -> float:

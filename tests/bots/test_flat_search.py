@@ -1,0 +1,107 @@
+"""The flat search shape: candidates on common sampled worlds, reproducible, greedy on weak evidence."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard.bots import ismcts as ismcts_module
+from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.greedy import montana as greedy_montana
+from boneyard.bots.ismcts import IsmctsBot, _paired_lead
+
+
+def decision(game_id: str, seed: int, skip: int = 0) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """A view and legal actions with a real choice, after ``skip`` greedy decisions."""
+    g = boneyard.new_game(game_id, seed=seed)
+    greedy = GreedyBot()
+    rng = random.Random(seed)
+    while True:
+        legal = g.legal_actions()
+        view = g.view(g.current_player)
+        if len(legal) > 2:
+            if skip == 0:
+                return view, legal
+            skip -= 1
+        g.apply(greedy.choose(view, legal, rng))
+
+
+def test_ismcts_rejects_an_unknown_shape() -> None:
+    with pytest.raises(ValueError, match="ismcts shape"):
+        IsmctsBot(iterations=5, shape="deep")
+
+
+@pytest.mark.parametrize("game_id", ["twobox", "montana", "rounce"])
+def test_flat_search_is_reproducible_from_a_seed(game_id: str) -> None:
+    for skip in range(3):
+        view, legal = decision(game_id, 3, skip)
+        first = IsmctsBot(iterations=30, shape="flat").choose(view, legal, random.Random(5))
+        again = IsmctsBot(iterations=30, shape="flat").choose(view, legal, random.Random(5))
+        assert str(first) == str(again)
+        assert first in legal
+
+
+def test_flat_search_plays_every_candidate_on_the_same_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: one sampled world per round, each candidate on a copy of it."""
+    sampled: list[Any] = []
+    real = ismcts_module.sample_game
+
+    def spy(view: dict[str, Any], rng: random.Random) -> Any:
+        world = real(view, rng)
+        sampled.append(world)
+        return world
+
+    monkeypatch.setattr(ismcts_module, "sample_game", spy)
+    played: list[tuple[int, str]] = []
+    real_playout = IsmctsBot._playout
+
+    def watch(self: IsmctsBot, game: Any, *args: Any) -> bool:
+        played.append((len(sampled), str(game.record()["actions"][-1])))
+        return real_playout(self, game, *args)
+
+    monkeypatch.setattr(IsmctsBot, "_playout", watch)
+    view, legal = decision("twobox", 2)
+    bot = IsmctsBot(iterations=10 * len(legal), shape="flat")
+    bot.choose(view, legal, random.Random(1))
+    assert len(sampled) == 10
+    assert bot.last_iterations == 10 * len(legal)
+    for round_ in range(1, 11):
+        tried = [a for r, a in played if r == round_]
+        assert sorted(tried) == sorted(str(a) for a in legal)
+
+
+def test_flat_search_without_budget_for_a_round_plays_greedy() -> None:
+    view, legal = decision("twobox", 4)
+    expected = GreedyBot().choose(view, legal, random.Random(0))
+    bot = IsmctsBot(iterations=len(legal) - 1, shape="flat")
+    assert bot.choose(view, legal, random.Random(0)) == expected
+    assert bot.last_iterations == 0
+
+
+def test_paired_lead_counts_standard_errors_of_the_difference() -> None:
+    # the same lead of 0.25 in every round: no spread, an infinitely sure lead
+    assert _paired_lead([0.75, 0.5, 1.0], [0.5, 0.25, 0.75]) == float("inf")
+    # no lead at all
+    assert _paired_lead([0.5, 0.5], [0.5, 0.5]) == float("-inf")
+    # differences 0.2 and 0.0: mean 0.1, standard error 0.1
+    assert _paired_lead([0.7, 0.5], [0.5, 0.5]) == pytest.approx(1.0)
+
+
+def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
+    view, legal = decision("montana", 5)
+    greedy = GreedyBot().choose(view, legal, random.Random(0))
+    found = greedy_montana.candidates(view, legal, greedy)
+    assert found[0] == greedy
+    assert all(a in legal for a in found)
+    assert len(found) <= greedy_montana.MAX_CANDIDATES + 1
+    hand = [greedy_montana.tile(t) for t in view["hand"]]
+    rest = greedy_montana.unseen(view)
+    live = list(rest.elements())
+    aways = {
+        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0]
+        for a in found
+    }
+    assert len(aways) == 1
