@@ -860,6 +860,118 @@ def _run_possible(tile: Tile, t: Counter[Tile], h: Counter[Tile], jokers: int) -
     return False
 
 
+# ----- the compiled search -------------------------------------------------------------
+
+try:  # built from _rummikub_dp.c at install time; the pure-Python sweep above is the fallback
+    from . import _rummikub_dp as _dp
+except ImportError:  # pragma: no cover - exercised only where no C compiler was available
+    _dp = None
+
+COMPILED = _dp is not None
+"""Whether the compiled search is in use (otherwise the slower pure-Python sweep is)."""
+
+
+def _counts(c: Counter[Tile]) -> bytes:
+    out = bytearray(49)
+    for tile, n in c.items():
+        if not is_joker(tile):
+            out[tile.high * 7 + tile.low] = n
+    return bytes(out)
+
+
+def _solve_compiled(
+    t: Counter[Tile], h: Counter[Tile], distinct: bool, floor: int, budget: int | None
+) -> tuple[int, int, list[tuple[int, ...]]] | None:
+    """The compiled search: (score, hand jokers played, path) or ``None`` (nothing above ``floor``)."""
+    assert _dp is not None
+    jt = t[JOKER_KINDS[0]] + t[JOKER_KINDS[1]]
+    got = _dp.solve(
+        _counts(t), _counts(h), jt, h[JOKER_KINDS[0]], h[JOKER_KINDS[1]], distinct, floor,
+        budget if budget is not None else 1 << 62,
+    )
+    if got == -1:
+        raise SearchBudgetExceeded
+    if got is None:
+        return None
+    score, q, _used, path = got
+    return score, q, path
+
+
+def _cheapest_runs(row: int, counts: list[int]) -> list[list[Tile | None]]:
+    """Runs covering a row's naturals (``counts[col]`` per position) with the fewest jokers (``None``)."""
+    Runs = list[list[Tile | None]]
+    # key: (open runs of one, of two, of three or more) -> (jokers, finished runs, open runs by length)
+    layer: dict[tuple[int, int, int], tuple[int, Runs, Runs]] = {(0, 0, 0): (0, [], [])}
+    for col in range(7):
+        c, last = counts[col], col == 6
+        kind = Tile(max(row, col), min(row, col))
+        new: dict[tuple[int, int, int], tuple[int, Runs, Runs]] = {}
+        for (n1, n2, n3), (cost, done, opened) in layer.items():
+            short = [r for r in opened if len(r) < 3]
+            long = [r for r in opened if len(r) >= 3]
+            for cont in range(n3 + 1):
+                for k in range(3):
+                    cover = n1 + n2 + cont + k
+                    if cover > 2 or cover < c or (last and (k or n1)):
+                        continue
+                    covering = [list(r) for r in short] + [list(r) for r in long[:cont]] + [[] for _ in range(k)]
+                    for i, r in enumerate(covering):
+                        r.append(kind if i < c else None)
+                    done2 = done + [list(r) for r in long[cont:]]
+                    if last:
+                        done2 += covering
+                        covering = []
+                    key = (
+                        sum(len(r) == 1 for r in covering),
+                        sum(len(r) == 2 for r in covering),
+                        sum(len(r) >= 3 for r in covering),
+                    )
+                    jokers = cost + cover - c
+                    if key not in new or new[key][0] > jokers:
+                        new[key] = (jokers, done2, covering)
+        layer = new
+    return layer[(0, 0, 0)][1]
+
+
+def _build_compiled(
+    t: Counter[Tile], h: Counter[Tile], path: list[tuple[int, ...]], distinct: bool
+) -> tuple[list[list[Tile | None]], list[Tile], list[list[Tile | None]], list[list[Tile | None]]]:
+    """Turn the compiled search's path into groups: (groups, played naturals, sum groups, runs)."""
+    counts = [[0] * 7 for _ in range(7)]
+    lines: dict[int, list[Tile]] = {}
+    played: list[Tile] = []
+    sum_groups: list[list[Tile | None]] = []
+    for step in path:
+        if step[0] == 0:
+            _, a, b, p, xs, xa = step
+            kind = Tile(a, b)
+            if is_joker(kind):
+                continue
+            n = t[kind] + p
+            played.extend([kind] * p)
+            lines.setdefault(a + b, []).extend([kind] * xs)
+            counts[a][b] += xa
+            if a != b:
+                counts[b][a] += n - xs - xa
+            continue
+        _, s, choice = step
+        line = lines.get(s, [])
+        if not line:
+            continue
+        if distinct:
+            g = _distinct_sum_options(s, len(line), max(Counter(line).values()) > 1)[choice][0]
+            made: list[list[Tile | None]] = [[] for _ in range(g)]
+            for idx, tile in enumerate(sorted(line)):
+                made[idx % g].append(tile)
+        else:
+            made = [list(line)]
+        for grp in made:
+            grp.extend([None] * max(0, 3 - len(grp)))
+        sum_groups.extend(made)
+    runs = [r for row in range(7) for r in _cheapest_runs(row, counts[row])]
+    return runs + sum_groups, played, sum_groups, runs
+
+
 def _solution(
     t: Counter[Tile],
     h: Counter[Tile],
@@ -874,15 +986,26 @@ def _solution(
         if len(incumbent.played) == sum(h.values()):
             return incumbent
     floor = _gain(incumbent.played) if incumbent is not None else -1
+    limit = budget if incumbent is not None else None
     try:
-        got = _solve(t, h, distinct, floor, budget if incumbent is not None else None)
+        if COMPILED:
+            found = _solve_compiled(t, h, distinct, floor, limit)
+            got = None if found is None else (found[0], found[2], -1, found[1])
+        else:
+            got = _solve(t, h, distinct, floor, limit)
     except SearchBudgetExceeded:
         assert incumbent is not None
         return Solution(incumbent.table, incumbent.played, exact=False)
     if got is None:
         return incumbent if incumbent is not None else False
     _, path, spare, q = got
-    groups_, played, sums, runs = _build(t, h, path, distinct)
+    if COMPILED:
+        groups_, played, sums, runs = _build_compiled(t, h, path, distinct)  # type: ignore[arg-type]
+        used = sum(x is None for g in groups_ for x in g)
+        spare = t[JOKER_KINDS[0]] + t[JOKER_KINDS[1]] + q - used
+        assert spare >= 0, "the search placed more jokers than there are"
+    else:
+        groups_, played, sums, runs = _build(t, h, path, distinct)  # type: ignore[arg-type]
     jokers = [JOKER_KINDS[1]] * min(q, h[JOKER_KINDS[1]])
     jokers += [JOKER_KINDS[0]] * (q - len(jokers))
     played += jokers
