@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint chromium postgres clean
+.PHONY: run test bench lint chromium postgres compiler clean
 
-$(STAMP): pyproject.toml
+# The install compiles the Rummikub search (C); it is redone when its source changes.
+$(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c | compiler
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -14,6 +15,12 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/boneyard serve --host 127.0.0.1 --port 8000 --db sqlite:///boneyard.db
+
+# A C compiler and Python's headers for the compiled Rummikub search (Debian's gcc).
+compiler:
+	@command -v cc >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev)
+	@$(PY) -c "import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" || \
+		(apt-get update && apt-get install -y --no-install-recommends python3-dev)
 
 # Debian's Chromium for the browser tests (never a downloaded browser build).
 chromium:
@@ -40,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/_rummikub_dp*.so

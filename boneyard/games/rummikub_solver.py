@@ -43,7 +43,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
+from types import ModuleType
 
 from ..tiles import Tile, double_six
 
@@ -182,6 +184,7 @@ def valid_triples(hand: Iterable[Tile], distinct_sums: bool = False) -> list[tup
     """Every distinct valid group of exactly three tiles from ``hand`` (a multiset)."""
     counts = Counter(hand)
     kinds = sorted(counts)
+    valid = _valid_kind_triples(distinct_sums)
     out: list[tuple[Tile, Tile, Tile]] = []
     for i, a in enumerate(kinds):
         for j in range(i, len(kinds)):
@@ -190,12 +193,24 @@ def valid_triples(hand: Iterable[Tile], distinct_sums: bool = False) -> list[tup
                 continue
             for k in range(j, len(kinds)):
                 c = kinds[k]
-                need = Counter((a, b, c))
-                if any(counts[t] < m for t, m in need.items()):
+                if k == j and counts[b] < (3 if j == i else 2):
                     continue
-                if group_error((a, b, c), distinct_sums) is None:
+                if (a, b, c) in valid:
                     out.append((a, b, c))
     return out
+
+
+@lru_cache(maxsize=2)
+def _valid_kind_triples(distinct_sums: bool) -> frozenset[tuple[Tile, Tile, Tile]]:
+    """Every valid group of three tiles, as kinds in sorted order (computed once)."""
+    kinds = sorted(KINDS)
+    return frozenset(
+        (a, b, c)
+        for i, a in enumerate(kinds)
+        for j, b in enumerate(kinds[i:], i)
+        for c in kinds[j:]
+        if _group_error((a, b, c), distinct_sums) is None
+    )
 
 
 def best_opening(hand: Iterable[Tile], distinct_sums: bool = False) -> tuple[Tile, Tile, Tile] | None:
@@ -862,6 +877,7 @@ def _run_possible(tile: Tile, t: Counter[Tile], h: Counter[Tile], jokers: int) -
 
 # ----- the compiled search -------------------------------------------------------------
 
+_dp: ModuleType | None
 try:  # built from _rummikub_dp.c at install time; the pure-Python sweep above is the fallback
     from . import _rummikub_dp as _dp
 except ImportError:  # pragma: no cover - exercised only where no C compiler was available
@@ -889,7 +905,7 @@ def _solve_compiled(
         _counts(t), _counts(h), jt, h[JOKER_KINDS[0]], h[JOKER_KINDS[1]], distinct, floor,
         budget if budget is not None else 1 << 62,
     )
-    if got == -1:
+    if isinstance(got, int):
         raise SearchBudgetExceeded
     if got is None:
         return None
@@ -899,6 +915,11 @@ def _solve_compiled(
 
 def _cheapest_runs(row: int, counts: list[int]) -> list[list[Tile | None]]:
     """Runs covering a row's naturals (``counts[col]`` per position) with the fewest jokers (``None``)."""
+    return [list(r) for r in _cheapest_runs_of(row, tuple(counts))]
+
+
+@lru_cache(maxsize=1 << 16)
+def _cheapest_runs_of(row: int, counts: tuple[int, ...]) -> tuple[tuple[Tile | None, ...], ...]:
     Runs = list[list[Tile | None]]
     # key: (open runs of one, of two, of three or more) -> (jokers, finished runs, open runs by length)
     layer: dict[tuple[int, int, int], tuple[int, Runs, Runs]] = {(0, 0, 0): (0, [], [])}
@@ -930,7 +951,7 @@ def _cheapest_runs(row: int, counts: list[int]) -> list[list[Tile | None]]:
                     if key not in new or new[key][0] > jokers:
                         new[key] = (jokers, done2, covering)
         layer = new
-    return layer[(0, 0, 0)][1]
+    return tuple(tuple(r) for r in layer[(0, 0, 0)][1])
 
 
 def _build_compiled(
@@ -990,22 +1011,22 @@ def _solution(
     try:
         if COMPILED:
             found = _solve_compiled(t, h, distinct, floor, limit)
-            got = None if found is None else (found[0], found[2], -1, found[1])
+            if found is None:
+                return incumbent if incumbent is not None else False
+            _, q, steps = found
+            groups_, played, sums, runs = _build_compiled(t, h, steps, distinct)
+            used = sum(x is None for g in groups_ for x in g)
+            spare = t[JOKER_KINDS[0]] + t[JOKER_KINDS[1]] + q - used
+            assert spare >= 0, "the search placed more jokers than there are"
         else:
             got = _solve(t, h, distinct, floor, limit)
+            if got is None:
+                return incumbent if incumbent is not None else False
+            _, path, spare, q = got
+            groups_, played, sums, runs = _build(t, h, path, distinct)
     except SearchBudgetExceeded:
         assert incumbent is not None
         return Solution(incumbent.table, incumbent.played, exact=False)
-    if got is None:
-        return incumbent if incumbent is not None else False
-    _, path, spare, q = got
-    if COMPILED:
-        groups_, played, sums, runs = _build_compiled(t, h, path, distinct)  # type: ignore[arg-type]
-        used = sum(x is None for g in groups_ for x in g)
-        spare = t[JOKER_KINDS[0]] + t[JOKER_KINDS[1]] + q - used
-        assert spare >= 0, "the search placed more jokers than there are"
-    else:
-        groups_, played, sums, runs = _build(t, h, path, distinct)  # type: ignore[arg-type]
     jokers = [JOKER_KINDS[1]] * min(q, h[JOKER_KINDS[1]])
     jokers += [JOKER_KINDS[0]] * (q - len(jokers))
     played += jokers
