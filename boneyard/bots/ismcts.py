@@ -233,7 +233,7 @@ class IsmctsBot:
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
         evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
         hand = view.get("hand_number")
-        per_key = game_id + ":flat"
+        per_key = game_id
         looping = time.perf_counter()
         done = failures = 0
         while True:
@@ -362,27 +362,40 @@ class IsmctsBot:
         """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first."""
         limit = MAX_PLAYOUT if depth is None else depth
         for _ in range(limit):
-            if game.is_over or self._hand_over(game, start, hand):
+            if game.is_over:
                 return False
             actions = game.legal_actions()
             if len(actions) == 1:
+                if self._hand_over(game, start, hand):
+                    return False
                 game.apply(actions[0])
-            elif chooser is not None:
-                game.apply(chooser(game.view(game.current_player), actions, rng))
-            else:
+                continue
+            if chooser is None:
+                if self._hand_over(game, start, hand):
+                    return False
                 game.apply(actions[rng.randrange(len(actions))])
+                continue
+            seen = game.view(game.current_player)  # the chooser's view tells the hand's number too
+            if self._hand_over(game, start, hand, seen):
+                return False
+            game.apply(chooser(seen, actions, rng))
         return depth is not None and not (game.is_over or self._hand_over(game, start, hand))
 
     @staticmethod
-    def _hand_over(game: Any, start: list[Any], hand: Any) -> bool:
-        """The current hand has ended: the game is over, or the scores moved and a new hand began."""
+    def _hand_over(game: Any, start: list[Any], hand: Any, seen: dict[str, Any] | None = None) -> bool:
+        """The current hand has ended: the game is over, or the scores moved and a new hand began.
+
+        ``seen``: a view of the game as it is now, if one is at hand (saves making one).
+        """
         if game.is_over:
             return True
         if list(game.scores) == start:
             return False
         if hand is None:
             return True
-        return bool(game.view(None).get("hand_number") != hand)
+        if seen is None:
+            seen = game.view(None)
+        return bool(seen.get("hand_number") != hand)
 
     @staticmethod
     def _reward(game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None) -> list[float]:
