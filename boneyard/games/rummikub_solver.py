@@ -7,7 +7,14 @@ consecutive) or a sum group (one pip total). The four jokers (both ``0-0`` and b
 tiles (ties: the most pips); :func:`arrange` says whether tiles split into groups;
 :func:`best_opening` and :func:`valid_triples` cover the opening.
 
-How the solver works. A natural tile ``a-b`` can sit in a run on *row* ``a`` (at
+How the solver works. The search runs compiled (``_rummikub_dp.c``, built at install
+time; see that file for its model); the pure-Python sweep below is the fallback where no
+C compiler was available, and gives the same optimum. The compiled search first looks
+depth-first for an arrangement playing every hand tile that could go anywhere (nearly
+always the answer, found in well under a millisecond), and only when there is none runs
+the full sweep with the greedy play's value as a floor. The pure-Python sweep:
+
+A natural tile ``a-b`` can sit in a run on *row* ``a`` (at
 position ``b``), in a run on row ``b`` (at position ``a``), or in a sum group of total
 ``a+b``. Walking the pip totals 0..12 visits every row position by position (row ``r``
 is at position ``s-r`` at total ``s``) and every sum line in one go. A dynamic
