@@ -38,6 +38,10 @@ STRANDED_DOUBLE = 2.0
 PIP_WEIGHT = 0.2
 OUT_BONUS = 25.0
 # _PAIRS[a][b]: the tile with ends a and b.
+_FULL_COUNTS = [sum(1 for t in _FULL if t.key == k) for k in range(64)]
+_BY_KEY: list[Any] = [None] * 64
+for _t in _FULL:
+    _BY_KEY[_t.key] = _t
 _PAIRS = tuple(tuple(_TILES[f"{max(a, b)}-{min(a, b)}"] for b in range(7)) for a in range(7))
 SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
@@ -135,15 +139,18 @@ class Layout:
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
     """Tiles this seat has not seen: the others' hands and the boneyard."""
-    pool = Counter(_FULL)
-    pool.subtract(tile(t) for t in view["hand"])
-    pool[tile(view["spinner"])] -= 1
+    # counted by tile key in a plain list (hashing a Tile runs Python code), then one Counter
+    counts = list(_FULL_COUNTS)
+    for t in view["hand"]:
+        counts[tile(t).key] -= 1
+    spinner = tile(view["spinner"]).key
+    counts[spinner] -= 1
     for arm in view["arms"]:
         for t in arm["tiles"]:
-            pool[tile(t["tile"])] -= 2 if t.get("stacked_by") is not None else 1
+            counts[tile(t["tile"]).key] -= 2 if t.get("stacked_by") is not None else 1
     if view.get("spinner_stacked_by") is not None:
-        pool[tile(view["spinner"])] -= 1
-    return +pool
+        counts[spinner] -= 1
+    return Counter({_BY_KEY[k]: n for k, n in enumerate(counts) if n > 0})
 
 
 def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
