@@ -11,6 +11,7 @@ import boneyard
 from boneyard.bots import ismcts as ismcts_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
+from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead
 
 
@@ -64,19 +65,22 @@ def test_flat_search_plays_every_candidate_on_the_same_worlds(monkeypatch: pytes
 
     monkeypatch.setattr(IsmctsBot, "_playout", watch)
     view, legal = decision("twobox", 2)
-    bot = IsmctsBot(iterations=10 * len(legal), shape="flat")
+    found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
+    assert len(found) >= 2
+    bot = IsmctsBot(iterations=10 * len(found), shape="flat")
     bot.choose(view, legal, random.Random(1))
     assert len(sampled) == 10
-    assert bot.last_iterations == 10 * len(legal)
+    assert bot.last_iterations == 10 * len(found)
     for round_ in range(1, 11):
         tried = [a for r, a in played if r == round_]
-        assert sorted(tried) == sorted(str(a) for a in legal)
+        assert sorted(tried) == sorted(str(a) for a in found)
 
 
 def test_flat_search_without_budget_for_a_round_plays_greedy() -> None:
     view, legal = decision("twobox", 4)
     expected = GreedyBot().choose(view, legal, random.Random(0))
-    bot = IsmctsBot(iterations=len(legal) - 1, shape="flat")
+    found = greedy_twobox.candidates(view, legal, expected)
+    bot = IsmctsBot(iterations=len(found) - 1, shape="flat")
     assert bot.choose(view, legal, random.Random(0)) == expected
     assert bot.last_iterations == 0
 
@@ -104,4 +108,12 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
         greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0]
         for a in found
     }
-    assert len(aways) == 1
+    assert len(aways) == 1  # nobody is ready at the first discard: ties only
+
+
+def test_twobox_candidates_never_draw_while_a_play_exists() -> None:
+    for skip in range(5):
+        view, legal = decision("twobox", 6, skip)
+        found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
+        assert found and all(str(a).startswith(("play", "stack")) for a in found)
+        assert sorted(map(str, found)) == sorted(str(a) for a in legal if str(a) != "draw")

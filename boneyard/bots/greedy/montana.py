@@ -39,7 +39,7 @@ _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2
 EVIDENCE_Z = 1.0  # ismcts overrules greedy only on this many standard errors of evidence
 SEARCH = "flat"  # ismcts compares a few candidates on common sampled worlds (see candidates)
-MAX_CANDIDATES = 4
+MAX_CANDIDATES = 5
 
 
 def tile(text: str) -> Tile:
@@ -147,8 +147,10 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
 
     On a claim, every answer (they are few). On a discard, the plain discards of the
     tiles that leave the hand as few tiles from going out as greedy's choice does, best
-    first by greedy's own key, at most :data:`MAX_CANDIDATES`. Anything else: greedy's
-    choice alone (nothing to search).
+    first by greedy's own key; while another seat is ready (its hand fixed and waiting:
+    a discard it goes out on costs three times the hand's value), also those one tile
+    further, the safer discards greedy never weighs. At most :data:`MAX_CANDIDATES`
+    besides greedy's choice. Anything else: greedy's choice alone (nothing to search).
     """
     texts = {str(a): a for a in legal_actions}
     if any(k.startswith("claim") for k in texts):
@@ -162,8 +164,10 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
     live = list(rest.elements())
     keys = {name: _discard_key(hand, tile(name), one_pair, rest, live) for name in plain}
     ranked = sorted(plain, key=lambda name: (keys[name], -tile(name).key))
-    best_away = keys[ranked[0]][0]
-    return [greedy_action, *(plain[n] for n in ranked if keys[n][0] <= best_away)][: MAX_CANDIDATES + 1]
+    seat = view["seat"]
+    danger = any(r for s, r in enumerate(view.get("ready") or []) if s != seat)
+    reach = keys[ranked[0]][0] + (1 if danger else 0)
+    return [greedy_action, *(plain[n] for n in ranked if keys[n][0] <= reach)][: MAX_CANDIDATES + 1]
 
 
 def _connection(t: Tile, suit: Counter[int] | list[int]) -> float:

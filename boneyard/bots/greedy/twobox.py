@@ -202,6 +202,17 @@ def _value(text: str, view: dict[str, Any], layout: Layout, hand: list[Tile], re
     return value
 
 
+def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any) -> list[Any]:
+    """The actions ``ismcts``'s flat search compares: every play and stack, never a voluntary draw.
+
+    Searching the draw too made the bot draw in a third of its decisions: a playout values
+    one draw followed by greedy play, but the bot then draws again at its next decision,
+    and the swollen hand lost (an arena run of 40 games, 0.450 against greedy).
+    """
+    plays = [a for a in legal_actions if str(a).startswith(("play", "stack"))]
+    return plays or [greedy_action]
+
+
 def evaluate(game: Any) -> list[float]:
     """Each seat's expected further gain in the hand (see the module docstring), from its view."""
     hands = [game.view(s)["hand"] for s in range(game.players)]
