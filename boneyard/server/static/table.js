@@ -463,6 +463,9 @@
       me = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify({ seat, name }) });
       localStorage.setItem(tokenKey, JSON.stringify(me));
       if (ws) {
+        // the watcher's socket is done: a message still in flight on it would draw the
+        // spectator's view (no hand) over the seat's
+        ws.onmessage = null;
         ws.onclose = null;
         ws.close();
       }
