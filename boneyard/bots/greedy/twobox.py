@@ -12,13 +12,13 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 
 Draw only when nothing can be played; pass only when nothing else is legal.
 
-For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (every legal action played
-out with greedy to the hand's end on the same sampled worlds, common random numbers),
-which measured better than a tree with playouts cut after 8 actions. For cut-off
-playouts (the bot's ``depth`` parameter), :func:`evaluate` estimates the rest of a hand
-from a sampled game's views: each seat expects the going-out award (the pips in the
-other hands) in proportion to its chance of going out, taken as ``1 / tiles in hand**2``
-normalised over the seats.
+For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat*: greedy's
+:data:`MAX_CANDIDATES` best plays (:func:`candidates`) are each played out with greedy
+for :data:`PLAYOUT_DEPTH` actions on the same sampled worlds (common random numbers),
+then :func:`evaluate` estimates the rest of the hand from the sampled game's views: each
+seat expects the going-out award (the pips in the other hands) in proportion to its
+chance of going out, taken as ``1 / tiles in hand**2`` normalised over the seats. Cut
+playouts chose better than whole-hand ones at the same time (see ``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ _PAIRS = tuple(tuple(_TILES[f"{max(a, b)}-{min(a, b)}"] for b in range(7)) for a
 SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search
+PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
 
 
 def tile(text: str) -> Tile:
