@@ -28,17 +28,20 @@ def compile_search(root: Path) -> Path | None:
     out = src.with_name("_rummikub_dp" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
     if out.exists() and out.stat().st_mtime >= src.stat().st_mtime:
         return out
-    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
     include = sysconfig.get_paths()["include"]
-    cmd = [*cc, "-O2", "-shared", "-fPIC", "-I", include, str(src), "-o", str(out)]
-    try:
-        subprocess.run(cmd, check=True, capture_output=True, text=True)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        detail = getattr(exc, "stderr", "") or str(exc)
-        print(f"boneyard: could not compile {SOURCE} ({detail.strip()[:500]}); "
-              "the Rummikub solver will use its slower pure-Python search", file=sys.stderr)
-        return None
-    return out
+    compilers = [os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc"]
+    problems: list[str] = []
+    for cc in dict.fromkeys(c for c in compilers if c):
+        cmd = [*shlex.split(cc), "-O2", "-shared", "-fPIC", "-I", include, str(src), "-o", str(out)]
+        try:
+            subprocess.run(cmd, check=True, capture_output=True, text=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            problems.append(f"{cc}: {(getattr(exc, 'stderr', '') or str(exc)).strip()[:300]}")
+            continue
+        return out
+    print(f"boneyard: could not compile {SOURCE} ({'; '.join(problems)}); "
+          "the Rummikub solver will use its slower pure-Python search", file=sys.stderr)
+    return None
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
