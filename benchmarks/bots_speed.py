@@ -5,8 +5,9 @@ registered game, the CPU time of a greedy decision and of one ismcts iteration w
 game's own search knobs (tree games: a sampled deal, a walk down the tree and a playout;
 flat games: one candidate's playout on a sampled world, the world's sampling shared by
 the round), measured on positions from seeded greedy games; decisions where the search
-had nothing to compare (no iterations) are left out of the per-iteration figure. CPU time (``time.process_time``) is reported so that
-figures on a loaded, shared machine still mean something; wall time is shown beside it.
+had nothing to compare (no iterations) are left out of the per-iteration figure. CPU
+time (``time.process_time``) is reported so that figures on a loaded, shared machine
+still mean something; wall time is shown beside it.
 """
 
 from __future__ import annotations
