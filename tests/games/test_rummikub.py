@@ -190,6 +190,20 @@ def test_the_compiled_search_is_built() -> None:
     assert solver.COMPILED, "boneyard/games/_rummikub_dp.c was not compiled: reinstall with a C compiler"
 
 
+def test_the_compiled_search_refuses_malformed_input() -> None:
+    dp = solver._dp
+    assert dp is not None
+    with pytest.raises(ValueError, match="49 bytes"):
+        dp.solve(b"x", bytes(49), 0, 0, 0, False, -1, 10)
+    with pytest.raises(ValueError, match="at most two of each natural kind"):
+        dp.solve(bytes([3] * 49), bytes(49), 0, 0, 0, False, -1, 10)
+    with pytest.raises(ValueError, match="between zero and four jokers"):
+        dp.solve(bytes(49), bytes(49), 5, 0, 0, False, -1, 10)
+    assert dp.solve(bytes(49), bytes(49), 0, 0, 0, False, -1, 10) == -1  # over the budget
+    score, jokers, used, path = dp.solve(bytes(49), bytes(49), 0, 0, 0, False, -1, 10**6)  # nothing at all
+    assert (score, jokers, used, len(path)) == (0, 0, 0, 28)  # one step per kind, no sum line to close
+
+
 def test_dense_positions_match_the_integer_programme() -> None:
     """Benchmark-like positions (table 10-50 tiles, hand 4-20): the same optimum as HiGHS, valid tables."""
     pytest.importorskip("scipy")
