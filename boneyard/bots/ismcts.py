@@ -24,6 +24,10 @@ With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search 
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.
 
+With ``shape="flat"`` (or a game's ``SEARCH = "flat"``) the bot instead compares a few
+candidates (the game's ``candidates`` knob, else every legal action) on common sampled
+worlds: see :meth:`IsmctsBot._flat`.
+
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
 the view, the legal actions and the ``rng`` passed in, so it is reproducible from a seed;

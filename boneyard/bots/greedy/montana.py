@@ -19,9 +19,9 @@ player would recognise:
 analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
 quads and adds as above, never claim otherwise, and discard the tile least connected to
 the rest of its suit in hand (copies, then neighbours one and two apart). Playouts run
-to the hand's end (a cut-off after a few actions showed nothing: hands rarely end that
-soon), which buys only a few dozen playouts a decision, so the search keeps greedy's
-choice unless another action's mean beats it by :data:`EVIDENCE_Z` standard errors.
+to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
+the same sampled worlds for every candidate), keeping greedy's choice unless another
+candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero.
 """
 
 from __future__ import annotations
