@@ -428,6 +428,80 @@ static inline int row_need(const int avail[7][8], int r, int x, int st)
     return x < 0 ? 0 : auto_need(avail, r, x, st);
 }
 
+/* The ways a sum line can close: plain sums hold one group (none for no naturals), distinct
+ * sums split into groups (distinct_options). Returns how many are written to opts. */
+static int line_options(int distinct, int total, Key key, SumOption *opts)
+{
+    int m = (int)(key >> M_OFF) & 15;
+    if (distinct)
+        return distinct_options(total, m, (key & DUP_BIT) != 0, opts);
+    opts[0].g = m ? 1 : 0;
+    opts[0].j = (m && m < 3) ? 3 - m : 0;
+    opts[0].room = m ? 2 : 0;
+    return 1;
+}
+
+/* One way through a kind step: the state after it, the jokers it spends, the lower bound
+ * on the jokers still needed, and the choice (copies played * 100 + to the sum line * 10 +
+ * to row a). */
+typedef struct {
+    Key key;
+    int dj, need, choice;
+} Move;
+
+#define MAX_MOVES 1024 /* 3 sum splits x 3 row splits x 10 x 10 row moves bounds it */
+
+/* Every move of kind step S from a state (key, need) playing p hand copies, within jmax
+ * jokers; returns how many were written to out. */
+static int kind_moves(const Step *S, const int avail[7][8], int distinct, int jmax, Key key, int need, int p,
+                      Move *out)
+{
+    int a = S->a, b = S->b, two = a != b;
+    int last_a = b == 6, last_b = a == 6;
+    int sum_ok = S->s >= 1 && S->s <= 11 && (!distinct || KINDS_WITH_SUM[S->s] >= 3);
+    Key rest = key & ~((((Key)15) << (a * ROW_BITS)) | (((Key)15) << (b * ROW_BITS)) | (((Key)15) << M_OFF) |
+                       (((Key)3) << ROOM_OFF));
+    int sa = ROW_OF(key, a), sb = ROW_OF(key, b);
+    int base_need = need - row_need(avail, a, S->pa, sa) - (two ? row_need(avail, b, S->pb, sb) : 0);
+    int m = (int)(key >> M_OFF) & 15;
+    int room = (int)(key >> ROOM_OFF) & 3;
+    int n = S->t + p, count = 0;
+    for (int xs = 0; xs <= (sum_ok ? n : 0); xs++) {
+        int m2 = m + xs;
+        if (!distinct && m2 > 3)
+            m2 = 3;
+        Key dup = distinct ? ((key & DUP_BIT) | (xs == 2 ? DUP_BIT : 0)) : 0;
+        int left = n - xs;
+        for (int xa = two ? 0 : left; xa <= left; xa++) {
+            int xb = left - xa;
+            int nma = ROW_NMOVES[sa][xa][last_a];
+            int nmb = two ? ROW_NMOVES[sb][xb][last_b] : 1;
+            for (int ia = 0; ia < nma; ia++)
+                for (int ib = 0; ib < nmb; ib++) {
+                    RowMove ma = ROW_MOVES[sa][xa][last_a][ia];
+                    int db = 0, jb = 0;
+                    if (two) {
+                        RowMove mb = ROW_MOVES[sb][xb][last_b][ib];
+                        db = mb.to;
+                        jb = mb.jokers;
+                    }
+                    int dj = ma.jokers + jb;
+                    int need2 = base_need + row_need(avail, a, b, ma.to) + (two ? row_need(avail, b, a, db) : 0);
+                    if (dj + need2 > jmax)
+                        continue;
+                    int room2 = (xa || xb) ? 2 : room;
+                    Move *M = &out[count++];
+                    M->key = rest | ((Key)ma.to << (a * ROW_BITS)) | ((Key)m2 << M_OFF) | dup |
+                             ((Key)room2 << ROOM_OFF) | (two ? (Key)db << (b * ROW_BITS) : 0);
+                    M->dj = dj;
+                    M->need = need2;
+                    M->choice = p * 100 + xs * 10 + xa;
+                }
+        }
+    }
+    return count;
+}
+
 /* ---- first try: can every hand tile be played? ---------------------------------------- *
  * Nearly always the best play lays every hand tile that could go anywhere, and then any
  * one arrangement of them all is optimal. A depth-first search over the same steps, with
@@ -449,6 +523,7 @@ typedef struct {
     int path[64];
     int bq, bu;
     int aborted;
+    Move *moves; /* MAX_MOVES per step */
 } Dfs;
 
 static inline Key memo_key(int k, Key key, int u)
@@ -520,18 +595,9 @@ static int dfs(Dfs *D, int k, Key key, int u, int need)
     int jmax = D->jmax;
     if (S->close) {
         SumOption opts[8];
-        int m = (int)(key >> M_OFF) & 15;
         int room = (int)(key >> ROOM_OFF) & 3;
         Key clean = key & ((((Key)1) << M_OFF) - 1);
-        int nopt;
-        if (D->distinct) {
-            nopt = distinct_options(S->s, m, (key & DUP_BIT) != 0, opts);
-        } else {
-            nopt = 1;
-            opts[0].g = m ? 1 : 0;
-            opts[0].j = (m && m < 3) ? 3 - m : 0;
-            opts[0].room = m ? 2 : 0;
-        }
+        int nopt = line_options(D->distinct, S->s, key, opts);
         for (int o = 0; o < nopt; o++) {
             int u2 = u + opts[o].j;
             if (u2 + need > jmax)
@@ -547,58 +613,18 @@ static int dfs(Dfs *D, int k, Key key, int u, int need)
                 return 0;
         }
     } else {
-        int a = S->a, b = S->b, two = a != b;
-        int last_a = b == 6, last_b = a == 6;
-        int sum_ok = S->s >= 1 && S->s <= 11 && (!D->distinct || KINDS_WITH_SUM[S->s] >= 3);
-        Key clear = ~((((Key)15) << (a * ROW_BITS)) | (((Key)15) << (b * ROW_BITS)) | (((Key)15) << M_OFF) |
-                      (((Key)3) << ROOM_OFF));
-        int sa = ROW_OF(key, a), sb = ROW_OF(key, b);
-        int base_need = need - row_need(D->avail, a, S->pa, sa) - (two ? row_need(D->avail, b, S->pb, sb) : 0);
-        int m = (int)(key >> M_OFF) & 15;
-        int room = (int)(key >> ROOM_OFF) & 3;
-        Key rest = key & clear;
-        int p = S->h, n = S->t + p;
-        /* fewer jokers first */
-        for (int jl = 0; jl <= jmax - u; jl++)
-            for (int xs = 0; xs <= (sum_ok ? n : 0); xs++) {
-                int m2 = m + xs;
-                if (!D->distinct && m2 > 3)
-                    m2 = 3;
-                Key dup = D->distinct ? ((key & DUP_BIT) | (xs == 2 ? DUP_BIT : 0)) : 0;
-                int left = n - xs;
-                for (int xa = two ? 0 : left; xa <= left; xa++) {
-                    int xb = left - xa;
-                    int nma = ROW_NMOVES[sa][xa][last_a];
-                    int nmb = two ? ROW_NMOVES[sb][xb][last_b] : 1;
-                    for (int ia = 0; ia < nma; ia++)
-                        for (int ib = 0; ib < nmb; ib++) {
-                            RowMove ma = ROW_MOVES[sa][xa][last_a][ia];
-                            int da = ma.to, db = 0, jb = 0;
-                            if (two) {
-                                RowMove mb = ROW_MOVES[sb][xb][last_b][ib];
-                                db = mb.to;
-                                jb = mb.jokers;
-                            }
-                            int dj = ma.jokers + jb;
-                            if (dj != jl)
-                                continue;
-                            int need2 = base_need + row_need(D->avail, a, b, da) +
-                                        (two ? row_need(D->avail, b, a, db) : 0);
-                            if (u + dj + need2 > jmax)
-                                continue;
-                            int room2 = (xa || xb) ? 2 : room;
-                            Key key2 = rest | ((Key)da << (a * ROW_BITS)) | ((Key)m2 << M_OFF) | dup |
-                                       ((Key)room2 << ROOM_OFF);
-                            if (two)
-                                key2 |= (Key)db << (b * ROW_BITS);
-                            if (dfs(D, k + 1, key2, u + dj, need2)) {
-                                D->path[k] = p * 100 + xs * 10 + xa;
-                                return 1;
-                            }
-                            if (D->aborted)
-                                return 0;
-                        }
+        Move *moves = D->moves + (size_t)k * MAX_MOVES;
+        int count = kind_moves(S, D->avail, D->distinct, jmax - u, key, need, S->h, moves);
+        for (int jl = 0; jl <= jmax - u; jl++) /* fewer jokers first */
+            for (int i = 0; i < count; i++) {
+                if (moves[i].dj != jl)
+                    continue;
+                if (dfs(D, k + 1, moves[i].key, u + jl, moves[i].need)) {
+                    D->path[k] = moves[i].choice;
+                    return 1;
                 }
+                if (D->aborted)
+                    return 0;
             }
     }
     if (memo_add(D, mk) < 0) {
@@ -625,12 +651,17 @@ static PyObject *play_everything(Step *steps, int nsteps, const int avail[7][8],
     D.limit = limit;
     D.memo_mask = 1023;
     D.memo = (Key *)malloc(sizeof(Key) * 1024);
-    if (!D.memo)
+    D.moves = (Move *)malloc(sizeof(Move) * MAX_MOVES * (size_t)nsteps);
+    if (!D.memo || !D.moves) {
+        free(D.memo);
+        free(D.moves);
         return PyErr_NoMemory();
+    }
     for (int i = 0; i < 1024; i++)
         D.memo[i] = EMPTY_KEY;
     int found = dfs(&D, 0, 0, 0, 0);
     free(D.memo);
+    free(D.moves);
     if (!found)
         return D.aborted ? (PyObject *)1 : Py_None;
     PyObject *path = PyList_New(nsteps);
@@ -757,9 +788,6 @@ static PyObject *solve(PyObject *self, PyObject *args)
     Layer *layers = (Layer *)calloc((size_t)nsteps + 1, sizeof(Layer));
     if (!layers)
         return PyErr_NoMemory();
-    int pos[7];
-    for (int r = 0; r < 7; r++)
-        pos[r] = -1;
     long long spent = 0;
     int status = 0; /* 0 ok, 1 out of memory, 2 over the limit, 3 nothing */
     if (layer_init(&layers[0], 16) < 0) {
@@ -781,18 +809,9 @@ static PyObject *solve(PyObject *self, PyObject *args)
             SumOption opts[8];
             for (int32_t i = 0; i < P->n; i++) {
                 Entry *E = &P->e[i];
-                int m = (int)(E->key >> M_OFF) & 15;
                 int room = (int)(E->key >> ROOM_OFF) & 3;
                 Key clean = E->key & ((((Key)1) << M_OFF) - 1);
-                int nopt;
-                if (distinct) {
-                    nopt = distinct_options(S->s, m, (E->key & DUP_BIT) != 0, opts);
-                } else {
-                    nopt = 1;
-                    opts[0].g = m ? 1 : 0;
-                    opts[0].j = (m && m < 3) ? 3 - m : 0;
-                    opts[0].room = m ? 2 : 0;
-                }
+                int nopt = line_options(distinct, S->s, E->key, opts);
                 for (int o = 0; o < nopt && !status; o++) {
                     int room2 = room + opts[o].room;
                     if (room2 > 2)
@@ -819,12 +838,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
                     break;
             }
         } else {
-            int a = S->a, b = S->b, two = a != b;
-            int pa = pos[a], pb = pos[b];
-            int last_a = b == 6, last_b = a == 6;
-            int sum_ok = S->s >= 1 && S->s <= 11 && (!distinct || KINDS_WITH_SUM[S->s] >= 3);
-            Key clear = ~((((Key)15) << (a * ROW_BITS)) | (((Key)15) << (b * ROW_BITS)) |
-                          (((Key)15) << M_OFF) | (((Key)3) << ROOM_OFF));
+            Move moves[MAX_MOVES];
             for (int32_t i = 0; i < P->n && !status; i++) {
                 Entry *E = &P->e[i];
                 int32_t top = -1;
@@ -833,75 +847,40 @@ static PyObject *solve(PyObject *self, PyObject *args)
                         top = E->val[u];
                 if (top < 0)
                     continue;
-                int sa = ROW_OF(E->key, a), sb = ROW_OF(E->key, b);
-                int base_need = E->need - row_need(avail, a, pa, sa) - (two ? row_need(avail, b, pb, sb) : 0);
-                int m = (int)(E->key >> M_OFF) & 15;
-                int room = (int)(E->key >> ROOM_OFF) & 3;
-                Key rest = E->key & clear;
                 for (int p = 0; p <= S->h && !status; p++) {
                     int32_t add = p * S->gain;
                     if ((long long)top + add + S->rest <= floor_)
                         continue;
-                    int n = S->t + p;
-                    for (int xs = 0; xs <= (sum_ok ? n : 0) && !status; xs++) {
-                        int m2 = m + xs;
-                        if (!distinct && m2 > 3)
-                            m2 = 3;
-                        Key dup = distinct ? ((E->key & DUP_BIT) | (xs == 2 ? DUP_BIT : 0)) : 0;
-                        int left = n - xs;
-                        for (int xa = two ? 0 : left; xa <= left && !status; xa++) {
-                            int xb = left - xa;
-                            int nma = ROW_NMOVES[sa][xa][last_a];
-                            int nmb = two ? ROW_NMOVES[sb][xb][last_b] : 1;
-                            for (int ia = 0; ia < nma && !status; ia++)
-                            for (int ib = 0; ib < nmb && !status; ib++) {
-                            RowMove ma = ROW_MOVES[sa][xa][last_a][ia];
-                            int da = ma.to, db = 0, jb = 0;
-                            if (two) {
-                                RowMove mb = ROW_MOVES[sb][xb][last_b][ib];
-                                db = mb.to;
-                                jb = mb.jokers;
-                            }
-                            int dj = ma.jokers + jb;
-                            int need = base_need + row_need(avail, a, b, da) + (two ? row_need(avail, b, a, db) : 0);
-                            if (dj + need > jmax)
+                    int count = kind_moves(S, (const int(*)[8])avail, distinct, jmax, E->key, E->need, p, moves);
+                    for (int mi = 0; mi < count && !status; mi++) {
+                        const Move *M = &moves[mi];
+                        int32_t ni = -2;
+                        for (int u = 0; u < NU; u++) {
+                            if (E->val[u] < 0)
                                 continue;
-                            int room2 = (xa || xb) ? 2 : room;
-                            Key key = rest | ((Key)da << (a * ROW_BITS)) | ((Key)m2 << M_OFF) | dup |
-                                      ((Key)room2 << ROOM_OFF);
-                            if (two)
-                                key |= (Key)db << (b * ROW_BITS);
-                            int32_t ni = -2;
-                            for (int u = 0; u < NU; u++) {
-                                if (E->val[u] < 0)
-                                    continue;
-                                int u2 = u + dj;
-                                if (u2 + need > jmax)
+                            int u2 = u + M->dj;
+                            if (u2 + M->need > jmax)
+                                break;
+                            int32_t v = E->val[u] + add;
+                            if ((long long)v + S->rest <= floor_)
+                                continue;
+                            if (ni == -2) {
+                                int32_t before = N->n;
+                                ni = layer_get(N, M->key, M->need);
+                                if (ni < 0) {
+                                    status = 1;
                                     break;
-                                int32_t v = E->val[u] + add;
-                                if ((long long)v + S->rest <= floor_)
-                                    continue;
-                                if (ni == -2) {
-                                    int32_t before = N->n;
-                                    ni = layer_get(N, key, need);
-                                    if (ni < 0) {
-                                        status = 1;
-                                        break;
-                                    }
-                                    if (N->n > before && ++spent > limit) {
-                                        status = 2;
-                                        break;
-                                    }
                                 }
-                                offer(&N->e[ni], u2, v, i, u, p * 100 + xs * 10 + xa);
+                                if (N->n > before && ++spent > limit) {
+                                    status = 2;
+                                    break;
+                                }
                             }
-                            }
+                            offer(&N->e[ni], u2, v, i, u, M->choice);
                         }
                     }
                 }
             }
-            pos[a] = b;
-            pos[b] = a;
         }
         if (status)
             break;
