@@ -279,119 +279,6 @@ static void dominance(Layer *L)
     }
 }
 
-/* ---- dominance between rows' optional runs ----------------------------------------- *
- * An open run of three or more may stop at any position at no cost, so a row state with
- * more such runs (the others equal) can do all the fewer can. Two search states equal but
- * for their rows' optional runs: the one with at least as many in every row, and no less
- * value for any jokers used, beats the other. */
-
-static inline Key drop_optional(Key key)
-{
-    Key out = key & ~((((Key)1) << (7 * ROW_BITS)) - 1);
-    for (int r = 0; r < 7; r++) {
-        int st = ROW_OF(key, r);
-        out |= (Key)ROW_ID[ROW_N1[st]][ROW_N2[st]][0] << (r * ROW_BITS);
-    }
-    return out;
-}
-
-static inline int covers_optional(Key x, Key y)
-{
-    for (int r = 0; r < 7; r++)
-        if (ROW_N3[ROW_OF(x, r)] < ROW_N3[ROW_OF(y, r)])
-            return 0;
-    return 1;
-}
-
-/* whether entry X's values beat Y's for every jokers-used count Y has */
-static inline int beats(const Entry *X, const Entry *Y, int room2)
-{
-    int32_t best = -1;
-    for (int u = 0; u < NU; u++) {
-        if (room2) {
-            if (X->val[u] > best)
-                best = X->val[u];
-        } else {
-            best = X->val[u];
-        }
-        if (Y->val[u] >= 0 && best < Y->val[u])
-            return 0;
-    }
-    return 1;
-}
-
-/* Drop dominated entries and compact the layer (its hash slots are not used afterwards). */
-static int prune_optional(Layer *L)
-{
-    int32_t n = L->n;
-    if (n < 2)
-        return 0;
-    uint32_t sc = 16;
-    while (sc < (uint32_t)n * 2)
-        sc <<= 1;
-    int32_t *head = (int32_t *)malloc(sizeof(int32_t) * sc);
-    Key *hkey = (Key *)malloc(sizeof(Key) * sc);
-    int32_t *next = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
-    uint8_t *dead = (uint8_t *)calloc((size_t)n, 1);
-    if (!head || !hkey || !next || !dead) {
-        free(head);
-        free(hkey);
-        free(next);
-        free(dead);
-        return -1;
-    }
-    memset(head, -1, sizeof(int32_t) * sc);
-    for (int32_t i = 0; i < n; i++) {
-        Entry *E = &L->e[i];
-        int any = 0;
-        for (int u = 0; u < NU; u++)
-            any |= E->val[u] >= 0;
-        if (!any) {
-            dead[i] = 1;
-            continue;
-        }
-        Key pk = drop_optional(E->key);
-        uint32_t h = hash_key(pk) & (sc - 1);
-        while (head[h] >= 0 && hkey[h] != pk)
-            h = (h + 1) & (sc - 1);
-        if (head[h] < 0) {
-            hkey[h] = pk;
-            next[i] = -1;
-        } else {
-            next[i] = head[h];
-        }
-        head[h] = i;
-    }
-    for (uint32_t h = 0; h < sc; h++) {
-        int32_t first = head[h];
-        if (first < 0 || next[first] < 0)
-            continue;
-        int room2 = ((int)(L->e[first].key >> ROOM_OFF) & 3) == 2;
-        for (int32_t i = first; i >= 0; i = next[i]) {
-            if (dead[i])
-                continue;
-            for (int32_t j = first; j >= 0; j = next[j]) {
-                if (j == i || dead[j])
-                    continue;
-                if (covers_optional(L->e[j].key, L->e[i].key) && beats(&L->e[j], &L->e[i], room2)) {
-                    dead[i] = 1;
-                    break;
-                }
-            }
-        }
-    }
-    int32_t w = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (!dead[i])
-            L->e[w++] = L->e[i];
-    L->n = w;
-    free(head);
-    free(hkey);
-    free(next);
-    free(dead);
-    return 0;
-}
-
 /* ---- the sweep ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -885,10 +772,6 @@ static PyObject *solve(PyObject *self, PyObject *args)
         if (status)
             break;
         dominance(N);
-        if (prune_optional(N) < 0) {
-            status = 1;
-            break;
-        }
 #ifdef RKDP_DEBUG
         fprintf(stderr, "%d%s(%d,%d) %d\n", k, S->close ? "C" : "K", S->a, S->b, N->n);
 #endif
