@@ -172,17 +172,27 @@ def test_best_opening() -> None:
     }
 
 
+def check_against_highs(seed: int, count: int, table: tuple[int, int], hand: tuple[int, int], every: int) -> None:
+    """``count`` random positions (every ``every``-th with distinct sums, every other one
+    given its grouping): an exact, valid best play with HiGHS's optimum."""
+    pytest.importorskip("scipy")
+    rng = random.Random(seed)
+    for i in range(count):
+        distinct = i % every == every - 1
+        groups, own = solver.random_position(rng, rng.randint(*table), rng.randint(*hand), distinct)
+        tiles = [t for g in groups for t in g]
+        solver._CACHE.clear()
+        sol = solver.best_play(tiles, own, distinct, groups=groups if i % 2 else None, require=False)
+        assert sol is not None and sol.exact
+        assert sol.score == solver.milp_score(tiles, own, distinct), (groups, own, distinct)
+        assert all(solver.group_error(g, distinct) is None for g in sol.table)
+        assert Counter(t for g in sol.table for t in g) == Counter(tiles) + Counter(sol.played)
+        assert not Counter(sol.played) - Counter(own)
+
+
 def test_solver_matches_the_integer_programme() -> None:
     """1,000 random positions (jokers and duplicates included): the same optimum as HiGHS."""
-    pytest.importorskip("scipy")
-    rng = random.Random(2024)
-    for i in range(1000):
-        distinct = i % 5 == 4
-        groups, hand = solver.random_position(rng, rng.randint(0, 8), rng.randint(1, 6), distinct)
-        table = [t for g in groups for t in g]
-        expect = solver.milp_score(table, hand, distinct)
-        assert expect is not None
-        assert score(table, hand, distinct) == expect, (groups, hand, distinct)
+    check_against_highs(2024, 1000, (0, 8), (1, 6), every=5)
 
 
 def test_the_compiled_search_is_built() -> None:
@@ -206,18 +216,7 @@ def test_the_compiled_search_refuses_malformed_input() -> None:
 
 def test_dense_positions_match_the_integer_programme() -> None:
     """Benchmark-like positions (table 10-50 tiles, hand 4-20): the same optimum as HiGHS, valid tables."""
-    pytest.importorskip("scipy")
-    rng = random.Random(99)
-    for i in range(120):
-        distinct = i % 3 == 2
-        groups, hand = solver.random_position(rng, rng.randint(10, 50), rng.randint(4, 20), distinct)
-        table = [t for g in groups for t in g]
-        solver._CACHE.clear()
-        sol = solver.best_play(table, hand, distinct, groups=groups if i % 2 else None, require=False)
-        assert sol is not None and sol.exact
-        assert sol.score == solver.milp_score(table, hand, distinct), (groups, hand, distinct)
-        assert all(solver.group_error(g, distinct) is None for g in sol.table)
-        assert Counter(t for g in sol.table for t in g) == Counter(table) + Counter(sol.played)
+    check_against_highs(99, 120, (10, 50), (4, 20), every=3)
 
 
 def test_the_pure_python_search_agrees_with_the_compiled_one(monkeypatch: pytest.MonkeyPatch) -> None:
