@@ -6,8 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint chromium postgres compiler clean
 
-# The install compiles the Rummikub search (C); it is redone when its source changes.
-$(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c | compiler
+# The install compiles the C modules (Rummikub search, two-box playouts); redone when they change.
+$(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c boneyard/bots/_twobox_playout.c | compiler
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c | compiler
 run: $(STAMP)
 	$(BIN)/boneyard serve --host 127.0.0.1 --port 8000 --db sqlite:///boneyard.db
 
-# A C compiler and Python's headers for the compiled Rummikub search (Debian's gcc).
+# A C compiler and Python's headers for the compiled modules (Debian's gcc).
 compiler:
 	@command -v cc >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev)
 	@$(PY) -c "import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" || \
@@ -47,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/_rummikub_dp*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/_rummikub_dp*.so boneyard/bots/_twobox_playout*.so

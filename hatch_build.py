@@ -1,10 +1,13 @@
-"""Build hook: compile the Rummikub arrangement search into an extension module.
+"""Build hook: compile boneyard's C extension modules.
 
-``boneyard/games/_rummikub_dp.c`` is plain C against Python's C API. It is compiled with
-the C compiler Python was built with (``sysconfig``'s ``CC``) into
-``boneyard/games/_rummikub_dp<EXT_SUFFIX>``, next to its source, so that editable installs
-find it in place; wheels include it. Without a compiler the build goes on and the solver
-uses its pure-Python sweep (exact, but far slower); ``make`` installs ``gcc`` first.
+``boneyard/games/_rummikub_dp.c`` (the Rummikub arrangement search) and
+``boneyard/bots/_twobox_playout.c`` (the two-box playouts of the ``ismcts`` bot) are plain
+C against Python's C API. Each is compiled with the C compiler Python was built with
+(``sysconfig``'s ``CC``) into ``<name><EXT_SUFFIX>``, next to its source, so that editable
+installs find it in place; wheels include it. Without a compiler the build goes on and
+each user falls back on pure Python: the Rummikub solver on its sweep (exact, but far
+slower), the bot on playouts through the engine (far fewer per decision); ``make``
+installs ``gcc`` first.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("boneyard/games/_rummikub_dp.c")
+SOURCES = {
+    Path("boneyard/games/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
+    Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
+}
 
 
-def compile_search(root: Path) -> Path | None:
-    """Compile the search; the built module's path, or ``None`` (with a warning) when it cannot be built."""
-    src = root / SOURCE
-    out = src.with_name("_rummikub_dp" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+def compile_module(root: Path, source: Path, fallback: str) -> Path | None:
+    """Compile one module; its path, or ``None`` (with a warning) when it cannot be built."""
+    src = root / source
+    out = src.with_name(src.stem + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
     if out.exists() and out.stat().st_mtime >= src.stat().st_mtime:
         return out
     include = sysconfig.get_paths()["include"]
@@ -39,23 +45,23 @@ def compile_search(root: Path) -> Path | None:
             problems.append(f"{cc}: {(getattr(exc, 'stderr', '') or str(exc)).strip()[:300]}")
             continue
         return out
-    print(f"boneyard: could not compile {SOURCE} ({'; '.join(problems)}); "
-          "the Rummikub solver will use its slower pure-Python search", file=sys.stderr)
+    print(f"boneyard: could not compile {source} ({'; '.join(problems)}); {fallback}", file=sys.stderr)
     return None
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
-    """Compiles the search before hatchling builds a wheel or an editable install."""
+    """Compiles the modules before hatchling builds a wheel or an editable install."""
 
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        """Build the module; a regular wheel then carries it and is tagged for this platform."""
+        """Build the modules; a regular wheel then carries them and is tagged for this platform."""
         if self.target_name != "wheel":
             return
-        out = compile_search(Path(self.root))
-        if out is None or version == "editable":
-            return
-        build_data["pure_python"] = False
-        build_data["infer_tag"] = True
-        build_data["force_include"][str(out)] = f"boneyard/games/{out.name}"
+        for source, fallback in SOURCES.items():
+            out = compile_module(Path(self.root), source, fallback)
+            if out is None or version == "editable":
+                continue
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+            build_data["force_include"][str(out)] = f"{source.parent.as_posix()}/{out.name}"

@@ -30,6 +30,12 @@ from typing import Any
 
 from ...tiles import Tile, double_six
 
+try:  # built from _twobox_playout.c at install time; without it ismcts plays out through the engine
+    from .. import _twobox_playout as _compiled
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _compiled = None
+COMPILED = _compiled is not None
+
 _FULL = double_six(2)
 _TILES = {str(t): t for t in _FULL}
 BLOCK_WEIGHT = 0.5
@@ -47,6 +53,7 @@ SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search
 PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
+ROUNDS_PER_WORLD = 8  # compiled playouts: boneyard orders tried per sampled world (the first is the world's own)
 
 
 def tile(text: str) -> Tile:
@@ -237,3 +244,76 @@ def evaluate(game: Any) -> list[float]:
     total = sum(weights) or 1.0
     all_pips = sum(pips)
     return [w / total * (all_pips - p) for w, p in zip(weights, pips, strict=True)]
+
+
+# ----- compiled playouts (the ismcts bot's ``rewards`` knob) ------------------------------
+
+
+def _tid(t: Tile) -> int:
+    """A tile's number in the compiled module: high*(high+1)/2 + low (0..27)."""
+    return t.high * (t.high + 1) // 2 + t.low
+
+
+def encode(game: Any, seat: int) -> tuple[bytes, tuple[int, ...], int, int]:
+    """A (sampled) game's hand as the compiled module takes it: state bytes, scores, target, stealable points.
+
+    ``seat`` is the observer whose reward is measured. The layout is read from the game;
+    see ``_twobox_playout.c`` for the byte layout.
+    """
+    steal = game.steal
+    out = [
+        game.players,
+        seat,
+        game.current_player,
+        1 if game.rules.cutthroat else 0,
+        1 if game.rules.round_to_five else 0,
+        game.spinner.high,
+        0 if game.spinner_stack is None else 1,
+        game.passes,
+        255 if steal is None else steal[0],
+    ]
+    for line in game.arms:
+        if line:
+            t, outer, _, stacked = line[-1]
+            out += [1, _tid(t), outer, 0 if stacked is None else 1]
+        else:
+            out += [0, 0, 0, 0]
+    out.append(len(game.boneyard))
+    out += [_tid(t) for t in game.boneyard]
+    for hand in game.hands:
+        out.append(len(hand))
+        out += [_tid(t) for t in hand]
+    return bytes(out), tuple(game.points), game.rules.target, 0 if steal is None else steal[1]
+
+
+def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
+    """Plays and stacks as (kind, tile, arm) triples; ``None`` if any action is neither."""
+    out: list[int] = []
+    for a in actions:
+        if a.kind not in ("play", "stack"):
+            return None
+        out += [0 if a.kind == "play" else 1, _tid(a.tile), a.arm]
+    return bytes(out)
+
+
+WEIGHTS = (BLOCK_WEIGHT, DOUBLE_BONUS, STRANDED_DOUBLE, PIP_WEIGHT, OUT_BONUS)
+
+
+def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: float) -> list[list[float]] | None:
+    """``ismcts`` knob: each candidate played out by greedy to the hand's end, compiled.
+
+    One row per round, one reward per action (the same world and boneyard order for every
+    action of a round: common random numbers). :data:`ROUNDS_PER_WORLD` rounds: the
+    sampled world's own boneyard order, then reshuffles of it (given the hands, every order
+    of the boneyard is equally likely, so each is as good a sample as a fresh world).
+    ``None`` where the module is not built or an action is not a play or a stack.
+    """
+    if _compiled is None:
+        return None
+    cands = _candidate_bytes(actions)
+    if cands is None:
+        return None
+    state, points, target, steal = encode(game, seat)
+    flat = _compiled.rewards(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS, scale)
+    n = len(actions)
+    return [flat[i : i + n] for i in range(0, len(flat), n)]

@@ -1,0 +1,129 @@
+"""The compiled two-box playouts (``boneyard/bots/_twobox_playout.c``) against the engine and greedy."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard.bots.greedy import twobox as greedy_twobox
+
+pytestmark = pytest.mark.skipif(not greedy_twobox.COMPILED, reason="the compiled two-box playouts are not built")
+
+_NAMES = {h * (h + 1) // 2 + low: f"{h}-{low}" for h in range(7) for low in range(h + 1)}
+
+
+def _notation(kind: int, tile: int, arm: int) -> str:
+    if kind == 2:
+        return "draw"
+    if kind == 3:
+        return "pass"
+    return f"{'play' if kind == 0 else 'stack'} {_NAMES[tile]} {'to' if kind == 0 else 'on'} {arm}"
+
+
+def _engine_greedy_to_hand_end(game: Any) -> tuple[list[str], list[int] | None, bool, int]:
+    """Greedy on the engine to the end of the current hand: actions, scores then, over, winner.
+
+    The scores are ``None`` when the next hand's spinner (a double-five, 10 points) ended the
+    game: the engine deals on at once, and the compiled playout stops at the hand's end.
+    """
+    hand = game.view(None)["hand_number"]
+    rng = random.Random(0)
+    actions: list[str] = []
+    while True:
+        seat = game.current_player
+        action = greedy_twobox.choose(game.view(seat), game.legal_actions(), rng)
+        actions.append(str(action))
+        game.apply(action)
+        seen = game.view(None)
+        if seen["hand_number"] != hand:
+            result = seen["last_result"]
+            if result["hand"] != hand:
+                return actions, None, False, -1
+            return actions, list(result["scores"]), False, -1
+        if game.is_over:
+            return actions, list(game.scores), True, game.winners[0]
+
+
+def _positions(players: int, rules: dict[str, Any], games: int, seed: int) -> list[Any]:
+    """Games stopped at random moments of greedy play (copies), with every seat's hand known."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        game = boneyard.new_game("twobox", players=players, seed=seed * 1000 + g, rules=rules)
+        while not game.is_over:
+            if rng.random() < 0.08:
+                out.append(game.clone())
+            game.apply(greedy_twobox.choose(game.view(game.current_player), game.legal_actions(), rng))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("players", "rules"),
+    [
+        (4, {}),
+        (4, {"cutthroat": True}),
+        (2, {"round_to_five": True, "target": 100}),
+        (3, {"cutthroat": True, "target": 60}),
+        (6, {}),
+    ],
+)
+def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str, Any]) -> None:
+    """Action for action and score for score, the compiled playout is greedy playing the engine."""
+    positions = _positions(players, rules, games=20, seed=players)
+    assert len(positions) > 40
+    for game in positions:
+        state, points, target, steal = greedy_twobox.encode(game, 0)
+        actions, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+        expected = _engine_greedy_to_hand_end(game.clone())
+        assert [_notation(*a) for a in actions] == expected[0]
+        if expected[1] is not None:
+            assert (scores, bool(over), winner) == expected[1:]
+
+
+def test_rewards_pair_candidates_on_common_worlds() -> None:
+    """Rewards lie in [0, 1], one per candidate per round, reproducible from the seed."""
+    game = boneyard.new_game("twobox", seed=5)
+    rng = random.Random(5)
+    for _ in range(6):
+        game.apply(greedy_twobox.choose(game.view(game.current_player), game.legal_actions(), rng))
+    while len([a for a in game.legal_actions() if a.kind in ("play", "stack")]) < 2:
+        game.apply(greedy_twobox.choose(game.view(game.current_player), game.legal_actions(), rng))
+    seat = game.current_player
+    plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
+    rows = greedy_twobox.rewards(game, plays, seat, 42, 25.0)
+    assert rows is not None and len(rows) == greedy_twobox.ROUNDS_PER_WORLD
+    assert all(len(r) == len(plays) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
+    assert rows == greedy_twobox.rewards(game, plays, seat, 42, 25.0)
+    # the first round keeps the world's own boneyard order: the same as a traced playout
+    for i, action in enumerate(plays):
+        world = game.clone()
+        world.apply(action)
+        state, points, target, steal = greedy_twobox.encode(world, seat)
+        _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+        assert rows[0][i] == pytest.approx(_reward(game.scores, scores, seat, bool(over), winner))
+
+
+def _reward(start: list[int], end: list[int], seat: int, over: bool, winner: int) -> float:
+    import math
+
+    delta = [b - a for a, b in zip(start, end, strict=True)]
+    margin = 0.5 + 0.5 * math.tanh((delta[seat] - sum(delta) / len(delta)) / 25.0)
+    return 0.5 * margin + 0.5 * (winner == seat) if over else margin
+
+
+def test_malformed_input_is_refused() -> None:
+    """Bad bytes, bad scores and illegal candidates raise ValueError with a message."""
+    game = boneyard.new_game("twobox", seed=1)
+    state, points, target, steal = greedy_twobox.encode(game, 0)
+    mod = greedy_twobox._compiled
+    with pytest.raises(ValueError, match="malformed"):
+        mod.rewards(state[:-1], points, target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+    with pytest.raises(ValueError, match="one score per seat"):
+        mod.rewards(state, points[:-1], target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+    with pytest.raises(ValueError, match="not a legal play"):
+        mod.rewards(state, points, target, steal, b"\x00\x1b\x04", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+    with pytest.raises(ValueError, match="triples"):
+        mod.rewards(state, points, target, steal, b"\x00\x00", 1, 1, greedy_twobox.WEIGHTS, 25.0)
