@@ -50,6 +50,7 @@ LOWER_IS_BETTER = frozenset({"rounce"})
 # Typical size of a hand's score swing per game, to squash margins into [0, 1].
 MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
+HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
 # failures in one decision the search stops and plays on what it has (else greedy).
 MAX_SAMPLE_FAILURES = 3
@@ -146,7 +147,9 @@ class IsmctsBot:
         # prefer another action to overrule it (an uninformative search plays greedy).
         greedy_action = self._greedy.choose(view, legal_actions, random.Random(0))
         favourite = str(greedy_action)
-        deadline = None if self.ms is None else started + self.ms / 1000
+        # the search plans to stop a little early: headroom for the final choice and for
+        # stalls it cannot foresee (a garbage collection, another process on the core)
+        deadline = None if self.ms is None else started + self.ms * (1 - HEADROOM) / 1000
         game_id = view["game"]
         knobs = policy(game_id)
         shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
@@ -236,19 +239,25 @@ class IsmctsBot:
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
         evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
+        # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
+        # world; not when the bot was given its own rollout policy or playout depth
+        own = self.rollout != "auto" or self.depth is not None
+        fast = getattr(knobs, "rewards", None) if knobs is not None and not own else None
+        scale = MARGIN_SCALE.get(game_id, 20.0)
         hand = view.get("hand_number")
-        per_key = game_id
+        per_key = game_id if fast is None else game_id + ":fast"
         looping = time.perf_counter()
         done = failures = 0
+        batch = 1  # rounds a sampled world gave last time
         while True:
-            if self.iterations is not None and done + len(keys) > self.iterations:
+            if self.iterations is not None and done + len(keys) * batch > self.iterations:
                 break
             if failures >= MAX_SAMPLE_FAILURES:
                 break
             if deadline is not None:
                 now = time.perf_counter()
                 per = (now - looping) / done if done else self._iteration_s.get(per_key, 0.0)
-                if now + per * len(keys) > deadline:
+                if now + per * len(keys) * batch > deadline:
                     break
             try:
                 world = sample_game(view, rng)
@@ -256,6 +265,14 @@ class IsmctsBot:
                 failures += 1
                 continue
             seed = rng.getrandbits(64)
+            rows = fast(world, actions, seat, seed, scale) if fast is not None else None
+            if rows is not None:
+                for row in rows:
+                    for i, r in enumerate(row):
+                        rewards[i].append(r)
+                batch = max(1, len(rows))
+                done += len(keys) * len(rows)
+                continue
             start = list(world.scores)
             for i, action in enumerate(actions):
                 game = world.clone()

@@ -64,6 +64,9 @@ def test_flat_search_plays_every_candidate_on_the_same_worlds(monkeypatch: pytes
         return real_playout(self, game, *args)
 
     monkeypatch.setattr(IsmctsBot, "_playout", watch)
+    # the playouts through the engine (where the compiled ones are not built)
+    monkeypatch.setattr(greedy_twobox, "_compiled", None)
+    monkeypatch.setattr(greedy_twobox, "COMPILED", False)
     view, legal = decision("twobox", 2)
     found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
     assert len(found) >= 2
@@ -111,12 +114,54 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
     assert len(aways) == 1  # nobody is ready at the first discard: ties only
 
 
-def test_twobox_candidates_are_greedys_best_plays_never_a_draw() -> None:
+@pytest.mark.parametrize("compiled", [True, False])
+def test_twobox_candidates_are_greedys_best_plays_never_a_draw(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every play with the compiled playouts, greedy's best three through the engine; greedy's first."""
+    monkeypatch.setattr(greedy_twobox, "COMPILED", compiled)
+    limit = greedy_twobox.COMPILED_CANDIDATES if compiled else greedy_twobox.MAX_CANDIDATES
     for skip in range(8):
         view, legal = decision("twobox", 6, skip)
         greedy = GreedyBot().choose(view, legal, random.Random(0))
         found = greedy_twobox.candidates(view, legal, greedy)
         plays = [a for a in legal if str(a) != "draw"]
         assert found[0] == greedy
-        assert len(found) == min(len(plays), greedy_twobox.MAX_CANDIDATES)
+        assert len(found) == (len(plays) if limit is None else min(len(plays), limit))
         assert all(a in plays for a in found)
+
+
+@pytest.mark.skipif(not greedy_twobox.COMPILED, reason="the compiled two-box playouts are not built")
+def test_flat_search_uses_the_games_compiled_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sampled world gives ROUNDS_PER_WORLD rounds; the best mean is played; reproducible."""
+    calls: list[int] = []
+    totals: dict[str, float] = {}
+    real = greedy_twobox.rewards
+
+    def spy(world: Any, actions: Any, seat: int, seed: int, scale: float) -> Any:
+        rows = real(world, actions, seat, seed, scale)
+        assert rows is not None
+        calls.append(len(rows))
+        for row in rows:
+            for a, r in zip(actions, row, strict=True):
+                totals[str(a)] = totals.get(str(a), 0.0) + r
+        return rows
+
+    monkeypatch.setattr(greedy_twobox, "rewards", spy)
+    view, legal = decision("twobox", 2)
+    found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
+    assert len(found) >= 2
+    per_world = greedy_twobox.ROUNDS_PER_WORLD * len(found)
+    bot = IsmctsBot(iterations=5 * per_world, shape="flat")
+    choice = bot.choose(view, legal, random.Random(1))
+    assert calls == [greedy_twobox.ROUNDS_PER_WORLD] * 5
+    assert bot.last_iterations == 5 * per_world
+    assert str(choice) == max(totals, key=lambda k: totals[k])
+    again = IsmctsBot(iterations=5 * per_world, shape="flat").choose(view, legal, random.Random(1))
+    assert again == choice
+
+
+def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled rounds stand for greedy whole-hand playouts only: other settings skip them."""
+    monkeypatch.setattr(greedy_twobox, "rewards", lambda *args: pytest.fail("compiled rounds used"))
+    view, legal = decision("twobox", 2)
+    IsmctsBot(iterations=12, shape="flat", depth=3).choose(view, legal, random.Random(1))
+    IsmctsBot(iterations=12, shape="flat", rollout="random").choose(view, legal, random.Random(1))

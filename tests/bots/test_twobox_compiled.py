@@ -76,7 +76,8 @@ def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str,
     assert len(positions) > 40
     for game in positions:
         state, points, target, steal = greedy_twobox.encode(game, 0)
-        actions, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+        traced = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+        actions, scores, over, winner = traced
         expected = _engine_greedy_to_hand_end(game.clone())
         assert [_notation(*a) for a in actions] == expected[0]
         if expected[1] is not None:

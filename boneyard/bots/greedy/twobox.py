@@ -26,15 +26,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from ...tiles import Tile, double_six
 
+_compiled: ModuleType | None
 try:  # built from _twobox_playout.c at install time; without it ismcts plays out through the engine
     from .. import _twobox_playout as _compiled
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _compiled = None
 COMPILED = _compiled is not None
+"""Whether the compiled playouts are built (``ismcts`` then plays every candidate out to the hand's end)."""
 
 _FULL = double_six(2)
 _TILES = {str(t): t for t in _FULL}
@@ -51,7 +54,8 @@ for _t in _FULL:
 _PAIRS = tuple(tuple(_TILES[f"{max(a, b)}-{min(a, b)}"] for b in range(7)) for a in range(7))
 SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
-MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search
+MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search (engine playouts)
+COMPILED_CANDIDATES: int | None = None  # with the compiled playouts: every play (None) or greedy's best few
 PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
 ROUNDS_PER_WORLD = 8  # compiled playouts: boneyard orders tried per sampled world (the first is the world's own)
 
@@ -233,7 +237,8 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
         return [greedy_action]
     values = _values(view, plays)
     ranked = sorted(plays, key=lambda k: (values[k], k), reverse=True)
-    return [texts[k] for k in ranked[:MAX_CANDIDATES]]
+    limit = COMPILED_CANDIDATES if COMPILED else MAX_CANDIDATES
+    return [texts[k] for k in (ranked if limit is None else ranked[:limit])]
 
 
 def evaluate(game: Any) -> list[float]:
