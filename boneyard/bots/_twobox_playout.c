@@ -15,7 +15,7 @@
  *   5 spinner number, 6 spinner stacked (0/1), 7 passes in a row, 8 seat of the last
  *   scoring play that may be stolen (255: none),
  *   9 + 4*arm: arm holds tiles (0/1), its last tile, its open (outer) number, stacked (0/1),
- *   25: boneyard size B, then B tiles (the next draw is the last),
+ *   25: boneyard size B, then B tiles (the next draw is the last; rewards() shuffles them),
  *   then per seat: hand size k, then k tiles.
  *
  * and the scores, the target and the stealable points as Python ints.
@@ -541,8 +541,8 @@ static PyObject *rewards(PyObject *self, PyObject *args)
     uint64_t rng = seed;
     for (int r = 0; r < rounds; r++) {
         State world = start;
-        if (r > 0) /* a fresh order of the boneyard: uniformly random given the hands */
-            for (int k = world.nbone - 1; k > 0; k--) {
+        /* a fresh order of the boneyard: uniformly random given the hands */
+        for (int k = world.nbone - 1; k > 0; k--) {
                 int j = (int)(next_random(&rng) % (uint64_t)(k + 1));
                 int tmp = world.bone[k];
                 world.bone[k] = world.bone[j];
@@ -602,9 +602,9 @@ static PyMethodDef METHODS[] = {
     {"rewards", rewards, METH_VARARGS,
      "rewards(state, points, target, steal_points, candidates, rounds, seed, weights, scale)\n\n"
      "The observer's reward in [0, 1] for each candidate in each round (round-major): the\n"
-     "candidate is played, then greedy plays every seat to the end of the hand. Round 0\n"
-     "uses the state's boneyard order, later rounds reshuffle it (the same order for every\n"
-     "candidate of a round). candidates: bytes, (kind, tile, arm) per candidate."},
+     "candidate is played, then greedy plays every seat to the end of the hand. Every round\n"
+     "shuffles the boneyard afresh (the same order for every candidate of the round).\n"
+     "candidates: bytes, (kind, tile, arm) per candidate."},
     {"trace", trace, METH_VARARGS,
      "trace(state, points, target, steal_points, weights)\n\n"
      "Greedy play from the state to the end of the hand: (actions as (kind, tile, arm),\n"

@@ -26,7 +26,9 @@ errors: for games where a few dozen noisy playouts per action cannot be trusted.
 
 With ``shape="flat"`` (or a game's ``SEARCH = "flat"``) the bot instead compares a few
 candidates (the game's ``candidates`` knob, else every legal action) on common sampled
-worlds: see :meth:`IsmctsBot._flat`.
+worlds: see :meth:`IsmctsBot._flat`. A game may play those rounds itself, faster (the
+``rewards`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
+given its own ``rollout`` or ``depth``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -223,6 +225,11 @@ class IsmctsBot:
         An iteration is one playout; a round needs one per candidate. The choice is the
         candidate with the best mean reward, kept only when its mean paired difference
         from greedy's choice beats zero by ``evidence`` standard errors; else greedy's.
+
+        With the game's ``rewards(world, actions, seat, seed, scale)`` knob (and no
+        ``rollout`` or ``depth`` of the bot's own), each sampled world is handed to it and
+        gives several rounds at once (rows of one reward per candidate); the knob returns
+        ``None`` where it cannot, and the round is played out here.
         """
         seat = view["seat"]
         game_id = view["game"]

@@ -165,3 +165,8 @@ def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: 
     view, legal = decision("twobox", 2)
     IsmctsBot(iterations=12, shape="flat", depth=3).choose(view, legal, random.Random(1))
     IsmctsBot(iterations=12, shape="flat", rollout="random").choose(view, legal, random.Random(1))
+
+
+def test_the_twobox_playouts_are_compiled() -> None:
+    """make (and pip install) builds the module; without it two-box's search is much weaker."""
+    assert greedy_twobox.COMPILED, "boneyard/bots/_twobox_playout.c was not compiled: reinstall with a C compiler"

@@ -75,7 +75,8 @@ def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str,
     positions = _positions(players, rules, games=20, seed=players)
     assert len(positions) > 40
     for game in positions:
-        state, points, target, steal = greedy_twobox.encode(game, 0)
+        views = [game.view(s) for s in range(players)]
+        state, points, target, steal = greedy_twobox.encode(views, 0, boneyard=game.boneyard)
         traced = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
         actions, scores, over, winner = traced
         expected = _engine_greedy_to_hand_end(game.clone())
@@ -86,25 +87,53 @@ def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str,
 
 def test_rewards_pair_candidates_on_common_worlds() -> None:
     """Rewards lie in [0, 1], one per candidate per round, reproducible from the seed."""
-    game = boneyard.new_game("twobox", seed=5)
-    rng = random.Random(5)
-    for _ in range(6):
-        game.apply(greedy_twobox.choose(game.view(game.current_player), game.legal_actions(), rng))
-    while len([a for a in game.legal_actions() if a.kind in ("play", "stack")]) < 2:
-        game.apply(greedy_twobox.choose(game.view(game.current_player), game.legal_actions(), rng))
-    seat = game.current_player
-    plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
-    rows = greedy_twobox.rewards(game, plays, seat, 42, 25.0)
-    assert rows is not None and len(rows) == greedy_twobox.ROUNDS_PER_WORLD
-    assert all(len(r) == len(plays) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
-    assert rows == greedy_twobox.rewards(game, plays, seat, 42, 25.0)
-    # the first round keeps the world's own boneyard order: the same as a traced playout
-    for i, action in enumerate(plays):
-        world = game.clone()
-        world.apply(action)
-        state, points, target, steal = greedy_twobox.encode(world, seat)
-        _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
-        assert rows[0][i] == pytest.approx(_reward(game.scores, scores, seat, bool(over), winner))
+    varied = 0
+    for game in _positions(4, {}, games=6, seed=5):
+        plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
+        if len(plays) < 2 or not game.boneyard:
+            continue
+        seat = game.current_player
+        rows = greedy_twobox.rewards(game, plays, seat, 42, 25.0)
+        assert rows is not None and len(rows) == greedy_twobox.ROUNDS_PER_WORLD
+        assert all(len(r) == len(plays) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
+        assert rows == greedy_twobox.rewards(game, plays, seat, 42, 25.0)
+        varied += len({tuple(r) for r in rows}) > 1  # the boneyard is reshuffled round by round
+    assert varied >= 5
+
+
+def test_rewards_with_an_empty_boneyard_are_the_traced_playouts() -> None:
+    """Nothing left to shuffle: every round is the one greedy playout, and its reward."""
+    checked = 0
+    for game in _positions(6, {}, games=120, seed=9):
+        plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
+        if game.boneyard or len(plays) < 2:
+            continue
+        seat = game.current_player
+        rows = greedy_twobox.rewards(game, plays, seat, 7, 25.0)
+        assert rows is not None and all(r == rows[0] for r in rows)
+        for i, action in enumerate(plays):
+            world = game.clone()
+            world.apply(action)
+            if world.is_over or world.view(None)["hand_number"] != game.view(None)["hand_number"]:
+                continue  # the play itself ended the game, or went out and the engine dealt on
+            views = [world.view(s) for s in range(world.players)]
+            state, points, target, steal = greedy_twobox.encode(views, seat)
+            _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+            assert rows[0][i] == pytest.approx(_reward(game.scores, scores, seat, bool(over), winner))
+            checked += 1
+    assert checked >= 10
+
+
+def test_encoding_from_views_finds_the_boneyard() -> None:
+    """The boneyard is what no hand and no layout holds: the game's own tiles, in some order."""
+    for game in _positions(4, {"cutthroat": True}, games=4, seed=3):
+        views = [game.view(s) for s in range(4)]
+        state, *_ = greedy_twobox.encode(views, 1)
+        given, *_ = greedy_twobox.encode(views, 1, boneyard=game.boneyard)
+        size = state[25]
+        assert size == len(game.boneyard) == given[25]
+        assert sorted(state[26 : 26 + size]) == sorted(given[26 : 26 + size])
+        assert state[26 + size :] == given[26 + size :]
 
 
 def _reward(start: list[int], end: list[int], seat: int, over: bool, winner: int) -> float:
@@ -118,7 +147,7 @@ def _reward(start: list[int], end: list[int], seat: int, over: bool, winner: int
 def test_malformed_input_is_refused() -> None:
     """Bad bytes, bad scores and illegal candidates raise ValueError with a message."""
     game = boneyard.new_game("twobox", seed=1)
-    state, points, target, steal = greedy_twobox.encode(game, 0)
+    state, points, target, steal = greedy_twobox.encode([game.view(s) for s in range(4)], 0)
     mod = greedy_twobox._compiled
     with pytest.raises(ValueError, match="malformed"):
         mod.rewards(state[:-1], points, target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS, 25.0)

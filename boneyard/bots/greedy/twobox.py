@@ -12,13 +12,19 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 
 Draw only when nothing can be played; pass only when nothing else is legal.
 
-For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat*: greedy's
-:data:`MAX_CANDIDATES` best plays (:func:`candidates`) are each played out with greedy
-for :data:`PLAYOUT_DEPTH` actions on the same sampled worlds (common random numbers),
-then :func:`evaluate` estimates the rest of the hand from the sampled game's views: each
-seat expects the going-out award (the pips in the other hands) in proportion to its
-chance of going out, taken as ``1 / tiles in hand**2`` normalised over the seats. Cut
-playouts chose better than whole-hand ones at the same time (see ``docs/bots.md``).
+For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compared on
+common sampled worlds), and :func:`rewards` gives that search its playouts. Where the C
+module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
+candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this greedy heuristic,
+compiled, for every seat to the end of the hand: about 25,000 playouts in a 200 ms
+decision, each sampled world giving :data:`ROUNDS_PER_WORLD` rounds with fresh boneyard
+orders. The compiled playout takes exactly the actions this module's :func:`choose` would
+(tested action by action against the engine). Without the module the search plays
+greedy's :data:`MAX_CANDIDATES` best plays out through the engine for
+:data:`PLAYOUT_DEPTH` actions, then :func:`evaluate` estimates the rest of the hand from
+the sampled game's views: each seat expects the going-out award (the pips in the other
+hands) in proportion to its chance of going out, taken as ``1 / tiles in hand**2``
+normalised over the seats. See ``docs/bots.md`` for what each setting measured.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search (engine playouts)
 COMPILED_CANDIDATES: int | None = None  # with the compiled playouts: every play (None) or greedy's best few
 PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
-ROUNDS_PER_WORLD = 8  # compiled playouts: boneyard orders tried per sampled world (the first is the world's own)
+ROUNDS_PER_WORLD = 16  # compiled playouts: boneyard orders tried per sampled world
 
 
 def tile(text: str) -> Tile:
@@ -259,36 +265,50 @@ def _tid(t: Tile) -> int:
     return t.high * (t.high + 1) // 2 + t.low
 
 
-def encode(game: Any, seat: int) -> tuple[bytes, tuple[int, ...], int, int]:
-    """A (sampled) game's hand as the compiled module takes it: state bytes, scores, target, stealable points.
+def encode(
+    views: Sequence[dict[str, Any]], seat: int, boneyard: Sequence[Tile] | None = None
+) -> tuple[bytes, tuple[int, ...], int, int]:
+    """A hand as the compiled module takes it: state bytes, scores, target, stealable points.
 
-    ``seat`` is the observer whose reward is measured. The layout is read from the game;
-    see ``_twobox_playout.c`` for the byte layout.
+    ``views``: every seat's view of one (sampled) game, in seat order; ``seat``: the
+    observer whose reward is measured. The boneyard is what no hand and no layout holds,
+    in ``boneyard``'s order when given (the next draw last), else in a fixed order (the
+    module reshuffles it for every round). See ``_twobox_playout.c`` for the byte layout.
     """
-    steal = game.steal
+    view = views[seat]
+    steal = view["steal"]
+    rules = view["rules"]
+    spinner = tile(view["spinner"])
     out = [
-        game.players,
+        view["players"],
         seat,
-        game.current_player,
-        1 if game.rules.cutthroat else 0,
-        1 if game.rules.round_to_five else 0,
-        game.spinner.high,
-        0 if game.spinner_stack is None else 1,
-        game.passes,
-        255 if steal is None else steal[0],
+        view["current_player"],
+        1 if rules.get("cutthroat") else 0,
+        1 if rules.get("round_to_five") else 0,
+        spinner.high,
+        0 if view["spinner_stacked_by"] is None else 1,
+        view["passes"],
+        255 if steal is None else steal["seat"],
     ]
-    for line in game.arms:
-        if line:
-            t, outer, _, stacked = line[-1]
-            out += [1, _tid(t), outer, 0 if stacked is None else 1]
+    for arm in view["arms"]:
+        if arm["tiles"]:
+            last = arm["tiles"][-1]
+            out += [1, _tid(tile(last["tile"])), last["outer"], 0 if last["stacked_by"] is None else 1]
         else:
             out += [0, 0, 0, 0]
-    out.append(len(game.boneyard))
-    out += [_tid(t) for t in game.boneyard]
-    for hand in game.hands:
+    hands = [[tile(t) for t in v["hand"]] for v in views]
+    if boneyard is None:
+        rest = unseen(view)
+        for s, hand in enumerate(hands):
+            if s != seat:
+                rest.subtract(hand)
+        boneyard = sorted(rest.elements(), key=_tid)
+    out.append(len(boneyard))
+    out += [_tid(t) for t in boneyard]
+    for hand in hands:
         out.append(len(hand))
         out += [_tid(t) for t in hand]
-    return bytes(out), tuple(game.points), game.rules.target, 0 if steal is None else steal[1]
+    return bytes(out), tuple(view["scores"]), view["target"], 0 if steal is None else steal["points"]
 
 
 def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
@@ -307,18 +327,19 @@ WEIGHTS = (BLOCK_WEIGHT, DOUBLE_BONUS, STRANDED_DOUBLE, PIP_WEIGHT, OUT_BONUS)
 def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: float) -> list[list[float]] | None:
     """``ismcts`` knob: each candidate played out by greedy to the hand's end, compiled.
 
-    One row per round, one reward per action (the same world and boneyard order for every
-    action of a round: common random numbers). :data:`ROUNDS_PER_WORLD` rounds: the
-    sampled world's own boneyard order, then reshuffles of it (given the hands, every order
-    of the boneyard is equally likely, so each is as good a sample as a fresh world).
-    ``None`` where the module is not built or an action is not a play or a stack.
+    One row per round, one reward per action (the same hands and boneyard order for every
+    action of a round: common random numbers). The game is read through its seats' views;
+    each of the :data:`ROUNDS_PER_WORLD` rounds draws a fresh order of its boneyard (given
+    the hands, every order is equally likely, so a round is as good a sample as a fresh
+    world, and cheaper). ``None`` where the module is not built or an action is not a play
+    or a stack.
     """
     if _compiled is None:
         return None
     cands = _candidate_bytes(actions)
     if cands is None:
         return None
-    state, points, target, steal = encode(game, seat)
+    state, points, target, steal = encode([game.view(s) for s in range(game.players)], seat)
     flat = _compiled.rewards(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS, scale)
     n = len(actions)
     return [flat[i : i + n] for i in range(0, len(flat), n)]
