@@ -1,12 +1,13 @@
 """How fast the bots think: greedy decisions and ismcts iterations per second, per game.
 
-Run: ``.venv/bin/python benchmarks/bots_speed.py [--decisions N]``. Prints, for every
-registered game, the CPU time of a greedy decision and of one ismcts iteration with the
-game's own search knobs (tree games: a sampled deal, a walk down the tree and a playout;
-flat games: one candidate's playout on a sampled world, the world's sampling shared by
-the round), measured on positions from seeded greedy games; decisions where the search
-had nothing to compare (no iterations) are left out of the per-iteration figure. CPU
-time (``time.process_time``) is reported so that figures on a loaded, shared machine
+Run: ``.venv/bin/python benchmarks/bots_speed.py [--decisions N] [--games a,b]``. Prints,
+for every registered game (or those named), the CPU time of a greedy decision and of one
+ismcts iteration with the game's own search knobs (tree games: a sampled deal, a walk
+down the tree and a playout; flat games: one candidate's playout on a sampled world, the
+world's sampling shared by the round; two-box: one compiled whole-hand playout, a world
+giving 16 rounds), measured on positions from seeded greedy games; decisions where the
+search had nothing to compare (no iterations) are left out of the per-iteration figure.
+CPU time (``time.process_time``) is reported so that figures on a loaded, shared machine
 still mean something; wall time is shown beside it.
 """
 
@@ -70,10 +71,15 @@ def main() -> None:
     """Print the figures for every registered game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=30, help="positions measured per game")
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: every game)")
     args = parser.parse_args()
+    chosen = [g for g in args.games.split(",") if g] or list(boneyard.games())
+    unknown = sorted(set(chosen) - set(boneyard.games()))
+    if unknown:
+        parser.error(f"unknown game(s): {', '.join(unknown)}; choose from {', '.join(boneyard.games())}")
     print(f"{'game':10} {'greedy ms/decision':>22} {'ismcts ms/iteration':>22} {'iterations in 200 ms':>22}")
     print(f"{'':10} {'cpu (wall)':>22} {'cpu (wall)':>22} {'(by cpu)':>22}")
-    for game_id in boneyard.games():
+    for game_id in chosen:
         g_cpu, g_wall, i_cpu, i_wall = measure(game_id, args.decisions)
         print(f"{game_id:10} {f'{g_cpu:.2f} ({g_wall:.2f})':>22} {f'{i_cpu:.2f} ({i_wall:.2f})':>22} "
               f"{200 / i_cpu:>22.0f}")
