@@ -16,7 +16,7 @@ For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compar
 common sampled worlds), and :func:`rewards` gives that search its playouts. Where the C
 module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
 candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this greedy heuristic,
-compiled, for every seat to the end of the hand: about 25,000 playouts in a 200 ms
+compiled, for every seat to the end of the hand: about 19,000 playouts in a 200 ms
 decision, each sampled world giving :data:`ROUNDS_PER_WORLD` rounds with fresh boneyard
 orders. The compiled playout takes exactly the actions this module's :func:`choose` would
 (tested action by action against the engine). Without the module the search plays
