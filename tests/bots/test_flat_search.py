@@ -169,8 +169,14 @@ def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: 
     """The compiled rounds stand for greedy whole-hand playouts only: other settings skip them."""
     monkeypatch.setattr(greedy_twobox, "rewards", lambda *args: pytest.fail("compiled rounds used"))
     view, legal = decision("twobox", 2)
-    IsmctsBot(iterations=12, shape="flat", depth=3).choose(view, legal, random.Random(1))
-    IsmctsBot(iterations=12, shape="flat", rollout="random").choose(view, legal, random.Random(1))
+    found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
+    assert len(found) >= 2
+    for bot in (
+        IsmctsBot(iterations=4 * len(found), shape="flat", depth=3),
+        IsmctsBot(iterations=4 * len(found), shape="flat", rollout="random"),
+    ):
+        bot.choose(view, legal, random.Random(1))
+        assert bot.last_iterations == 4 * len(found)  # four rounds played out here, one per world
 
 
 def test_the_twobox_playouts_are_compiled() -> None:
