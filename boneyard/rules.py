@@ -25,14 +25,16 @@ def option(
     doc: str,
     allowed: Sequence[Any] | None = None,
     minimum: float | None = None,
+    maximum: float | None = None,
 ) -> Any:
     """Declare a rules option with its default, its documentation and its valid values.
 
-    ``allowed`` lists the only valid values; ``minimum`` bounds a number from below
-    (exclusive of nothing: the minimum itself is valid). The option's type is the
-    default's type (an int option also takes whole floats such as ``150.0``).
+    ``allowed`` lists the only valid values; ``minimum`` and ``maximum`` bound a number
+    (both valid themselves), so that no option can make a game endless. The option's type
+    is the default's type (an int option also takes whole floats such as ``150.0``).
     """
-    meta = {"doc": doc, "allowed": tuple(allowed) if allowed is not None else None, "minimum": minimum}
+    meta = {"doc": doc, "allowed": tuple(allowed) if allowed is not None else None, "minimum": minimum,
+            "maximum": maximum}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -57,6 +59,8 @@ class Rules:
                 entry["allowed"] = [False, True]
             if meta.get("minimum") is not None:
                 entry["minimum"] = meta["minimum"]
+            if meta.get("maximum") is not None:
+                entry["maximum"] = meta["maximum"]
             out[f.name] = entry
         return out
 
@@ -67,6 +71,8 @@ class Rules:
         for name, d in cls.describe().items():
             if "allowed" in d:
                 values = "|".join(_show(v) for v in d["allowed"])
+            elif "minimum" in d and "maximum" in d:
+                values = f"{d['type']} from {_show(d['minimum'])} to {_show(d['maximum'])}"
             elif "minimum" in d:
                 values = f"{d['type']} >= {_show(d['minimum'])}"
             else:
@@ -152,5 +158,8 @@ def _check_value(name: str, value: Any, field: dataclasses.Field[Any], cls: type
         raise bad
     minimum = meta.get("minimum")
     if minimum is not None and value < minimum:
+        raise bad
+    maximum = meta.get("maximum")
+    if maximum is not None and value > maximum:
         raise bad
     return value

@@ -16,13 +16,27 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
         db: Annotated[str, typer.Option(help="database URL: sqlite:///FILE or postgresql://...")] = "sqlite:///boneyard.db",
         bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before acting")] = 0.6,
+        limits: Annotated[str, typer.Option(
+            help="per-address limits: 'off' or e.g. 'create=30/minute,join=60/minute,act=20/second,open=50'")] = "",
+        idle_timeout: Annotated[float, typer.Option(help="seconds without an action after which a table expires")] = (
+            6 * 3600),
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
 
         from ..server import create_app
+        from ..server.ratelimit import LimitSettings
 
         if bot_delay < 0:
             raise typer.BadParameter("--bot-delay must be 0 or more seconds")
+        if idle_timeout <= 0:
+            raise typer.BadParameter("--idle-timeout must be a positive number of seconds")
+        try:
+            settings = LimitSettings.parse(limits) if limits else LimitSettings()
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None
         typer.echo(f"boneyard: lobby at http://{host}:{port}/  (database {db})")
-        uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+        app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout)
+        from ..server.wsprotocol import AbortableWebSocketProtocol
+
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, ws=AbortableWebSocketProtocol)

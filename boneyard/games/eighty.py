@@ -101,8 +101,8 @@ class EightyRules(Rules):
         False, doc="doubles form their own suit (6-6 high); a led double must be followed by a double"
     )
     marks: bool = option(False, doc="score one mark per hand won (bid made, or set) instead of points")
-    target: int = option(250, minimum=1, doc="points a side needs to win the game")
-    marks_target: int = option(10, minimum=1, doc="marks a side needs to win the game when marks=True")
+    target: int = option(250, minimum=1, maximum=1000, doc="points a side needs to win the game")
+    marks_target: int = option(10, minimum=1, maximum=100, doc="marks a side needs to win the game when marks=True")
 
 
 class Tables(NamedTuple):

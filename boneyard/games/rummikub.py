@@ -60,7 +60,9 @@ PASS = RummikubAction("pass")
 class RummikubRules(Rules):
     """Domino Rummikub's options."""
 
-    target: int = option(100, minimum=1, doc="points that win the game at the end of a hand (50: the short game)")
+    target: int = option(
+        100, minimum=1, maximum=1000, doc="points that win the game at the end of a hand (50: the short game)"
+    )
     distinct_sums: bool = option(
         False, doc="forbid two identical tiles (jokers by what they stand for) in one sum group"
     )

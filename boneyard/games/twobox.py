@@ -109,7 +109,7 @@ def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
 class TwoboxRules(Rules):
     """The options of four-man two-box draw."""
 
-    target: int = option(150, minimum=1, doc="points that win the game at once (100 short, 200 long)")
+    target: int = option(150, minimum=1, maximum=1000, doc="points that win the game at once (100 short, 200 long)")
     cutthroat: bool = option(False, doc="a stack right after a scoring play steals that score (doubled for a double)")
     round_to_five: bool = option(False, doc="round the going-out award to the nearest 5")
 
