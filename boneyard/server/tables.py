@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import functools
 import json
 import logging
@@ -270,9 +271,18 @@ def check_rules(rules: Any) -> dict[str, Any]:
 
 
 def _scrub(message: str, sent: str) -> str:
-    """An engine message with a long echo of the client's input cut to :data:`MAX_QUOTE` characters."""
-    if len(sent) > MAX_QUOTE and sent in message:
-        message = message.replace(sent, sent[: MAX_QUOTE - 1] + "…")
+    """An engine message whose echoes of the client's input are cut to :data:`MAX_QUOTE` characters."""
+    if len(sent) <= MAX_QUOTE:
+        return message
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(sent)
+    piece = MAX_QUOTE // 2  # an engine message may echo two pieces of the input (its start and end)
+    for _ in range(8):
+        matcher.set_seq1(message)
+        match = matcher.find_longest_match(0, len(message), 0, len(sent))
+        if match.size <= piece:
+            break
+        message = message[: match.a + piece - 1] + "…" + message[match.a + match.size :]
     return message
 
 
