@@ -350,6 +350,27 @@ def create_app(
     return app
 
 
+ENV_PREFIX = "BONEYARD_"
+
+
+def app_from_env() -> FastAPI:
+    """The app as ``boneyard serve --workers N`` starts it in each worker process.
+
+    uvicorn's workers import the app by name, so the options travel as environment
+    variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``.
+    """
+    import os
+
+    env = os.environ
+    limits = env.get(ENV_PREFIX + "LIMITS", "")
+    return create_app(
+        env.get(ENV_PREFIX + "DB", DEFAULT_DB),
+        bot_delay=float(env.get(ENV_PREFIX + "BOT_DELAY", "0.6")),
+        limits=LimitSettings.parse(limits) if limits else None,
+        idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
+    )
+
+
 def _rules_markdown(game_id: str) -> str:
     from boneyard.rulespages import rules_page
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import secrets
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -66,6 +69,8 @@ class TableRow(Base):
     fixed_deal: Mapped[bool] = mapped_column(Boolean, default=False)  # and were: the deal is not secret
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True)  # client address, for the cap
     expired: Mapped[bool] = mapped_column(Boolean, default=False)  # closed for lack of play
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # process running its bots
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 # Columns added after the first release, with their SQL type and default, so that an older
@@ -75,7 +80,12 @@ _ADDED_COLUMNS = {
     "fixed_deal": "BOOLEAN NOT NULL DEFAULT FALSE",
     "creator": "VARCHAR(64)",
     "expired": "BOOLEAN NOT NULL DEFAULT FALSE",
+    "lease_owner": "VARCHAR(64)",
+    "lease_until": "FLOAT",
 }
+
+# The PostgreSQL channel on which every committed change is announced to the other processes.
+CHANNEL = "boneyard"
 
 
 class SeatRow(Base):
@@ -129,14 +139,31 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+# This process's name in notices and bot leases (host, pid and a random part).
+ORIGIN = f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def announce(s: Session, table_id: str, what: str) -> None:
+    """On PostgreSQL, ``NOTIFY`` the other server processes of a change, delivered at commit.
+
+    The payload is ``"what:table_id:origin"``; ``what`` is ``new`` (a table), ``seat`` or
+    the table's new version. SQLite serves one process, so there is nobody to tell.
+    """
+    if s.get_bind().dialect.name == "postgresql":
+        payload = f"{what}:{table_id}:{ORIGIN}"
+        s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+
 def write_table(s: Session, row: TableRow) -> None:
     """Add a new table row."""
     s.add(row)
+    announce(s, row.id, "new")
 
 
 def write_seat(s: Session, table_id: str, seat: int, name: str, token: str) -> None:
     """Record that a human took ``seat`` (an integrity error if it is already taken)."""
     s.add(SeatRow(table_id=table_id, seat=seat, name=name, token_hash=hash_token(token)))
+    announce(s, table_id, "seat")
 
 
 def write_action(s: Session, table_id: str, number: int, action: str, seat: int, is_over: bool) -> None:
@@ -144,6 +171,7 @@ def write_action(s: Session, table_id: str, number: int, action: str, seat: int,
     s.add(ActionRow(table_id=table_id, number=number, action=action, seat=seat, at=time.time()))
     if is_over:
         s.execute(update(TableRow).where(TableRow.id == table_id).values(is_over=True))
+    announce(s, table_id, str(number + 1))
 
 
 def write_expired(s: Session, table_id: str) -> None:
@@ -229,6 +257,19 @@ class Store:
                              .where(ActionRow.table_id == table_id, ActionRow.number >= start)
                              .order_by(ActionRow.number))
             return [(a, seat) for a, seat in rows]
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Hold (or renew) the right to run a table's bots for ``seconds``; False while another holds it.
+
+        Several processes on one database each load the live tables; only the lease holder
+        plays the bots, and when it dies its lease runs out and another process takes over.
+        """
+        now = time.time()
+        with self.session() as s:
+            free = (TableRow.lease_owner.is_(None)) | (TableRow.lease_owner == owner) | (TableRow.lease_until < now)
+            result = s.execute(update(TableRow).where(TableRow.id == table_id, free)
+                               .values(lease_owner=owner, lease_until=now + seconds))
+            return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def ping(self) -> None:
         """Run ``SELECT 1``: raises when the database cannot be reached."""

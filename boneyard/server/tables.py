@@ -49,7 +49,7 @@ from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer
-from .db import Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
+from .db import ORIGIN, Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
 
 log = logging.getLogger("boneyard.server")
 
@@ -61,6 +61,7 @@ MAX_QUOTE = 200  # characters of a client's input an error message may quote
 HISTORY_LIMIT = 200  # history entries a push carries (the newest); GET has them all
 LOBBY_LIMIT = 200  # tables the lobby lists (newest first)
 FINISHED_LINGER = 120.0  # seconds a finished table stays in memory after its last action
+LEASE = 6.0  # seconds a process holds the right to play a table's bots (PostgreSQL, several processes)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
@@ -303,6 +304,12 @@ class TableService:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._next_sub = 0
         self._sweeper: asyncio.Task[None] | None = None
+        # On PostgreSQL several processes may serve the same tables: bots need a lease, and
+        # changes arrive from the others by LISTEN/NOTIFY (notify.py).
+        self.shared = store.is_postgres
+        self._listener: Any = None
+        self._leases: dict[str, float] = {}  # table id -> when this process's lease runs out
+        self._background: set[asyncio.Task[Any]] = set()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -314,12 +321,49 @@ class TableService:
 
     async def start(self) -> None:
         """Load the live tables (not the finished or expired ones), resume bots, start the sweeper."""
+        loop = asyncio.get_running_loop()
+        if self.shared:
+            from .notify import Listener
+
+            self._listener = Listener(self.store.url, loop, self._on_notice, self._on_reconnect)
+            self._listener.start()
         ids = await self._run(self.store.live_tables)
         for table_id in ids:
             with contextlib.suppress(ServerError):
                 await self.get(table_id)
-        loop = asyncio.get_running_loop()
         self._sweeper = loop.create_task(self._sweep_forever())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _on_notice(self, what: str, table_id: str, origin: str) -> None:
+        """A change committed by another process (LISTEN/NOTIFY): load or catch up the table."""
+        if origin == ORIGIN:
+            return
+        table = self.tables.get(table_id)
+        if table is None:
+            if what == "new":
+                self._spawn(self._quiet(self.get(table_id)))
+            return
+        if what.isdigit() and int(what) <= table.version:
+            return
+        self._spawn(self._quiet(self.catch_up(table)))
+
+    def _on_reconnect(self) -> None:
+        """Notices were lost while the listener was away: catch every table up."""
+        for table in list(self.tables.values()):
+            self._spawn(self._quiet(self.catch_up(table)))
+
+    @staticmethod
+    async def _quiet(coro: Any) -> None:
+        try:
+            await coro
+        except (ServerError, SQLAlchemyError):
+            pass  # the next notice or request tries again
+        except Exception:
+            log.exception("catching up with another process failed")
 
     def _load(self, table_id: str) -> Table:
         """Rebuild a stored table (worker thread); quarantines one whose record no longer replays."""
@@ -561,6 +605,8 @@ class TableService:
         if len(action) > MAX_ACTION:
             raise BadRequest(f"action must be at most {MAX_ACTION} characters; this one has {len(action)}")
         async with table.lock:
+            if self.shared and expected_version is not None and expected_version > table.version:
+                await self._catch_up_locked(table)  # the client saw a version another process committed
             version = table.version
             if expected_version is not None and expected_version != version:
                 if expected_version == version - 1 and table.last_seat == seat and self._repeats(table, action):
@@ -602,7 +648,7 @@ class TableService:
         except IntegrityError:
             # Another process stored this version first: take its actions and refuse ours.
             await self._run(self._rebuild, table)
-            await self.catch_up(table, locked=True)
+            await self._catch_up_locked(table)
             raise Stale("the table has moved on: another action was played first; here is the current state",
                         self.state(table, seat)) from None
         except Exception as err:
@@ -621,17 +667,18 @@ class TableService:
         """Rebuild the game from the stored actions (after a refused commit)."""
         table.game = boneyard.replay(table.record())
 
-    async def catch_up(self, table: Table, locked: bool = False) -> None:
+    async def catch_up(self, table: Table) -> None:
         """Apply the actions and joins another process stored for this table, then push them."""
-        if not locked:
-            async with table.lock:
-                changed = await self._run(self._catch_up, table)
-        else:
-            changed = await self._run(self._catch_up, table)
+        async with table.lock:
+            changed = await self._catch_up_locked(table)
+        if changed:
+            self.kick(table)
+
+    async def _catch_up_locked(self, table: Table) -> bool:
+        changed = await self._run(self._catch_up, table)
         if changed:
             self.broadcast(table)
-            if not locked:
-                self.kick(table)
+        return changed
 
     def _catch_up(self, table: Table) -> bool:
         stored = self.store.actions(table.id, start=table.version)
@@ -751,8 +798,30 @@ class TableService:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
+    async def _has_lease(self, table: Table) -> bool:
+        """Whether this process may play the table's bots now (always, on a database of its own)."""
+        if not self.shared:
+            return True
+        if self._leases.get(table.id, 0.0) - time.time() > LEASE / 2:
+            return True
+        until = time.time() + LEASE
+        if await self._run(self.store.take_lease, table.id, ORIGIN, LEASE):
+            self._leases[table.id] = until
+            return True
+        self._leases.pop(table.id, None)
+        return False
+
     async def _bot_step(self, table: Table) -> bool:
-        """Play one bot action if a bot is to act; False when the turn is a human's or the game is over."""
+        """Play one bot action if a bot is to act; False when the turn is a human's or the game is over.
+
+        On a shared database, a process that does not hold the table's lease waits: the
+        holder's moves reach it by notice, and when the holder dies the lease runs out.
+        """
+        if self.shared and not await self._has_lease(table):
+            await asyncio.sleep(LEASE / 3)
+            await self.catch_up(table)
+            game = table.game
+            return table.id in self.tables and not game.is_over and game.current_player in table.bots
         async with table.lock:
             if table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots:
                 return False
@@ -835,6 +904,8 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._listener is not None:
+            self._listener.stop()
         self.committer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
