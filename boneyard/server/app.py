@@ -26,7 +26,7 @@ from boneyard.bots import bots
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
 from .ratelimit import LimitSettings, RateLimits
-from .tables import MAX_ACTION, ServerError, TableService
+from .tables import MAX_ACTION, ServerError, TableService, encode
 
 STATIC = resources.files("boneyard.server").joinpath("static")
 
@@ -252,10 +252,10 @@ def create_app(
         return {"token": token, "seat": seat}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
         table = await service.get(table_id)
-        return service.state(table, service.seat_of(table, bearer(authorization), required=False))
+        return pushed(encode(service.state(table, service.seat_of(table, bearer(authorization), required=False))))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
     async def play(table_id: str, body: PlayAction, request: Request,

@@ -27,10 +27,10 @@ only live tables. A table whose record no longer replays is quarantined: one log
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import difflib
 import functools
-import json
 import logging
 import random
 import re
@@ -41,6 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import boneyard
@@ -155,13 +156,27 @@ def clean_name(name: Any) -> str:
 class Snapshot:
     """What readers see of a table at one committed version.
 
-    ``states`` holds each seat's full state (``None``: a spectator), ``pushes`` the JSON
-    text of the bounded form sent on the WebSocket and as an action's answer.
+    ``states`` holds each seat's full state (``None``: a spectator); :meth:`push` gives the
+    JSON text of the bounded form sent on the WebSocket and as an action's answer. The
+    pushes that will surely be sent are encoded on the worker with the states; any other
+    is encoded when first asked for (orjson: some microseconds).
     """
 
     version: int
     states: dict[int | None, dict[str, Any]]
     pushes: dict[int | None, str]
+
+    def push(self, seat: int | None) -> str:
+        """The bounded state of ``seat`` as JSON text."""
+        text = self.pushes.get(seat)
+        if text is None:
+            text = self.pushes[seat] = encode(bounded(self.states[seat]))
+        return text
+
+
+def encode(value: Any) -> str:
+    """Compact JSON text (orjson)."""
+    return orjson.dumps(value).decode()
 
 
 @dataclass
@@ -310,6 +325,7 @@ class TableService:
         self._listener: Any = None
         self._leases: dict[str, float] = {}  # table id -> when this process's lease runs out
         self._background: set[asyncio.Task[Any]] = set()
+        self.lag = LagMonitor()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -332,6 +348,7 @@ class TableService:
             with contextlib.suppress(ServerError):
                 await self.get(table_id)
         self._sweeper = loop.create_task(self._sweep_forever())
+        self.lag.start()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -447,16 +464,14 @@ class TableService:
             "history_from": 0,
         }
 
-    def _snapshot(self, table: Table, version: int | None = None) -> Snapshot:
-        """Every seat's state and push at the game's present position (worker thread)."""
+    def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None) -> Snapshot:
+        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread)."""
         version = table.version if version is None else version
-        states: dict[int | None, dict[str, Any]] = {}
-        pushes: dict[int | None, str] = {}
-        for seat in [None, *range(table.players)]:
-            state = self._state(table, seat, version)
-            states[seat] = state
-            pushes[seat] = json.dumps(bounded(state), separators=(",", ":"))
-        return Snapshot(version, states, pushes)
+        states = {seat: self._state(table, seat, version) for seat in [None, *range(table.players)]}
+        snapshot = Snapshot(version, states, {})
+        for seat in {acting, *(sub.seat for sub in list(table.subscribers.values()))}:
+            snapshot.push(seat)
+        return snapshot
 
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now (full history): its view, and its legal actions when it is to act."""
@@ -466,7 +481,7 @@ class TableService:
     def push(self, table: Table, seat: int | None) -> str:
         """The JSON text of the bounded state (the WebSocket's and an action's answer)."""
         assert table.snapshot is not None
-        return table.snapshot.pushes[seat]
+        return table.snapshot.push(seat)
 
     def summary(self, table: Table) -> dict[str, Any]:
         """A lobby line for a table: public facts only."""
@@ -618,7 +633,7 @@ class TableService:
                 raise BadRequest("the game is over: no action can be played")
             if game.current_player != seat:
                 raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
-            text, snapshot = await self._run(self._advance, table, action)
+            text, snapshot = await self._run(self._advance, table, action, seat)
             await self._store(table, seat, text, snapshot, sent=action)
         self.broadcast(table)
         self.kick(table)
@@ -629,14 +644,14 @@ class TableService:
         sent = " ".join(action.split())
         return bool(table.actions) and sent in (table.actions[-1], " ".join((table.last_sent or "").split()))
 
-    def _advance(self, table: Table, action: str) -> tuple[str, Snapshot]:
-        """Apply an action to the game (worker thread) and build the states it leads to."""
+    def _advance(self, table: Table, action: str, seat: int | None = None) -> tuple[str, Snapshot]:
+        """Apply ``seat``'s action to the game (worker thread) and build the states it leads to."""
         try:
             table.game.apply(action)
         except IllegalAction as err:
             raise BadRequest(_scrub(str(err), action)) from None
         text = table.game.record()["actions"][-1]
-        return text, self._snapshot(table, table.version + 1)
+        return text, self._snapshot(table, table.version + 1, acting=seat)
 
     async def _store(self, table: Table, seat: int, text: str, snapshot: Snapshot, sent: str | None) -> None:
         """Commit an action applied to ``table.game``; on failure rebuild the game as stored and refuse."""
@@ -750,7 +765,7 @@ class TableService:
         self._next_sub += 1
         table.subscribers[self._next_sub] = sub
         assert table.snapshot is not None
-        sub.offer(table.snapshot.pushes[sub.seat], table.snapshot.version)
+        sub.offer(table.snapshot.push(sub.seat), table.snapshot.version)
         return self._next_sub
 
     def unsubscribe(self, table: Table, sub: int) -> None:
@@ -762,7 +777,7 @@ class TableService:
         snapshot = table.snapshot
         assert snapshot is not None
         for sub in list(table.subscribers.values()):
-            sub.offer(snapshot.pushes[sub.seat], snapshot.version)
+            sub.offer(snapshot.push(sub.seat), snapshot.version)
 
     # ----- bots ----------------------------------------------------------------------
 
@@ -889,7 +904,8 @@ class TableService:
             database = "unavailable"
             error = f"{type(err).__name__}: {str(err).splitlines()[0][:MAX_QUOTE] if str(err) else ''}"
         out: dict[str, Any] = {"database": database, "tables": len(self.tables),
-                               "quarantined": len(self.quarantined)}
+                               "quarantined": len(self.quarantined), "loop_lag_ms": self.lag.summary(),
+                               "commits": {"transactions": self.committer.batches, "writes": self.committer.writes}}
         if error:
             out["error"] = error
         return out
@@ -899,6 +915,8 @@ class TableService:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
+        if self.lag.task is not None:
+            tasks.append(self.lag.task)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -909,6 +927,38 @@ class TableService:
         self.committer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LagMonitor:
+    """How late the event loop wakes a timer: the delay every request and push is also waiting.
+
+    A task asks to wake every ``period`` seconds and records how much later it woke; the
+    last ``window`` seconds of samples give the p50, p99 and maximum that ``/healthz`` shows.
+    """
+
+    def __init__(self, period: float = 0.05, window: float = 30.0) -> None:
+        self.period = period
+        self.samples: collections.deque[float] = collections.deque(maxlen=int(window / period))
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sampling on the running loop."""
+        self.task = asyncio.get_running_loop().create_task(self._sample())
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(self.period)
+            self.samples.append(max(0.0, loop.time() - asked - self.period) * 1000)
+
+    def summary(self) -> dict[str, float]:
+        """p50, p99 and max of the recent lags, in milliseconds."""
+        ordered = sorted(self.samples)
+        if not ordered:
+            return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+        pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)  # noqa: E731
+        return {"p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1], 2)}
 
 
 def bounded(state: dict[str, Any], limit: int = HISTORY_LIMIT) -> dict[str, Any]:
