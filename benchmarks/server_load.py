@@ -91,6 +91,7 @@ class Level:
     rss: float = 0.0
     errors: int = 0
     lost: int | None = None
+    driver_cpu: float = 0.0  # the load generator's own CPU: near 100% it, not the server, sets the pace
 
     def line(self) -> str:
         """One printed row."""
@@ -99,7 +100,7 @@ class Level:
         p99 = f"{self.p99:7.1f}" if self.p99 is not None else "      -"
         lost = "" if self.lost is None else f"  lost={self.lost}"
         return (f"{self.system:9} {self.tables:6} {self.posts:6} {p50} {p99}   {lag}  {self.cpu:5.0f}% "
-                f"{self.rss:7.0f}  errors={self.errors}{lost}")
+                f"{self.rss:7.0f}  {self.driver_cpu:5.0f}%  errors={self.errors}{lost}")
 
     @property
     def sustained(self) -> bool:
@@ -248,9 +249,11 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
         loop = asyncio.new_event_loop()
         task = loop.create_task(boneyard_load(server.ports, tables, ramp, measure))
         loop.run_until_complete(asyncio.sleep(ramp))
-        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
+        cpu0, own0, t0 = sum(cpu_seconds(p) for p in pids), cpu_seconds(os.getpid()), time.monotonic()
         loop.run_until_complete(asyncio.sleep(measure * 0.95))
-        cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / (time.monotonic() - t0) * 100
+        elapsed = time.monotonic() - t0
+        cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / elapsed * 100
+        driver = (cpu_seconds(os.getpid()) - own0) / elapsed * 100
         health = [httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json() for port in server.ports]
         rss = sum(rss_mb(p) for p in pids)
         latencies, errors, lost = loop.run_until_complete(task)
@@ -260,7 +263,7 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
     lag = {k: max(h["loop_lag_ms"][k] for h in health) for k in ("p50", "p99", "max")}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
     return Level(name, tables, len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.99), lag, cpu,
-                 rss, errors, lost)
+                 rss, errors, lost, driver)
 
 
 # ----- boardgame.io ----------------------------------------------------------------------
@@ -296,9 +299,10 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
                                  str(tables), str(ramp), str(measure)], cwd=BGIO, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
         time.sleep(ramp)
-        cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+        cpu0, own0, t0 = cpu_seconds(server.pid), cpu_seconds(load.pid), time.monotonic()
         time.sleep(measure * 0.95)
         cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0) * 100
+        driver = (cpu_seconds(load.pid) - own0) / (time.monotonic() - t0) * 100
         rss = rss_mb(server.pid)
         out, _ = load.communicate(timeout=measure + ramp + 120)
         result = json.loads(out.strip().splitlines()[-1])
@@ -308,7 +312,7 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
     # the histogram's 10 ms resolution is part of every sample: what is left is the lag
     recent = lags[-max(1, int(measure / 5)):] if lags else []
     lag = {k: max(0.0, max(x[k] for x in recent) - 10.0) for k in ("p50", "p99", "max")} if recent else {}
-    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, 0)
+    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, 0, None, driver)
 
 
 def _busy(port: int) -> bool:
@@ -371,10 +375,11 @@ def main() -> None:
     print(f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
           f"{args.measure:.0f} s measured per level; latencies in ms")
     print(f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
-          f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}")
+          f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}  {'driver':>6}")
     levels: list[Level] = []
     try:
         for n in counts:
+            print(f"# load average before {n} tables: {os.getloadavg()[0]:.1f}", flush=True)
             db = pg.url if pg else f"sqlite:///{tmp}/load-{n}.db"
             level = run_boneyard(n, args.ramp, args.measure, db, args.processes)
             print(level.line(), flush=True)
