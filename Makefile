@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test bench lint chromium postgres compiler clean
 
 # The install compiles the C modules (Rummikub search, two-box playouts); redone when they change.
-$(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c boneyard/bots/_twobox_playout.c | compiler
+$(STAMP): pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c | compiler
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -47,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/_rummikub_dp*.so boneyard/bots/_twobox_playout*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/rummikub/_rummikub_dp*.so boneyard/bots/_twobox_playout*.so

@@ -51,6 +51,7 @@ class Game(ABC):
     """One whole game (every hand to the end), driven through the public contract."""
 
     id: ClassVar[str]
+    order: ClassVar[int] = 100  # where the game stands in listings (lower first)
     name: ClassVar[str]
     summary: ClassVar[str]
     min_players: ClassVar[int]

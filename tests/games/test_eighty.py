@@ -17,7 +17,7 @@ import pytest
 
 import boneyard
 from boneyard import IllegalAction
-from boneyard.games.eighty import COUNT, Eighty
+from boneyard.games.eighty.engine import COUNT, Eighty
 from boneyard.tiles import Tile
 
 # D1: every hand one block of numbers.

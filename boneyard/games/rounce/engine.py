@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules
-from ..tiles import Tile, double_six
-from .base import Game, deal_hidden
+from ...errors import IllegalAction
+from ...rules import Rules
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
 
 START_POINTS = 15
 TRICKS = 5
@@ -75,6 +75,7 @@ class Rounce(Game):
     """The Domino Rounce engine."""
 
     id = "rounce"
+    order = 5
     name = "Domino Rounce"
     summary = (
         "A trick-taking game for 2-4 players with one double-six set. Everyone starts at 15 "

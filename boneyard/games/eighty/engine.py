@@ -20,10 +20,10 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules, option
-from ..tiles import Tile, double_six
-from .base import Game, deal_hidden
+from ...errors import IllegalAction
+from ...rules import Rules, option
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
 
 SEATS = 4
 HAND = 10
@@ -173,6 +173,7 @@ class Eighty(Game):
     """The Eighty engine (four seats, partners 0+2 and 1+3)."""
 
     id = "eighty"
+    order = 4
     name = "Eighty"
     summary = (
         "A partnership trick-taking game for four players with two double-six sets stripped "

@@ -19,10 +19,10 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules, option
-from ..tiles import Tile, double_six
-from .base import Game, deal_hidden
+from ...errors import IllegalAction
+from ...rules import Rules, option
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
 
 HAND_SIZE = 7
 ARMS = 4
@@ -118,6 +118,7 @@ class Twobox(Game):
     """The four-man two-box draw engine."""
 
     id = "twobox"
+    order = 2
     name = "Four-man two-box draw"
     summary = (
         "A draw game for 2-6 players (4 standard) with two double-six sets. The highest "

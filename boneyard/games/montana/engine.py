@@ -18,12 +18,12 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules, option
-from ..tiles import Tile, double_six
-from . import montana_analysis as an
-from .base import Game, deal_hidden
-from .montana_analysis import MASKS, P5, MeldSet
+from ...errors import IllegalAction
+from ...rules import Rules, option
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
+from . import analysis as an
+from .analysis import MASKS, P5, MeldSet
 
 SEATS = 4
 HAND = 10
@@ -107,6 +107,7 @@ class Montana(Game):
     """The Montana Domino Rummy engine."""
 
     id = "montana"
+    order = 1
     name = "Montana Domino Rummy"
     summary = (
         "A rummy game in the spirit of mahjong for 2-4 players with four double-six sets; a "

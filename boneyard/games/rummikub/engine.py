@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules, option
-from ..tiles import Tile, double_six
-from .base import Game, deal_hidden
-from .rummikub_solver import best_play, group_error, order_group, valid_triples
+from ...errors import IllegalAction
+from ...rules import Rules, option
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
+from .solver import best_play, group_error, order_group, valid_triples
 
 HAND_SIZE = 8
 # States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
@@ -70,6 +70,7 @@ class Rummikub(Game):
     """The Domino Rummikub engine."""
 
     id = "rummikub"
+    order = 3
     name = "Domino Rummikub"
     summary = (
         "A rummy game for 2-6 players with two double-six sets and four jokers (the 0-0s and "
