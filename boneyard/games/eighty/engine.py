@@ -1,6 +1,6 @@
 """Eighty: the partnership bidding and trick game with two blank-less double-six sets.
 
-Rules as in ``docs/rules/eighty.md`` (``../shared/rules/RULINGS.md``, eighty 1-9).
+Rules as in ``docs/rules/eighty.md``, its rulings included.
 Flow of a hand: the shuffler deals 10 tiles to each of the four seats (two lie out unseen);
 one round of bidding from the shuffler's left (all pass: the next shuffler deals again);
 the winning bidder names trumps (not for Nel-O); ten tricks, the bidder leading the first;

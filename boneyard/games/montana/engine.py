@@ -1,6 +1,6 @@
 """Montana Domino Rummy: a draw-and-discard rummy game for 2-4 players with four double-six sets.
 
-Rules as in ``docs/rules/montana.md`` (``../shared/rules/RULINGS.md``, montana 1-14).
+Rules as in ``docs/rules/montana.md``, its rulings included.
 Flow of a hand: ten tiles to each of four seats (empty seats are dead hands), then turns:
 the engine pulls for the player (a forced step), who may go out, declare quads, and
 discards, possibly declaring ready. After each discard the engine asks, in turn order

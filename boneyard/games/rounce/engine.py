@@ -1,6 +1,6 @@
 """Domino Rounce: a five-trick game for 2-4 players counting down from 15.
 
-Rules as in ``docs/rules/rounce.md`` (``../shared/rules/RULINGS.md``, rounce 1-6).
+Rules as in ``docs/rules/rounce.md``, its rulings included.
 Flow of a hand: deal and turn-up, one call each from the left of the dealer (pass, fold,
 dummy, and for the dealer take or defend), face-down discards where a call needs them,
 five tricks, scoring. The game ends after the hand in which someone reaches 0.

@@ -1,6 +1,6 @@
 """Domino Rummikub: lay runs and sum groups from two double-six sets, rearranging the table.
 
-Rules as in ``docs/rules/rummikub.md`` (``../shared/rules/RULINGS.md``, rummikub 1-8).
+Rules as in ``docs/rules/rummikub.md``, its rulings included.
 Flow of a hand: deal eight tiles each; in turn a player plays (his first play is an
 opening group of three tiles of his own; later plays submit the whole new table), draws
 one tile, or passes once the boneyard is empty. The hand ends when a player plays his

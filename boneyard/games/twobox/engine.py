@@ -1,6 +1,6 @@
 """Four-man two-box draw: a block-and-draw game on a four-armed spinner with stacking.
 
-Rules as in ``docs/rules/twobox.md`` (``../shared/rules/RULINGS.md``, twobox 1-10).
+Rules as in ``docs/rules/twobox.md``, its rulings included.
 Two double-six sets (56 tiles), 2-6 players, 7 tiles each. Flow of a hand: the deal, the
 engine sets the highest double held as the spinner (scoring it when its pips are a
 multiple of 5), then turns of ``draw`` (any number, while the boneyard lasts), one tile
