@@ -58,6 +58,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     teams: ClassVar[bool] = False
+    lower_is_better: ClassVar[bool] = False
     hand_size: ClassVar[int]
     Rules: ClassVar[type[RulesBase]]
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2, blanks=False)
 _TILES = {str(t): t for t in _FULL}
 COUNT = {"5-5": 10, "6-4": 10, "4-1": 5, "3-2": 5}

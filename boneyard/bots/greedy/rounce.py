@@ -22,6 +22,7 @@ from typing import Any
 
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 # Chance that a trump takes a trick, by the number of unseen trumps that outrank it.

@@ -34,6 +34,7 @@ JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
 # the solver's quick play is used, so a dense table never stalls a decision.
 SOLVER_BUDGET = 20_000
 EVIDENCE_Z = 0.0  # ismcts plays its most visited action (see the module docstring)
+MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 
 
 def table_groups(view: dict[str, Any]) -> list[list[str]]:

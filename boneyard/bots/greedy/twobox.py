@@ -13,7 +13,7 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 Draw only when nothing can be played; pass only when nothing else is legal.
 
 For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compared on
-common sampled worlds), and :func:`rewards` gives that search its playouts. Where the C
+common sampled worlds), and :func:`outcomes` gives that search its playouts. Where the C
 module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
 candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this greedy heuristic,
 compiled, for every seat to the end of the hand: about 19,000 playouts in a 200 ms
@@ -45,6 +45,7 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
 COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays every candidate out to the hand's end)."""
 
+MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2)
 _TILES = {str(t): t for t in _FULL}
 BLOCK_WEIGHT = 0.5
@@ -324,15 +325,21 @@ def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
 WEIGHTS = (BLOCK_WEIGHT, DOUBLE_BONUS, STRANDED_DOUBLE, PIP_WEIGHT, OUT_BONUS)
 
 
-def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: float) -> list[list[float]] | None:
+# A playout's outcome: every seat's score at the hand's end, and the winners if the game ended.
+Outcome = tuple[list[int], list[int] | None]
+
+
+def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[list[Outcome]] | None:
     """``ismcts`` knob: each candidate played out by greedy to the hand's end, compiled.
 
-    One row per round, one reward per action (the same hands and boneyard order for every
-    action of a round: common random numbers). The game is read through its seats' views;
-    each of the :data:`ROUNDS_PER_WORLD` rounds draws a fresh order of its boneyard (given
-    the hands, every order is equally likely, so a round is as good a sample as a fresh
-    world, and cheaper). ``None`` where the module is not built or an action is not a play
-    or a stack.
+    One row per round, one outcome per action: the seats' scores at the hand's end and the
+    winners if the game ended there, else ``None`` (the search turns outcomes into rewards
+    itself, with the same formula as for every other playout). Every action of a round
+    meets the same hands and boneyard order: common random numbers. The game is read
+    through its seats' views; each of the :data:`ROUNDS_PER_WORLD` rounds draws a fresh
+    order of its boneyard (given the hands, every order is equally likely, so a round is as
+    good a sample as a fresh world, and cheaper). ``None`` where the module is not built or
+    an action is not a play or a stack.
     """
     if _compiled is None:
         return None
@@ -340,6 +347,10 @@ def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: floa
     if cands is None:
         return None
     state, points, target, steal = encode([game.view(s) for s in range(game.players)], seat)
-    flat = _compiled.rewards(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS, scale)
-    n = len(actions)
-    return [flat[i : i + n] for i in range(0, len(flat), n)]
+    flat = _compiled.outcomes(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS)
+    n, width = len(actions), game.players + 1
+    found: list[Outcome] = []
+    for i in range(0, len(flat), width):
+        winner = flat[i + width - 1]
+        found.append((flat[i : i + width - 1], None if winner < 0 else [winner]))
+    return [found[i : i + n] for i in range(0, len(found), n)]
