@@ -23,7 +23,9 @@ def _notation(kind: int, tile: int, arm: int) -> str:
     return f"{'play' if kind == 0 else 'stack'} {_NAMES[tile]} {'to' if kind == 0 else 'on'} {arm}"
 
 
-def _engine_greedy_to_hand_end(game: Any) -> tuple[list[str], list[int] | None, bool, int]:
+def _engine_greedy_to_hand_end(
+    game: Any, weights: greedy_twobox.Weights = greedy_twobox.WEIGHTS
+) -> tuple[list[str], list[int] | None, bool, int]:
     """Greedy on the engine to the end of the current hand: actions, scores then, over, winner.
 
     The scores are ``None`` when the next hand's spinner (a double-five, 10 points) ended the
@@ -34,7 +36,7 @@ def _engine_greedy_to_hand_end(game: Any) -> tuple[list[str], list[int] | None, 
     actions: list[str] = []
     while True:
         seat = game.current_player
-        action = greedy_twobox.choose(game.view(seat), game.legal_actions(), rng)
+        action = greedy_twobox.choose(game.view(seat), game.legal_actions(), rng, weights)
         actions.append(str(action))
         game.apply(action)
         seen = game.view(None)
@@ -83,6 +85,32 @@ def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str,
         assert [_notation(*a) for a in actions] == expected[0]
         if expected[1] is not None:
             assert (scores, bool(over), winner) == expected[1:]
+
+
+def test_perturbed_weights_still_agree_action_for_action() -> None:
+    """The weights come from Python: with random other weights, C and engine greedy still agree.
+
+    Each position gets its own weights, every one scaled by a random factor (signs kept,
+    one in five set to zero), so an agreement that held only for the shipped weights (a
+    constant copied into C, a term the C side skipped) would fail here.
+    """
+    rng = random.Random(2024)
+    positions = _positions(4, {"cutthroat": True}, games=10, seed=11) + _positions(3, {}, games=10, seed=12)
+    assert len(positions) > 40
+    differ = 0
+    for game in positions:
+        weights = greedy_twobox.Weights(
+            *(0.0 if rng.random() < 0.2 else w * rng.uniform(0.2, 3.0) for w in greedy_twobox.WEIGHTS)
+        )
+        views = [game.view(s) for s in range(game.players)]
+        state, points, target, steal = greedy_twobox.encode(views, 0, boneyard=game.boneyard)
+        actions, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, weights)
+        expected = _engine_greedy_to_hand_end(game.clone(), weights)
+        assert [_notation(*a) for a in actions] == expected[0]
+        if expected[1] is not None:
+            assert (scores, bool(over), winner) == expected[1:]
+        differ += expected[0] != _engine_greedy_to_hand_end(game.clone())[0]
+    assert differ >= 5  # the perturbed weights really changed the play
 
 
 def test_outcomes_pair_candidates_on_common_worlds() -> None:
