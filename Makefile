@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml hatch_build.py boneyard/games/_rummikub_dp.c boneyard/bots/_twobox_playout.c | compiler
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,rl]'
 	touch $(STAMP)
 
 run: $(STAMP)

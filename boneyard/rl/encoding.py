@@ -1,0 +1,252 @@
+"""The machinery every game's RL encoding shares: action indices, masks, observation blocks.
+
+An :class:`Encoding` is made for one game, player count and rules. It declares
+
+- a fixed-size discrete action space (``num_actions``): every action the game can ever
+  list maps to one index (:meth:`Encoding.index`) and back (:meth:`Encoding.legal_map`
+  gives, for a position, the index of each legal action and the action of each index);
+- a fixed-shape float32 observation (:meth:`Encoding.observe`) built only from a seat's
+  ``view``: named blocks documented in :attr:`Encoding.blocks`.
+
+The per-game modules (``boneyard/rl/encodings/<id>.py``) subclass it and register the
+class under the game id; the adapters (PettingZoo, Gymnasium, OpenSpiel) only talk to
+this interface. Seats in observations are *relative*: block entry 0 is the observing
+seat, 1 the next seat in turn order, and so on, so one policy can play every seat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..tiles import Tile, double_six
+from .facts import Facts, facts
+
+# The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
+KINDS: tuple[Tile, ...] = tuple(double_six())
+KIND_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(KINDS)}
+# The 21 kinds without a blank (eighty's set).
+KINDS_NO_BLANK: tuple[Tile, ...] = tuple(double_six(blanks=False))
+KIND_INDEX_NO_BLANK: dict[Tile, int] = {t: i for i, t in enumerate(KINDS_NO_BLANK)}
+_TILE_TEXT: dict[str, Tile] = {str(t): t for t in KINDS}
+
+# Public history window: the last HISTORY_WINDOW lines of the view's history.
+HISTORY_WINDOW = 8
+_LINE = re.compile(r"^seat (\d+) (\w+)")
+_TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
+
+
+def tile(text: str) -> Tile:
+    """A tile from its string, with a fast path for the canonical spelling of views."""
+    found = _TILE_TEXT.get(text)
+    return found if found is not None else Tile.parse(text)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named part of the observation vector: its size and what it means."""
+
+    name: str
+    size: int
+    doc: str
+
+
+class Obs:
+    """A zeroed observation vector with named, writable block views."""
+
+    __slots__ = ("at", "vector")
+
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        size = sum(b.size for b in blocks)
+        self.vector = np.zeros(size, dtype=np.float32)
+        self.at: dict[str, np.ndarray] = {}
+        start = 0
+        for b in blocks:
+            self.at[b.name] = self.vector[start : start + b.size]
+            start += b.size
+
+
+class Encoding(ABC):
+    """One game's action space and observation, for a player count and rules."""
+
+    game_id: ClassVar[str]
+    #: The phases of the game's views, in a fixed order (the ``phase`` one-hot).
+    phases: ClassVar[tuple[str, ...]]
+    #: The verbs of the game's history lines ("seat 2 plays 6-4": "plays").
+    verbs: ClassVar[tuple[str, ...]]
+
+    def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
+        from .. import api
+
+        info = api.game_info(self.game_id)
+        p = info["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or not p["min"] <= players <= p["max"]:
+            raise ValueError(f"{self.game_id} is played by {p['min']} to {p['max']} players, got {players!r}")
+        self.players = players
+        # Validated and completed with the defaults (RulesError on a bad option).
+        self.rules: dict[str, Any] = api.new_game(self.game_id, players=players, seed=0, rules=rules).rules.to_dict()
+        self.facts: Facts = facts(self.game_id, players, self.rules)
+        self.num_actions = self.action_count()
+        self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
+        self.obs_size = sum(b.size for b in self.blocks)
+
+    # ----- actions -------------------------------------------------------------------
+
+    @abstractmethod
+    def action_count(self) -> int:
+        """The size of the discrete action space."""
+
+    @abstractmethod
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The index of an action (object or notation) in the position ``view`` shows.
+
+        ``ValueError`` when the action lies outside the space (an unlisted Rummikub
+        rearrangement, or a form no position can make legal).
+        """
+
+    @abstractmethod
+    def action_name(self, index: int) -> str:
+        """What an index means, in words (position-independent; for logs and OpenSpiel)."""
+
+    def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
+        """Index -> legal action for the position (every listed action has its own index)."""
+        out: dict[int, Any] = {}
+        for action in legal_actions:
+            i = self.index(action, view)
+            if i in out:
+                raise AssertionError(f"{self.game_id}: actions {out[i]} and {action} share index {i}")
+            out[i] = action
+        return out
+
+    def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
+        """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        m[list(legal)] = 1
+        return m
+
+    def check_index(self, index: int) -> int:
+        """``index`` as an int, or ``ValueError`` naming the valid range."""
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= int(index) < self.num_actions:
+            raise ValueError(f"action index must be 0 to {self.num_actions - 1}, got {index!r}")
+        return int(index)
+
+    # ----- observations --------------------------------------------------------------
+
+    def common_blocks(self) -> list[Block]:
+        """The blocks every game has: phase, who acts, scores, the history window."""
+        n = self.players
+        return [
+            Block("phase", len(self.phases), f"one-hot of the phase: {', '.join(self.phases)}"),
+            Block("to_act", n + 1, "one-hot of the seat to act (relative: 0 is me), last entry: nobody (game over)"),
+            Block("scores", n, "each seat's score (relative seats), scaled to [0, 1] by the game's score bounds"),
+            Block(
+                "history",
+                HISTORY_WINDOW * (n + len(self.verbs) + 1 + len(KINDS)),
+                f"the last {HISTORY_WINDOW} lines of the view's history, oldest first; each: actor (relative "
+                f"seat one-hot), verb one-hot ({', '.join(self.verbs)}, other), the first tile named (one-hot of 28)",
+            ),
+        ]
+
+    @abstractmethod
+    def game_blocks(self) -> list[Block]:
+        """The game's own blocks (hand, table...)."""
+
+    @abstractmethod
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write the game's own blocks from ``view``."""
+
+    def observe(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The observation of a seat's view: a float32 vector of :attr:`obs_size`."""
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        obs = Obs(self.blocks)
+        phase = view["phase"]
+        if phase in self.phases:
+            obs.at["phase"][self.phases.index(phase)] = 1.0
+        cur = view["current_player"]
+        obs.at["to_act"][self.players if cur is None else self.rel(cur, seat)] = 1.0
+        scores = obs.at["scores"]
+        for s, v in enumerate(view["scores"]):
+            scores[self.rel(s, seat)] = self.facts.scale(v)
+        self._fill_history(obs.at["history"], view["history"], seat)
+        self.fill(obs, view)
+        return obs.vector
+
+    def _fill_history(self, out: np.ndarray, history: Sequence[str], seat: int) -> None:
+        n = self.players
+        width = n + len(self.verbs) + 1 + len(KINDS)
+        lines = history[-HISTORY_WINDOW:]
+        base = (HISTORY_WINDOW - len(lines)) * width
+        verbs = self.verbs
+        for k, line in enumerate(lines):
+            at = base + k * width
+            m = _LINE.match(line)
+            if m is None:
+                continue
+            actor = int(m.group(1))
+            if actor < n:
+                out[at + self.rel(actor, seat)] = 1.0
+            verb = m.group(2)
+            out[at + n + (verbs.index(verb) if verb in verbs else len(verbs))] = 1.0
+            t = _TILE_IN_LINE.search(line, m.end())
+            if t is not None:
+                out[at + n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))]] = 1.0
+
+    # ----- helpers for the game modules ----------------------------------------------
+
+    def rel(self, seat: int, me: int) -> int:
+        """A seat relative to ``me`` (0: me, 1: the next seat in turn order...)."""
+        return (seat - me) % self.players
+
+    def absolute(self, rel_seat: int, me: int) -> int:
+        """The seat ``rel_seat`` places after ``me``."""
+        return (me + rel_seat) % self.players
+
+    @staticmethod
+    def count_tiles(out: np.ndarray, tiles: Sequence[str], copies: int, index: Mapping[Tile, int] = KIND_INDEX) -> None:
+        """Add each tile's share (1/copies) to its kind's entry."""
+        step = 1.0 / copies
+        for text in tiles:
+            out[index[tile(text)]] += step
+
+    @staticmethod
+    def one_hot_seat(out: np.ndarray, seat: int | None, rel: int | None) -> None:
+        """Set entry ``rel`` (a relative seat) or the last entry when there is no seat."""
+        out[len(out) - 1 if seat is None or rel is None else rel] = 1.0
+
+
+_REGISTRY: dict[str, type[Encoding]] = {}
+
+
+def register(cls: type[Encoding]) -> type[Encoding]:
+    """Class decorator: the encoding of ``cls.game_id``."""
+    _REGISTRY[cls.game_id] = cls
+    return cls
+
+
+def encoding_class(game_id: str) -> type[Encoding]:
+    """The encoding class of a game (imports ``boneyard.rl.encodings.<id>``)."""
+    if game_id not in _REGISTRY:
+        from .. import api
+
+        if game_id not in api.games():
+            raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(api.games())}")
+        importlib.import_module(f"{__package__}.encodings.{game_id}")
+    return _REGISTRY[game_id]
+
+
+def encoding(game_id: str, players: int | None = None, rules: Mapping[str, Any] | None = None) -> Encoding:
+    """The encoding of a game for a player count (default: the game's standard) and rules."""
+    cls = encoding_class(game_id)
+    if players is None:
+        from .. import api
+
+        players = api.game_info(game_id)["players"]["default"]
+    return cls(players, rules)

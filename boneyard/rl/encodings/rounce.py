@@ -1,0 +1,130 @@
+"""Domino Rounce's RL encoding.
+
+Actions (103): ``pass`` 0, ``fold`` 1, ``dummy`` 2, ``defend`` 3, ``take`` 4;
+``discard T`` 5 + k and ``play T`` 33 + k (k: the tile kind, 0-0 = 0 ... 6-6 = 27);
+``play T as S`` for the 21 non-doubles: 61 + 2j (S the high end) or 61 + 2j + 1 (S the
+low end), j the tile's rank among the non-doubles. A lead naming a suit the tile does not
+show, or naming a suit for a double, is never legal and lies outside the space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...games.rounce import RounceAction
+from ...games.rounce import Rounce as _Game
+from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+
+_WORDS = ("pass", "fold", "dummy", "defend", "take")
+_CALLS = ("pass", "fold", "dummy", "take", "defend")
+_PLAIN = [t for t in KINDS if not t.is_double]
+_PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
+DISCARD, PLAY, NAMED = 5, 33, 61
+
+
+def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Points left, lowest best; a winner ends at 0 to -4, the others rarely above 35."""
+    return {"lower_is_better": True, "score_bounds": [-5, 35], "teams": False, "max_game_length": 3000}
+
+
+@register
+class RounceEncoding(Encoding):
+    """Rounce: calls, face-down discards and five tricks a hand."""
+
+    game_id = "rounce"
+    phases = ("call", "discard", "defend", "play", "over")
+    verbs = ("deals", "holds", "passes", "folds", "calls", "draws", "takes", "defends", "discards", "plays", "wins", "is")
+
+    def action_count(self) -> int:
+        """5 words, 28 discards, 28 plays, 42 leads naming a suit."""
+        return NAMED + 2 * len(_PLAIN)
+
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The fixed index of a Rounce action (see the module docstring)."""
+        a: RounceAction = _Game.parse_action(action) if isinstance(action, str) else action
+        if a.tile is None:
+            return _WORDS.index(a.kind)
+        k = KIND_INDEX[a.tile]
+        if a.kind == "discard":
+            return DISCARD + k
+        if a.suit is None:
+            return PLAY + k
+        if a.tile.is_double or not a.tile.has(a.suit):
+            raise ValueError(f"'{a}' can never be legal: only a non-double names one of its own ends")
+        return NAMED + 2 * _PLAIN_INDEX[a.tile] + (0 if a.suit == a.tile.high else 1)
+
+    def action_name(self, index: int) -> str:
+        """The notation of the action at ``index``."""
+        i = self.check_index(index)
+        if i < DISCARD:
+            return _WORDS[i]
+        if i < PLAY:
+            return f"discard {KINDS[i - DISCARD]}"
+        if i < NAMED:
+            return f"play {KINDS[i - PLAY]}"
+        t = _PLAIN[(i - NAMED) // 2]
+        return f"play {t} as {t.high if (i - NAMED) % 2 == 0 else t.low}"
+
+    def game_blocks(self) -> list[Block]:
+        """Hand, discards, trump, turn-up, calls, the trick and what has been played."""
+        n = self.players
+        return [
+            Block("hand", 28, "my tiles (one-hot per kind)"),
+            Block("discarded", 28, "my face-down discards this hand"),
+            Block("trump", 7, "one-hot of the trump number"),
+            Block("turn_up", 29, "one-hot of the turn-up tile; last entry: taken by the dealer"),
+            Block("dealer", n, "one-hot of the dealer (relative)"),
+            Block("calls", n * 6, "per relative seat, one-hot of its call: none, pass, fold, dummy, take, defend"),
+            Block("counts", 5, "defending, dummies / 2, discards due / 2, boneyard / 28, tiles out / 28"),
+            Block("hand_sizes", n, "tiles in each relative seat's hand / 7"),
+            Block("leader", n + 1, "one-hot of the trick's leader (relative); last: none"),
+            Block("led", 8, "one-hot of the suit led in the current trick (0-6), last: no lead yet or off-suit"),
+            Block("trick", (n - 1) * (n + 28), "the plays of the current trick in order: relative seat, tile"),
+            Block("played", 28, "tiles played to tricks this hand"),
+            Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
+        ]
+
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write Rounce's blocks from the view."""
+        me = view["seat"]
+        n = self.players
+        at = obs.at
+        self.count_tiles(at["hand"], view["hand"], 1)
+        self.count_tiles(at["discarded"], view["discarded"], 1)
+        at["trump"][view["trump"]] = 1.0
+        turn = at["turn_up"]
+        turn[KIND_INDEX[tile(view["turn_up"])]] = 1.0
+        turn[28] = float(view["turn_up_taken"])
+        at["dealer"][self.rel(view["dealer"], me)] = 1.0
+        calls = at["calls"]
+        for s, c in enumerate(view["calls"]):
+            calls[self.rel(s, me) * 6 + (0 if c is None else 1 + _CALLS.index(c))] = 1.0
+        counts = at["counts"]
+        counts[0] = float(view["defending"])
+        counts[1] = view["dummies"] / 2
+        counts[2] = view["discards_due"] / 2
+        counts[3] = view["boneyard"] / 28
+        counts[4] = view["out"] / 28
+        sizes = at["hand_sizes"]
+        for s, k in enumerate(view["hand_sizes"]):
+            sizes[self.rel(s, me)] = k / 7
+        leader = view["leader"]
+        self.one_hot_seat(at["leader"], leader, None if leader is None else self.rel(leader, me))
+        trick = view["trick"]
+        suit = trick[0]["suit"] if trick else None
+        at["led"][7 if suit is None else suit] = 1.0
+        slots = at["trick"]
+        width = n + 28
+        for j, p in enumerate(trick[: n - 1]):
+            slots[j * width + self.rel(p["seat"], me)] = 1.0
+            slots[j * width + n + KIND_INDEX[tile(p["tile"])]] = 1.0
+        played = at["played"]
+        for t in view["tricks"]:
+            for p in t["plays"]:
+                played[KIND_INDEX[tile(p["tile"])]] = 1.0
+        for p in trick:
+            played[KIND_INDEX[tile(p["tile"])]] = 1.0
+        won = at["tricks_won"]
+        for s, k in enumerate(view["tricks_won"]):
+            won[self.rel(s, me)] = k / 5
