@@ -101,6 +101,24 @@ class Table:
         self.hand_scores = scores
         return out
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        # The engine's own clone is much faster than a generic deep copy; the encoding is shared.
+        new = Table.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        new.game = self.game.clone()
+        new.hand_scores = list(self.hand_scores)
+        new._legal = None if self._legal is None else dict(self._legal)
+        return new
+
+    def with_game(self, game: Any) -> Table:
+        """A table holding ``game`` (a sampled world) in this table's place: same steps and hand bookkeeping."""
+        new = Table(self.enc, 0, game=game)
+        new.hand = self.hand
+        new.hand_scores = list(self.hand_scores)
+        new.steps = self.steps
+        new.truncated = self.truncated
+        return new
+
     def render(self) -> str:
         """The table as a spectator sees it, in text (the terminal front end's renderer)."""
         from rich.console import Console

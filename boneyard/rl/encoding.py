@@ -96,6 +96,9 @@ class Encoding(ABC):
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
         self.obs_size = sum(b.size for b in self.blocks)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # fixed once made: copies of environments and states share it
+
     # ----- actions -------------------------------------------------------------------
 
     @abstractmethod
