@@ -4,7 +4,8 @@
 :mod:`boneyard.rl` is imported). The learner plays one seat (``seat``, or ``"random"``
 for a new seat each episode); every other seat is played by a boneyard bot seeing only
 its own view (``opponents``: one bot name for all, or a comma-separated name per other
-seat in turn order; in Eighty the learner's partner is one of them). Observations are
+seat in turn order, each written as on the command line, ``ismcts:iterations=50``; in
+Eighty the learner's partner is one of them). Observations are
 the game's float32 vector from the learner's view; the action space is the game's fixed
 discrete space. ``info["action_mask"]`` (int8) marks the legal indices: sample with it.
 
@@ -25,7 +26,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, bot
+from ..bots import Bot
+from ..bots.spec import parse_bot_spec
 from .core import Table
 from .encoding import Encoding, encoding
 
@@ -57,7 +59,7 @@ class BoneyardEnv(gym.Env):  # type: ignore[misc]
         if len(names) != n - 1:
             raise ValueError(f"opponents: one bot name, or {n - 1} comma-separated names (one per other seat), "
                              f"got {opponents!r}")
-        self.bots: list[Bot] = [bot(name) for name in names]
+        self.bots: list[Bot] = [parse_bot_spec(name).make() for name in names]
         self.seat_choice = seat
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -66,6 +68,7 @@ class BoneyardEnv(gym.Env):  # type: ignore[misc]
         self.table: Table | None = None
         self.seat = 0 if seat == "random" else int(seat)
         self._bot_rng = random.Random(0)
+        self._ended = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play the bots up to the learner's first turn."""
@@ -76,6 +79,7 @@ class BoneyardEnv(gym.Env):  # type: ignore[misc]
             self.seat = int(rng.integers(self.enc.players))
         self._bot_rng = random.Random(int(rng.integers(2**62)))
         self.table = Table(self.enc, int(rng.integers(2**62)), deck=options.get("deck"), dealer=options.get("dealer"))
+        self._ended = False
         reward = self._bots_play()
         return self.table.observe(self.seat), self._info(reward)
 
@@ -83,13 +87,14 @@ class BoneyardEnv(gym.Env):  # type: ignore[misc]
         """The learner plays ``action``; the bots answer until its next turn or the end."""
         table = self.table
         assert table is not None, "reset() first"
-        if table.over:
+        if table.over or self._ended:
             raise ValueError("the episode is over: call reset()")
         legal = table.legal()
         index = int(action)
         if index not in legal:
             info = self._info(0.0)
             info["illegal_action"] = f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
+            self._ended = True
             return table.observe(self.seat), self.illegal_penalty, True, False, info
         reward = table.play(index)[self.seat]
         reward += self._bots_play()
