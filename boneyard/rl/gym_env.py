@@ -32,10 +32,11 @@ from .core import Table
 from .encoding import Encoding, encoding
 
 
-class BoneyardEnv(gym.Env):  # type: ignore[misc]
+class BoneyardEnv(gym.Env):
     """One seat of a boneyard game; bots play the others."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    # Gymnasium declares ``metadata`` as a plain attribute.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -70,7 +71,9 @@ class BoneyardEnv(gym.Env):  # type: ignore[misc]
         self._bot_rng = random.Random(0)
         self._ended = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play the bots up to the learner's first turn."""
         super().reset(seed=seed)
         rng = self.np_random

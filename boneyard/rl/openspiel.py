@@ -74,7 +74,7 @@ def game_type(game_id: str) -> pyspiel.GameType:
     )
 
 
-class BoneyardGame(pyspiel.Game):  # type: ignore[misc]
+class BoneyardGame(pyspiel.Game):
     """A boneyard game for OpenSpiel; the subclass per game sets ``game_id``."""
 
     game_id: str = ""
@@ -111,7 +111,7 @@ class BoneyardGame(pyspiel.Game):  # type: ignore[misc]
         return BoneyardObserver(self.enc, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
-class BoneyardState(pyspiel.State):  # type: ignore[misc]
+class BoneyardState(pyspiel.State):
     """A state: the seed's bytes drawn so far, then the engine game as a :class:`Table`."""
 
     def __init__(self, game: BoneyardGame) -> None:

@@ -24,10 +24,13 @@ from .core import Table
 from .encoding import Encoding, encoding
 
 
-class BoneyardAEC(AECEnv):  # type: ignore[misc]
+class BoneyardAEC(AECEnv):
     """One boneyard game, every seat an agent, turn order the game's own."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "boneyard_v0", "is_parallelizable": False, "render_fps": 1}
+    # PettingZoo declares ``metadata`` as a plain attribute; each environment names its game.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["human", "ansi"], "name": "boneyard_v0", "is_parallelizable": False, "render_fps": 1,
+    }
 
     def __init__(
         self,

@@ -64,7 +64,7 @@ def test_observations_are_fixed_float32_vectors_in_the_unit_box(game_id: str, pl
     enc = encoding(game_id, players)
     documented = sum(b.size for b in enc.blocks)
     assert documented == enc.obs_size and all(b.doc for b in enc.blocks)
-    for g, view in play_random(game_id, players, 3, limit=150):
+    for g, _ in play_random(game_id, players, 3, limit=150):
         for seat in range(players):
             obs = enc.observe(g.view(seat))
             assert obs.dtype == np.float32 and obs.shape == (enc.obs_size,)

@@ -55,7 +55,7 @@ def test_the_declared_facts(game_id: str) -> None:
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     assert game.max_game_length() == enc.facts.max_game_length
     assert game.observation_tensor_shape() == [enc.obs_size]
-    with pytest.raises(Exception, match="(?i)unknown parameter"):
+    with pytest.raises(Exception, match=r"(?i)unknown parameter"):
         pyspiel.load_game(bos.short_name(game_id), {"no_such_option": 1})
 
 

@@ -53,7 +53,7 @@ def test_the_policy_bot_names_bad_input(tmp_path: Path) -> None:
     bad.write_bytes(b"not a policy")
     with pytest.raises(ValueError, match="not a saved boneyard policy"):
         bot("policy", weights=str(bad))
-    with pytest.raises(ValueError, match="shape|must be"):
+    with pytest.raises(ValueError, match="must be"):
         LinearPolicy(encoding("rounce", 2), np.zeros((3, 3)))
     player = PolicyBot(str(EXAMPLE))
     g = boneyard.new_game("rounce", players=3, seed=1)

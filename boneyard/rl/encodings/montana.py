@@ -40,7 +40,9 @@ class MontanaEncoding(Encoding):
 
     game_id = "montana"
     phases = ("turn", "discard", "claim", "over")
-    verbs = ("deals", "holds", "pulls", "discards", "is", "declares", "adds", "claims", "answers", "goes", "must")
+    verbs = (
+        "deals", "holds", "pulls", "discards", "is", "declares", "adds", "claims", "answers", "goes", "must",
+    )
 
     def action_count(self) -> int:
         """5 words, 4 x 28 tile actions, 35 run claims."""
@@ -78,7 +80,7 @@ class MontanaEncoding(Encoding):
             Block("exposed", n * 28, "per relative seat, its laid-open tiles: copies / 4"),
             Block("discards", 28, "the discards on the table: copies / 4"),
             Block("recent", RECENT * (n + 28), f"the last {RECENT} discards, oldest first: relative seat, tile"),
-            Block("claim", 28 + n + 1 + n, "an offered discard: tile, discarder (relative; last: none), seats answered"),
+            Block("claim", 28 + n + 1 + n, "an offered discard: tile, discarder (relative; last: none), who answered"),
             Block("ready", 2 * n, "per relative seat: ready, its stake / 4"),
             Block("hand_sizes", n, "concealed tiles per relative seat / 14"),
             Block("dealer", n, "one-hot of the dealer (relative)"),

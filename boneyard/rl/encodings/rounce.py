@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...games.rounce import RounceAction
 from ...games.rounce import Rounce as _Game
+from ...games.rounce import RounceAction
 from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
@@ -34,7 +34,9 @@ class RounceEncoding(Encoding):
 
     game_id = "rounce"
     phases = ("call", "discard", "defend", "play", "over")
-    verbs = ("deals", "holds", "passes", "folds", "calls", "draws", "takes", "defends", "discards", "plays", "wins", "is")
+    verbs = (
+        "deals", "holds", "passes", "folds", "calls", "draws", "takes", "defends", "discards", "plays", "wins", "is",
+    )
 
     def action_count(self) -> int:
         """5 words, 28 discards, 28 plays, 42 leads naming a suit."""

@@ -71,8 +71,9 @@ class RummikubEncoding(Encoding):
 
     def _play_index(self, groups: Sequence[tuple[Tile, ...]], table: list[tuple[Tile, ...]]) -> int:
         if len(groups) == len(table) + 1 and list(groups[:-1]) == table and len(groups[-1]) == 3:
-            kinds = tuple(sorted(groups[-1]))
-            t = _TRIPLE_INDEX.get(kinds)  # type: ignore[call-overload]
+            a, b, c = sorted(groups[-1])
+            kinds = (a, b, c)
+            t = _TRIPLE_INDEX.get(kinds)
             if t is not None and tuple(order_group(kinds)) == tuple(groups[-1]):
                 return NEW + t
         if len(groups) == len(table):
