@@ -43,6 +43,7 @@ class Table:
         self.steps = 0
         self.truncated = False
         self._legal: dict[int, Any] | None = None
+        self._views: dict[int, dict[str, Any]] = {}
 
     @property
     def over(self) -> bool:
@@ -61,7 +62,7 @@ class Table:
                 self._legal = {}
             else:
                 seat = self.game.current_player
-                self._legal = self.enc.legal_map(self.game.view(seat), self.game.legal_actions())
+                self._legal = self.enc.legal_map(self.view(seat), self.game.legal_actions())
         return self._legal
 
     def mask(self, seat: int) -> np.ndarray:
@@ -70,9 +71,16 @@ class Table:
             return np.zeros(self.enc.num_actions, dtype=np.int8)
         return self.enc.mask(self.legal())
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """``game.view(seat)``, made once per position (read-only: it is shared)."""
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = self.game.view(seat)
+        return found
+
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat``, from its view only."""
-        return self.enc.observe(self.game.view(seat))
+        return self.enc.observe(self.view(seat))
 
     def play(self, index: int) -> list[float]:
         """Play the legal action of ``index``; returns every seat's reward for this step.
@@ -86,6 +94,7 @@ class Table:
             raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
         self.game.apply(legal[i])
         self._legal = None
+        self._views = {}
         self.steps += 1
         if self.steps >= self.enc.facts.max_game_length and not self.game.is_over:
             self.truncated = True
@@ -108,6 +117,7 @@ class Table:
         new.game = self.game.clone()
         new.hand_scores = list(self.hand_scores)
         new._legal = None if self._legal is None else dict(self._legal)
+        new._views = {}
         return new
 
     def with_game(self, game: Any) -> Table:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import re
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -35,6 +36,9 @@ KIND_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(KINDS)}
 KINDS_NO_BLANK: tuple[Tile, ...] = tuple(double_six(blanks=False))
 KIND_INDEX_NO_BLANK: dict[Tile, int] = {t: i for i, t in enumerate(KINDS_NO_BLANK)}
 _TILE_TEXT: dict[str, Tile] = {str(t): t for t in KINDS}
+# Tile string (as views write it) -> kind index, for the observation writers' hot paths.
+TEXT_INDEX: dict[str, int] = {str(t): i for i, t in enumerate(KINDS)}
+TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_BLANK)}
 
 # Public history window: the last HISTORY_WINDOW lines of the view's history.
 HISTORY_WINDOW = 8
@@ -58,18 +62,31 @@ class Block:
 
 
 class Obs:
-    """A zeroed observation vector with named, writable block views."""
+    """An observation being written: a float32 buffer the game modules set entry by entry.
 
-    __slots__ = ("at", "vector")
+    Entries are written into an ``array('f')`` (a Python item assignment, far cheaper than
+    a numpy one); :meth:`vector` wraps the buffer as a numpy array without copying.
+    """
 
-    def __init__(self, blocks: Sequence[Block]) -> None:
-        size = sum(b.size for b in blocks)
-        self.vector = np.zeros(size, dtype=np.float32)
-        self.at: dict[str, np.ndarray] = {}
-        start = 0
-        for b in blocks:
-            self.at[b.name] = self.vector[start : start + b.size]
-            start += b.size
+    __slots__ = ("buf",)
+
+    def __init__(self, zeros: bytes) -> None:
+        self.buf = array("f", zeros)
+
+    def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
+        """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
+        buf = self.buf
+        if copies == 1:
+            for t in tiles:
+                buf[base + index[t]] = 1.0
+            return
+        step = 1.0 / copies
+        for t in tiles:
+            buf[base + index[t]] += step
+
+    def vector(self) -> np.ndarray:
+        """The float32 observation vector (sharing the buffer's memory)."""
+        return np.frombuffer(self.buf, dtype=np.float32)
 
 
 class Encoding(ABC):
@@ -80,6 +97,8 @@ class Encoding(ABC):
     phases: ClassVar[tuple[str, ...]]
     #: The verbs of the game's history lines ("seat 2 plays 6-4": "plays").
     verbs: ClassVar[tuple[str, ...]]
+    #: Whether an action's index never depends on the position (then it is cached).
+    position_independent: ClassVar[bool] = True
 
     def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
@@ -95,6 +114,19 @@ class Encoding(ABC):
         self.num_actions = self.action_count()
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
         self.obs_size = sum(b.size for b in self.blocks)
+        #: Each block's offset in the vector.
+        self.off: dict[str, int] = {}
+        start = 0
+        for b in self.blocks:
+            self.off[b.name] = start
+            start += b.size
+        #: rel_of[me][seat]: ``seat`` relative to ``me``.
+        self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
+        self._phase_index = {p: i for i, p in enumerate(self.phases)}
+        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
+        self._lines: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
+        self._index_cache: dict[Any, int] = {}
+        self._zeros = bytes(4 * self.obs_size)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -120,8 +152,13 @@ class Encoding(ABC):
     def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
         """Index -> legal action for the position (every listed action has its own index)."""
         out: dict[int, Any] = {}
+        cache = self._index_cache if self.position_independent else None
         for action in legal_actions:
-            i = self.index(action, view)
+            i = None if cache is None else cache.get(action)
+            if i is None:
+                i = self.index(action, view)
+                if cache is not None:
+                    cache[action] = i
             if i in out:
                 raise AssertionError(f"{self.game_id}: actions {out[i]} and {action} share index {i}")
             out[i] = action
@@ -169,38 +206,54 @@ class Encoding(ABC):
         seat = view["seat"]
         if seat is None:
             raise ValueError("observations are made for a seat, not for a spectator's view")
-        obs = Obs(self.blocks)
-        phase = view["phase"]
-        if phase in self.phases:
-            obs.at["phase"][self.phases.index(phase)] = 1.0
+        obs = Obs(self._zeros)
+        buf = obs.buf
+        o = self.off
+        rel = self.rel_of[seat]
+        phase = self._phase_index.get(view["phase"])
+        if phase is not None:
+            buf[o["phase"] + phase] = 1.0
         cur = view["current_player"]
-        obs.at["to_act"][self.players if cur is None else self.rel(cur, seat)] = 1.0
-        scores = obs.at["scores"]
+        buf[o["to_act"] + (self.players if cur is None else rel[cur])] = 1.0
+        base = o["scores"]
+        scale = self.facts.scale
         for s, v in enumerate(view["scores"]):
-            scores[self.rel(s, seat)] = self.facts.scale(v)
-        self._fill_history(obs.at["history"], view["history"], seat)
+            buf[base + rel[s]] = scale(v)
+        self._fill_history(buf, view["history"], seat)
         self.fill(obs, view)
-        return obs.vector
+        return obs.vector()
 
-    def _fill_history(self, out: np.ndarray, history: Sequence[str], seat: int) -> None:
-        n = self.players
-        width = n + len(self.verbs) + 1 + len(KINDS)
+    def _fill_history(self, buf: array, history: Sequence[str], seat: int) -> None:  # type: ignore[type-arg]
         lines = history[-HISTORY_WINDOW:]
-        base = (HISTORY_WINDOW - len(lines)) * width
+        width = self._history_width
+        at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
+        memo = self._lines[seat]
+        for line in lines:
+            row = memo.get(line)
+            if row is None:
+                row = memo[line] = self._parse_line(line, seat)
+                if len(memo) > 20_000:
+                    memo.clear()
+            for r in row:
+                buf[at + r] = 1.0
+            at += width
+
+    def _parse_line(self, line: str, seat: int) -> tuple[int, ...]:
+        """A history line as the entries it sets within its row, for ``seat``: actor, verb, tile."""
+        n = self.players
+        m = _LINE.match(line)
+        if m is None:
+            return ()
+        actor = int(m.group(1))
+        verb = m.group(2)
         verbs = self.verbs
-        for k, line in enumerate(lines):
-            at = base + k * width
-            m = _LINE.match(line)
-            if m is None:
-                continue
-            actor = int(m.group(1))
-            if actor < n:
-                out[at + self.rel(actor, seat)] = 1.0
-            verb = m.group(2)
-            out[at + n + (verbs.index(verb) if verb in verbs else len(verbs))] = 1.0
-            t = _TILE_IN_LINE.search(line, m.end())
-            if t is not None:
-                out[at + n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))]] = 1.0
+        row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
+        if actor < n:
+            row.append(self.rel_of[seat][actor])
+        t = _TILE_IN_LINE.search(line, m.end())
+        if t is not None:
+            row.append(n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))])
+        return tuple(row)
 
     # ----- helpers for the game modules ----------------------------------------------
 
@@ -211,18 +264,6 @@ class Encoding(ABC):
     def absolute(self, rel_seat: int, me: int) -> int:
         """The seat ``rel_seat`` places after ``me``."""
         return (me + rel_seat) % self.players
-
-    @staticmethod
-    def count_tiles(out: np.ndarray, tiles: Sequence[str], copies: int, index: Mapping[Tile, int] = KIND_INDEX) -> None:
-        """Add each tile's share (1/copies) to its kind's entry."""
-        step = 1.0 / copies
-        for text in tiles:
-            out[index[tile(text)]] += step
-
-    @staticmethod
-    def one_hot_seat(out: np.ndarray, seat: int | None, rel: int | None) -> None:
-        """Set entry ``rel`` (a relative seat) or the last entry when there is no seat."""
-        out[len(out) - 1 if seat is None or rel is None else rel] = 1.0
 
 
 _REGISTRY: dict[str, type[Encoding]] = {}

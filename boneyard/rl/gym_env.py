@@ -113,10 +113,9 @@ class BoneyardEnv(gym.Env):
             seat = table.seat
             assert seat is not None
             me = self.bots[(seat - self.seat - 1) % self.enc.players]
-            game = table.game
-            legal = game.legal_actions()
-            chosen = me.choose(game.view(seat), legal, self._bot_rng)
-            total += table.play(self.enc.index(chosen, game.view(seat)))[self.seat]
+            view = table.view(seat)
+            chosen = me.choose(view, table.game.legal_actions(), self._bot_rng)
+            total += table.play(self.enc.index(chosen, view))[self.seat]
         return total
 
     def _info(self, reward: float) -> dict[str, Any]:

@@ -12,10 +12,10 @@ from typing import Any
 
 from ...games.eighty import MAX_BID, MIN_BID, EightyAction
 from ...games.eighty import Eighty as _Game
-from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, Block, Encoding, Obs, register, tile
+from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Encoding, Obs, register
 
 BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
-_LED = ("1", "2", "3", "4", "5", "6", "trump", "doubles")
+_LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
 
 
 def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,50 +87,60 @@ class EightyEncoding(Encoding):
     def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
         """Write Eighty's blocks from the view."""
         me = view["seat"]
-        at = obs.at
-        self.count_tiles(at["hand"], view["hand"], 2, KIND_INDEX_NO_BLANK)
-        at["shuffler"][self.rel(view["shuffler"], me)] = 1.0
-        bids = at["bids"]
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 2, TEXT_INDEX_NO_BLANK)
+        buf[o["shuffler"] + rel[view["shuffler"]]] = 1.0
+        base = o["bids"]
         for s, b in enumerate(view["bids"]):
-            row = self.rel(s, me) * 5
+            row = base + rel[s] * 5
             if b is None:
-                bids[row] = 1.0
+                buf[row] = 1.0
             elif b == "pass":
-                bids[row + 1] = 1.0
+                buf[row + 1] = 1.0
             elif b == "nel-o":
-                bids[row + 4] = 1.0
+                buf[row + 4] = 1.0
             else:
-                bids[row + 2] = 1.0
-                bids[row + 3] = (b - MIN_BID) / (MAX_BID - MIN_BID)
+                buf[row + 2] = 1.0
+                buf[row + 3] = (b - MIN_BID) / (MAX_BID - MIN_BID)
         bidder = view["bidder"]
-        self.one_hot_seat(at["bidder"], bidder, None if bidder is None else self.rel(bidder, me))
+        buf[o["bidder"] + (4 if bidder is None else rel[bidder])] = 1.0
         high = view["high_bid"]
         if high == "nel-o":
-            at["high_bid"][1] = 1.0
+            buf[o["high_bid"] + 1] = 1.0
         elif high is not None:
-            at["high_bid"][0] = (high - MIN_BID) / (MAX_BID - MIN_BID)
-        at["trump"][view["trump"] or 0] = 1.0
+            buf[o["high_bid"]] = (high - MIN_BID) / (MAX_BID - MIN_BID)
+        buf[o["trump"] + (view["trump"] or 0)] = 1.0
         out = view["sitting_out"]
-        self.one_hot_seat(at["sitting_out"], out, None if out is None else self.rel(out, me))
+        buf[o["sitting_out"] + (4 if out is None else rel[out])] = 1.0
+        base = o["hand_sizes"]
         for s, k in enumerate(view["hand_sizes"]):
-            at["hand_sizes"][self.rel(s, me)] = k / 10
+            buf[base + rel[s]] = k / 10
         leader = view["leader"]
-        self.one_hot_seat(at["leader"], leader, None if leader is None else self.rel(leader, me))
+        buf[o["leader"] + (4 if leader is None else rel[leader])] = 1.0
         led = view["led_suit"]
-        at["led"][0 if led is None else 1 + _LED.index(led)] = 1.0
-        slots = at["trick"]
-        for j, p in enumerate(view["trick"][:3]):
-            slots[j * 25 + self.rel(p["seat"], me)] = 1.0
-            slots[j * 25 + 4 + KIND_INDEX_NO_BLANK[tile(p["tile"])]] = 1.0
-        played = at["played"]
-        for t in view["tricks"]:
-            for p in t["plays"]:
-                played[KIND_INDEX_NO_BLANK[tile(p["tile"])]] += 0.5
-        for p in view["trick"]:
-            played[KIND_INDEX_NO_BLANK[tile(p["tile"])]] += 0.5
+        buf[o["led"] + (0 if led is None else _LED_INDEX[led])] = 1.0
+        base = o["trick"]
+        trick = view["trick"]
+        for j, p in enumerate(trick[:3]):
+            buf[base + j * 25 + rel[p["seat"]]] = 1.0
+            buf[base + j * 25 + 4 + TEXT_INDEX_NO_BLANK[p["tile"]]] = 1.0
+        played = [p["tile"] for t in view["tricks"] for p in t["plays"]]
+        played += [p["tile"] for p in trick]
+        obs.counts(o["played"], played, 2, TEXT_INDEX_NO_BLANK)
+        base = o["tricks_won"]
         for s, k in enumerate(view["tricks_won"]):
-            at["tricks_won"][self.rel(s, me)] = k / 10
+            if k:
+                buf[base + rel[s]] = k / 10
         mine, theirs = view["sides"][me % 2], view["sides"][1 - me % 2]
-        at["sides"][:] = (mine["taken"] / 80, theirs["taken"] / 80, mine["count"] / 60, theirs["count"] / 60)
+        base = o["sides"]
+        buf[base] = mine["taken"] / 80
+        buf[base + 1] = theirs["taken"] / 80
+        buf[base + 2] = mine["count"] / 60
+        buf[base + 3] = theirs["count"] / 60
         rules = view["rules"]
-        at["options"][:] = (float(rules["nello"]), float(rules["doubles_suit"]), float(rules["marks"]))
+        base = o["options"]
+        for j, name in enumerate(("nello", "doubles_suit", "marks")):
+            if rules[name]:
+                buf[base + j] = 1.0

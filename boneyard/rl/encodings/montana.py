@@ -16,7 +16,7 @@ from typing import Any
 from ...games.montana import Montana as _Game
 from ...games.montana import MontanaAction
 from ...tiles import Tile
-from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
 
 _WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
 _KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
@@ -92,40 +92,47 @@ class MontanaEncoding(Encoding):
         """Write Montana's blocks from the view."""
         me = view["seat"]
         n = self.players
-        at = obs.at
-        self.count_tiles(at["hand"], view["hand"], 4)
-        self.count_tiles(at["pulled"], view["pulled"], 1)
-        exposed = at["exposed"]
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 4)
+        obs.counts(o["pulled"], view["pulled"], 1)
+        base = o["exposed"]
         for s, sets in enumerate(view["exposed"]):
-            base = self.rel(s, me) * 28
-            for m in sets:
-                for t in m["tiles"]:
-                    exposed[base + KIND_INDEX[tile(t)]] += 0.25
+            if sets:
+                obs.counts(base + rel[s] * 28, [t for m in sets for t in m["tiles"]], 4)
         discards = view["discards"]
-        self.count_tiles(at["discards"], [t for _, t in discards], 4)
-        recent = at["recent"]
+        obs.counts(o["discards"], [t for _, t in discards], 4)
+        base = o["recent"]
         width = n + 28
         last = discards[-RECENT:]
-        start = RECENT - len(last)
-        for j, (s, t) in enumerate(last):
-            recent[(start + j) * width + self.rel(s, me)] = 1.0
-            recent[(start + j) * width + n + KIND_INDEX[tile(t)]] = 1.0
+        row = base + (RECENT - len(last)) * width
+        for s, t in last:
+            buf[row + rel[s]] = 1.0
+            buf[row + n + TEXT_INDEX[t]] = 1.0
+            row += width
         claim = view["claim"]
-        block = at["claim"]
+        base = o["claim"]
         if claim is None:
-            block[28 + n] = 1.0
+            buf[base + 28 + n] = 1.0
         else:
-            block[KIND_INDEX[tile(claim["tile"])]] = 1.0
-            block[28 + self.rel(claim["from"], me)] = 1.0
+            buf[base + TEXT_INDEX[claim["tile"]]] = 1.0
+            buf[base + 28 + rel[claim["from"]]] = 1.0
             for s in claim["answered"]:
-                block[28 + n + 1 + self.rel(s, me)] = 1.0
+                buf[base + 28 + n + 1 + rel[s]] = 1.0
+        ready, stakes, sizes = view["ready"], view["stakes"], view["hand_sizes"]
+        base_r, base_h = o["ready"], o["hand_sizes"]
         for s in range(n):
-            r = self.rel(s, me)
-            at["ready"][2 * r] = float(view["ready"][s])
-            at["ready"][2 * r + 1] = view["stakes"][s] / 4
-            at["hand_sizes"][r] = view["hand_sizes"][s] / 14
-        at["dealer"][self.rel(view["dealer"], me)] = 1.0
-        at["counts"][0] = view["woodpile"] / 112
-        at["counts"][1] = min(view["deal_passes"] / n, 1.0)
-        at["options"][0] = float(view["mode"] == "shootout")
-        at["options"][1] = float(view["rules"]["one_pair"])
+            r = rel[s]
+            if ready[s]:
+                buf[base_r + 2 * r] = 1.0
+            if stakes[s]:
+                buf[base_r + 2 * r + 1] = stakes[s] / 4
+            buf[base_h + r] = sizes[s] / 14
+        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
+        buf[o["counts"]] = view["woodpile"] / 112
+        buf[o["counts"] + 1] = min(view["deal_passes"] / n, 1.0)
+        if view["mode"] == "shootout":
+            buf[o["options"]] = 1.0
+        if view["rules"]["one_pair"]:
+            buf[o["options"] + 1] = 1.0

@@ -14,10 +14,11 @@ from typing import Any
 
 from ...games.rounce import Rounce as _Game
 from ...games.rounce import RounceAction
-from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
 _CALLS = ("pass", "fold", "dummy", "take", "defend")
+_CALL_INDEX = {c: 1 + i for i, c in enumerate(_CALLS)}
 _PLAIN = [t for t in KINDS if not t.is_double]
 _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
@@ -91,42 +92,43 @@ class RounceEncoding(Encoding):
         """Write Rounce's blocks from the view."""
         me = view["seat"]
         n = self.players
-        at = obs.at
-        self.count_tiles(at["hand"], view["hand"], 1)
-        self.count_tiles(at["discarded"], view["discarded"], 1)
-        at["trump"][view["trump"]] = 1.0
-        turn = at["turn_up"]
-        turn[KIND_INDEX[tile(view["turn_up"])]] = 1.0
-        turn[28] = float(view["turn_up_taken"])
-        at["dealer"][self.rel(view["dealer"], me)] = 1.0
-        calls = at["calls"]
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 1)
+        obs.counts(o["discarded"], view["discarded"], 1)
+        buf[o["trump"] + view["trump"]] = 1.0
+        buf[o["turn_up"] + TEXT_INDEX[view["turn_up"]]] = 1.0
+        if view["turn_up_taken"]:
+            buf[o["turn_up"] + 28] = 1.0
+        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
+        base = o["calls"]
         for s, c in enumerate(view["calls"]):
-            calls[self.rel(s, me) * 6 + (0 if c is None else 1 + _CALLS.index(c))] = 1.0
-        counts = at["counts"]
-        counts[0] = float(view["defending"])
-        counts[1] = view["dummies"] / 2
-        counts[2] = view["discards_due"] / 2
-        counts[3] = view["boneyard"] / 28
-        counts[4] = view["out"] / 28
-        sizes = at["hand_sizes"]
+            buf[base + rel[s] * 6 + (0 if c is None else _CALL_INDEX[c])] = 1.0
+        base = o["counts"]
+        if view["defending"]:
+            buf[base] = 1.0
+        buf[base + 1] = view["dummies"] / 2
+        buf[base + 2] = view["discards_due"] / 2
+        buf[base + 3] = view["boneyard"] / 28
+        buf[base + 4] = view["out"] / 28
+        base = o["hand_sizes"]
         for s, k in enumerate(view["hand_sizes"]):
-            sizes[self.rel(s, me)] = k / 7
+            buf[base + rel[s]] = k / 7
         leader = view["leader"]
-        self.one_hot_seat(at["leader"], leader, None if leader is None else self.rel(leader, me))
+        buf[o["leader"] + (n if leader is None else rel[leader])] = 1.0
         trick = view["trick"]
         suit = trick[0]["suit"] if trick else None
-        at["led"][7 if suit is None else suit] = 1.0
-        slots = at["trick"]
+        buf[o["led"] + (7 if suit is None else suit)] = 1.0
+        base = o["trick"]
         width = n + 28
         for j, p in enumerate(trick[: n - 1]):
-            slots[j * width + self.rel(p["seat"], me)] = 1.0
-            slots[j * width + n + KIND_INDEX[tile(p["tile"])]] = 1.0
-        played = at["played"]
-        for t in view["tricks"]:
-            for p in t["plays"]:
-                played[KIND_INDEX[tile(p["tile"])]] = 1.0
-        for p in trick:
-            played[KIND_INDEX[tile(p["tile"])]] = 1.0
-        won = at["tricks_won"]
+            buf[base + j * width + rel[p["seat"]]] = 1.0
+            buf[base + j * width + n + TEXT_INDEX[p["tile"]]] = 1.0
+        played = [p["tile"] for t in view["tricks"] for p in t["plays"]]
+        played += [p["tile"] for p in trick]
+        obs.counts(o["played"], played, 1)
+        base = o["tricks_won"]
         for s, k in enumerate(view["tricks_won"]):
-            won[self.rel(s, me)] = k / 5
+            if k:
+                buf[base + rel[s]] = k / 5

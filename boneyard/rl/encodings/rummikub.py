@@ -53,6 +53,7 @@ class RummikubEncoding(Encoding):
     """Rummikub: draw or pass, new groups, one-tile extensions, the solver's rearrangement."""
 
     game_id = "rummikub"
+    position_independent = False
     phases = ("play", "over")
     verbs = ("deals", "holds", "draws", "passes", "opens", "plays")
 
@@ -120,15 +121,22 @@ class RummikubEncoding(Encoding):
         """Write Rummikub's blocks from the view."""
         me = view["seat"]
         n = self.players
-        at = obs.at
-        self.count_tiles(at["hand"], view["hand"], 2)
-        groups = at["groups"]
-        for g, group in enumerate(view["table"]):
-            self.count_tiles(at["table"], group, 2)
-            self.count_tiles(groups[g * 28 : g * 28 + 28], group, 2)
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 2)
+        table = view["table"]
+        obs.counts(o["table"], [t for g in table for t in g], 2)
+        base = o["groups"]
+        for g, group in enumerate(table):
+            obs.counts(base + g * 28, group, 2)
+        opened, sizes = view["opened"], view["hand_sizes"]
         for s in range(n):
-            r = self.rel(s, me)
-            at["opened"][r] = float(view["opened"][s])
-            at["hand_sizes"][r] = min(view["hand_sizes"][s] / 28, 1.0)
-        at["dealer"][self.rel(view["dealer"], me)] = 1.0
-        at["counts"][:] = (view["boneyard"] / 56, view["passes"] / n, min(view["target"] / 200, 1.0))
+            if opened[s]:
+                buf[o["opened"] + rel[s]] = 1.0
+            buf[o["hand_sizes"] + rel[s]] = min(sizes[s] / 28, 1.0)
+        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
+        base = o["counts"]
+        buf[base] = view["boneyard"] / 56
+        buf[base + 1] = view["passes"] / n
+        buf[base + 2] = min(view["target"] / 200, 1.0)

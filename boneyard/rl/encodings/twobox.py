@@ -83,38 +83,51 @@ class TwoboxEncoding(Encoding):
         """Write two-box's blocks from the view."""
         me = view["seat"]
         n = self.players
-        at = obs.at
-        self.count_tiles(at["hand"], view["hand"], 2)
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 2)
+        base = o["hand_sizes"]
         for s, k in enumerate(view["hand_sizes"]):
-            at["hand_sizes"][self.rel(s, me)] = min(k / 28, 1.0)
+            buf[base + rel[s]] = min(k / 28, 1.0)
+        base = o["drawn"]
         for s, k in enumerate(view["drawn"]):
-            at["drawn"][self.rel(s, me)] = min(k / 28, 1.0)
-        at["boneyard"][0] = view["boneyard"] / 56
-        spinner = tile(view["spinner"])
-        at["spinner"][spinner.high] = 1.0
-        at["spinner"][7] = float(view["spinner_stacked_by"] is not None)
-        layout = at["layout"]
-        layout[KIND_INDEX[spinner]] += 0.5 * (2 if view["spinner_stacked_by"] is not None else 1)
-        arms = at["arms"]
+            if k:
+                buf[base + rel[s]] = min(k / 28, 1.0)
+        buf[o["boneyard"]] = view["boneyard"] / 56
+        spinner = view["spinner"]
+        buf[o["spinner"] + tile(spinner).high] = 1.0
+        layout = [spinner]
+        if view["spinner_stacked_by"] is not None:
+            buf[o["spinner"] + 7] = 1.0
+            layout.append(spinner)
+        base = o["arms"]
         for a, arm in enumerate(view["arms"]):
             end = arm["open_end"]
-            arms[a * 10 + (0 if end is None else end + 1)] = 1.0
+            row = base + a * 10
+            buf[row + (0 if end is None else end + 1)] = 1.0
             tiles = arm["tiles"]
             if tiles:
-                arms[a * 10 + 8] = float(tiles[-1]["stacked_by"] is None)
-            arms[a * 10 + 9] = min(len(tiles) / 14, 1.0)
-            for e in tiles:
-                layout[KIND_INDEX[tile(e["tile"])]] += 0.5 * (2 if e["stacked_by"] is not None else 1)
-        at["count"][0] = min(view["count"] / 50, 1.0)
-        at["count"][1] = view["passes"] / n
-        passed = at["passed_on"]
+                if tiles[-1]["stacked_by"] is None:
+                    buf[row + 8] = 1.0
+                buf[row + 9] = min(len(tiles) / 14, 1.0)
+                for e in tiles:
+                    layout.append(e["tile"])
+                    if e["stacked_by"] is not None:
+                        layout.append(e["tile"])
+        obs.counts(o["layout"], layout, 2)
+        base = o["count"]
+        buf[base] = min(view["count"] / 50, 1.0)
+        buf[base + 1] = view["passes"] / n
+        base = o["passed_on"]
         for s, numbers in enumerate(view["passed_on"]):
             for x in numbers:
-                passed[self.rel(s, me) * 7 + x] = 1.0
+                buf[base + rel[s] * 7 + x] = 1.0
         steal = view["steal"]
+        base = o["steal"]
         if steal is None:
-            at["steal"][n] = 1.0
+            buf[base + n] = 1.0
         else:
-            at["steal"][self.rel(steal["seat"], me)] = 1.0
-            at["steal"][n + 1] = min(steal["points"] / 50, 1.0)
-        at["target"][0] = min(view["target"] / 300, 1.0)
+            buf[base + rel[steal["seat"]]] = 1.0
+            buf[base + n + 1] = min(steal["points"] / 50, 1.0)
+        buf[o["target"]] = min(view["target"] / 300, 1.0)
