@@ -15,7 +15,8 @@ for about ``--seconds`` of CPU time, and prints actions per CPU second:
   ``state.apply_action`` of a random legal index.
 
 ``cost`` is the engine's rate over the adapter's (the target: at most 2). Then the peers,
-measured the same way in the same run: PettingZoo's classic ``texas_holdem_v4`` and
+measured the same way in the same run (every loop picks its random legal action with
+Python's ``random``): PettingZoo's classic ``texas_holdem_v4`` and
 ``leduc_holdem_v4`` (they need ``rlcard``; when it cannot be imported the line says
 so) and OpenSpiel's ``python_team_dominoes``; each adapter's rate is shown as a ratio
 to them.
@@ -28,8 +29,6 @@ import random
 import time
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 import boneyard
 from boneyard.rl import gym_id, pettingzoo_env
@@ -71,14 +70,15 @@ def aec_game(make: Callable[[], Any]) -> Callable[[int], int]:
 
     def run(seed: int) -> int:
         env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         n = 0
         for _ in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         return n
 
@@ -93,10 +93,11 @@ def gym_game(game_id: str) -> Callable[[int], int]:
 
     def run(seed: int) -> int:
         _, info = env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         done = False
         while not done:
-            _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            legal = info["action_mask"].nonzero()[0]
+            _, _, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
             done = term or trunc
         return int(env.table.steps)
 
@@ -110,18 +111,18 @@ def spiel_game(name: str) -> Callable[[int], int]:
     game = pyspiel.load_game(name)
 
     def run(seed: int) -> int:
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         state = game.new_initial_state()
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                state.apply_action(rng.choices(outcomes, probs)[0])
                 continue
             player = state.current_player()
             legal = state.legal_actions()
             state.observation_tensor(player)
-            state.apply_action(int(rng.choice(legal)))
+            state.apply_action(legal[rng.randrange(len(legal))])
             n += 1
         return n
 

@@ -124,9 +124,11 @@ class Encoding(ABC):
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
-        self._lines: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
+        self._lines: dict[str, tuple[int | None, tuple[int, ...]]] = {}
         self._index_cache: dict[Any, int] = {}
         self._zeros = bytes(4 * self.obs_size)
+        self._score_lo = self.facts.score_bounds[0]
+        self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -216,44 +218,46 @@ class Encoding(ABC):
         cur = view["current_player"]
         buf[o["to_act"] + (self.players if cur is None else rel[cur])] = 1.0
         base = o["scores"]
-        scale = self.facts.scale
+        lo, span = self._score_lo, self._score_span
         for s, v in enumerate(view["scores"]):
-            buf[base + rel[s]] = scale(v)
-        self._fill_history(buf, view["history"], seat)
+            x = (v - lo) / span
+            buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+        self._fill_history(buf, view["history"], rel)
         self.fill(obs, view)
         return obs.vector()
 
-    def _fill_history(self, buf: array, history: Sequence[str], seat: int) -> None:  # type: ignore[type-arg]
+    def _fill_history(self, buf: array, history: Sequence[str], rel: Sequence[int]) -> None:  # type: ignore[type-arg]
         lines = history[-HISTORY_WINDOW:]
         width = self._history_width
         at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
-        memo = self._lines[seat]
+        memo = self._lines
         for line in lines:
-            row = memo.get(line)
-            if row is None:
-                row = memo[line] = self._parse_line(line, seat)
-                if len(memo) > 20_000:
+            parsed = memo.get(line)
+            if parsed is None:
+                parsed = memo[line] = self._parse_line(line)
+                if len(memo) > 50_000:
                     memo.clear()
+            actor, row = parsed
+            if actor is not None:
+                buf[at + rel[actor]] = 1.0
             for r in row:
                 buf[at + r] = 1.0
             at += width
 
-    def _parse_line(self, line: str, seat: int) -> tuple[int, ...]:
-        """A history line as the entries it sets within its row, for ``seat``: actor, verb, tile."""
+    def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
+        """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
         n = self.players
         m = _LINE.match(line)
         if m is None:
-            return ()
+            return None, ()
         actor = int(m.group(1))
         verb = m.group(2)
         verbs = self.verbs
         row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
-        if actor < n:
-            row.append(self.rel_of[seat][actor])
         t = _TILE_IN_LINE.search(line, m.end())
         if t is not None:
             row.append(n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))])
-        return tuple(row)
+        return (actor if actor < n else None), tuple(row)
 
     # ----- helpers for the game modules ----------------------------------------------
 

@@ -122,18 +122,22 @@ class BoneyardState(pyspiel.State):
         n = self.enc.players
         self._returns = [0.0] * n
         self._rewards = [0.0] * n
+        self._player = int(pyspiel.PlayerId.CHANCE)  # OpenSpiel asks often: kept up to date
+
+    def _update_player(self) -> None:
+        table = self.table
+        if table is None:
+            self._player = int(pyspiel.PlayerId.CHANCE)
+        elif table.over:
+            self._player = int(pyspiel.PlayerId.TERMINAL)
+        else:
+            self._player = int(table.game.current_player)
 
     # ----- the OpenSpiel State interface ------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` while the seed is drawn, ``TERMINAL`` at the end."""
-        if self.table is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.table.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        seat = self.table.seat
-        assert seat is not None
-        return int(seat)
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.table is not None and player == self.table.seat
@@ -152,9 +156,11 @@ class BoneyardState(pyspiel.State):
             self.seed_bytes.append(int(action))
             if len(self.seed_bytes) == SEED_BYTES:
                 self.table = Table(self.enc, int.from_bytes(bytes(self.seed_bytes), "big"))
+                self._update_player()
             return
         self._rewards = self.table.play(int(action))
         self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
+        self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -167,7 +173,7 @@ class BoneyardState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game has ended (or been truncated at the maximum length)."""
-        return self.table is not None and self.table.over
+        return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         """Each player's total reward so far (the scaled score change since the start)."""
@@ -189,6 +195,7 @@ class BoneyardState(pyspiel.State):
         seed = int(float(probability_sampler()) * 2**53)
         world = api.sample_game(self.table.game.view(player_id), random.Random(seed))
         new.table = self.table.with_game(world)
+        new._update_player()
         return new
 
     def __str__(self) -> str:

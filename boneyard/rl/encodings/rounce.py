@@ -82,7 +82,7 @@ class RounceEncoding(Encoding):
             Block("counts", 5, "defending, dummies / 2, discards due / 2, boneyard / 28, tiles out / 28"),
             Block("hand_sizes", n, "tiles in each relative seat's hand / 7"),
             Block("leader", n + 1, "one-hot of the trick's leader (relative); last: none"),
-            Block("led", 8, "one-hot of the suit led in the current trick (0-6), last: no lead yet or off-suit"),
+            Block("led", 8, "one-hot of the suit led in the current trick (0-6); last: no trick led yet"),
             Block("trick", (n - 1) * (n + 28), "the plays of the current trick in order: relative seat, tile"),
             Block("played", 28, "tiles played to tricks this hand"),
             Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
