@@ -44,6 +44,7 @@ class Table:
         self.truncated = False
         self._legal: dict[int, Any] | None = None
         self._views: dict[int, dict[str, Any]] = {}
+        self._obs: dict[int, np.ndarray] = {}
 
     @property
     def over(self) -> bool:
@@ -79,8 +80,11 @@ class Table:
         return found
 
     def observe(self, seat: int) -> np.ndarray:
-        """The observation of ``seat``, from its view only."""
-        return self.enc.observe(self.view(seat))
+        """The observation of ``seat``, from its view only (made once per position; a fresh copy each call)."""
+        found = self._obs.get(seat)
+        if found is None:
+            found = self._obs[seat] = self.enc.observe(self.view(seat))
+        return found.copy()
 
     def play(self, index: int) -> list[float]:
         """Play the legal action of ``index``; returns every seat's reward for this step.
@@ -95,6 +99,7 @@ class Table:
         self.game.apply(legal[i])
         self._legal = None
         self._views = {}
+        self._obs = {}
         self.steps += 1
         if self.steps >= self.enc.facts.max_game_length and not self.game.is_over:
             self.truncated = True
@@ -118,6 +123,7 @@ class Table:
         new.hand_scores = list(self.hand_scores)
         new._legal = None if self._legal is None else dict(self._legal)
         new._views = {}
+        new._obs = {}
         return new
 
     def with_game(self, game: Any) -> Table:

@@ -226,7 +226,7 @@ class Encoding(ABC):
         self.fill(obs, view)
         return obs.vector()
 
-    def _fill_history(self, buf: array, history: Sequence[str], rel: Sequence[int]) -> None:  # type: ignore[type-arg]
+    def _fill_history(self, buf: array[float], history: Sequence[str], rel: Sequence[int]) -> None:
         lines = history[-HISTORY_WINDOW:]
         width = self._history_width
         at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
