@@ -18,7 +18,7 @@ import random
 import statistics
 import time
 
-from boneyard.games import rummikub_solver as solver
+from boneyard.games.rummikub import solver
 
 
 def positions(count: int, seed: int) -> list[tuple[list[list[solver.Tile]], list[solver.Tile]]]:

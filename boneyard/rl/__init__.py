@@ -15,8 +15,7 @@ from typing import Any
 
 import gymnasium
 
-from .. import api
-from .encoding import Encoding, encoding
+from .encoding import Encoding, encoded_games, encoding
 from .facts import Facts, facts
 
 
@@ -27,7 +26,7 @@ def gym_id(game_id: str) -> str:
 
 def _register_gym() -> None:
     """Register every game with Gymnasium (once)."""
-    for game_id in api.games():
+    for game_id in encoded_games():
         if gym_id(game_id) not in gymnasium.registry:
             gymnasium.register(id=gym_id(game_id), entry_point="boneyard.rl.gym_env:BoneyardEnv",
                                kwargs={"game": game_id})
@@ -44,4 +43,4 @@ def pettingzoo_env(
 
 _register_gym()
 
-__all__ = ["Encoding", "Facts", "encoding", "facts", "gym_id", "pettingzoo_env"]
+__all__ = ["Encoding", "Facts", "encoded_games", "encoding", "facts", "gym_id", "pettingzoo_env"]

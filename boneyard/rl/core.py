@@ -1,4 +1,4 @@
-"""One running game as the RL adapters see it: legal indices, hand-end rewards, truncation.
+"""One running game as the RL adapters see it: legal indices, views, observations, hand-end rewards.
 
 Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives the engine through a
 :class:`Table`. It reads only the public contract: ``view(seat)``, ``legal_actions()``,
@@ -7,8 +7,8 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives the engine through a
 Rewards: when a hand ends (the hand number moves on) or the game does, every seat
 receives its score change since the hand began, scaled by the game's score bounds and
 negated where lower scores are better (:meth:`boneyard.rl.facts.Facts.rewards`). At all
-other steps the rewards are zero. A game still running after ``max_game_length``
-actions is truncated, the running hand's score change paid out.
+other steps the rewards are zero. Every game ends within its ``max_game_length`` actions
+(the rules' ``max_hands``), so no adapter ever truncates one.
 """
 
 from __future__ import annotations
@@ -41,15 +41,14 @@ class Table:
         self.hand = self.game.hand_number
         self.hand_scores = list(self.game.scores)
         self.steps = 0
-        self.truncated = False
         self._legal: dict[int, Any] | None = None
         self._views: dict[int, dict[str, Any]] = {}
         self._obs: dict[int, np.ndarray] = {}
 
     @property
     def over(self) -> bool:
-        """Whether the game has ended or been truncated."""
-        return bool(self.game.is_over) or self.truncated
+        """Whether the game has ended."""
+        return bool(self.game.is_over)
 
     @property
     def seat(self) -> int | None:
@@ -101,8 +100,6 @@ class Table:
         self._views = {}
         self._obs = {}
         self.steps += 1
-        if self.steps >= self.enc.facts.max_game_length and not self.game.is_over:
-            self.truncated = True
         return self._rewards()
 
     def _rewards(self) -> list[float]:
@@ -132,7 +129,6 @@ class Table:
         new.hand = self.hand
         new.hand_scores = list(self.hand_scores)
         new.steps = self.steps
-        new.truncated = self.truncated
         return new
 
     def render(self) -> str:

@@ -17,6 +17,7 @@ seat, 1 the next seat in turn order, and so on, so one policy can play every sea
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from abc import ABC, abstractmethod
 from array import array
@@ -279,6 +280,25 @@ def register(cls: type[Encoding]) -> type[Encoding]:
     return cls
 
 
+def has_encoding(game_id: str) -> bool:
+    """Whether a game has an RL encoding (a module ``boneyard.rl.encodings.<id>``).
+
+    Games registered from elsewhere (plug-ins, tests) have none until one is written.
+    """
+    if game_id in _REGISTRY:
+        return True
+    if not isinstance(game_id, str) or not game_id.isidentifier():
+        return False
+    return importlib.util.find_spec(f"{__package__}.encodings.{game_id}") is not None
+
+
+def encoded_games() -> list[str]:
+    """The registered games that have an RL encoding, in the registry's order."""
+    from .. import api
+
+    return [g for g in api.games() if has_encoding(g)]
+
+
 def encoding_class(game_id: str) -> type[Encoding]:
     """The encoding class of a game (imports ``boneyard.rl.encodings.<id>``)."""
     if game_id not in _REGISTRY:
@@ -286,6 +306,8 @@ def encoding_class(game_id: str) -> type[Encoding]:
 
         if game_id not in api.games():
             raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(api.games())}")
+        if not has_encoding(game_id):
+            raise ValueError(f"game {game_id!r} has no RL encoding; games with one: {', '.join(encoded_games())}")
         importlib.import_module(f"{__package__}.encodings.{game_id}")
     return _REGISTRY[game_id]
 

@@ -102,7 +102,7 @@ class BoneyardEnv(gym.Env):
         reward = table.play(index)[self.seat]
         reward += self._bots_play()
         obs = table.observe(self.seat)
-        return obs, reward, bool(table.game.is_over), table.truncated, self._info(reward)
+        return obs, reward, table.over, False, self._info(reward)
 
     def _bots_play(self) -> float:
         """The bots act until the learner's turn or the end; the learner's rewards meanwhile."""

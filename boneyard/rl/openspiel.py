@@ -9,8 +9,8 @@ too). The declared facts:
   dealer mode; general-sum claims nothing false there), rewards at hand ends.
 - ``GameInfo``: the game's action count for the player count and rules, 256 chance
   outcomes, utilities in [-1, 1] (a whole game's scaled score change), and the game's
-  ``max_game_length`` (player actions; a game reaching it is truncated, see
-  :mod:`boneyard.rl.core`).
+  ``max_game_length`` from ``boneyard.game_info`` (every game ends within it: the rules'
+  ``max_hands``).
 
 Chance. The engine draws all its randomness (the first dealer, every hand's shuffle and
 so every deal and draw, and the engine's own tie-breaks) from one seeded stream, as
@@ -39,7 +39,7 @@ import pyspiel
 
 from .. import api
 from .core import Table
-from .encoding import HISTORY_WINDOW, Encoding, encoding
+from .encoding import HISTORY_WINDOW, Encoding, encoded_games, encoding
 
 SEED_BYTES = 8
 CHANCE_OUTCOMES = 256
@@ -172,7 +172,7 @@ class BoneyardState(pyspiel.State):
         return self.enc.action_name(int(action))
 
     def is_terminal(self) -> bool:
-        """Whether the game has ended (or been truncated at the maximum length)."""
+        """Whether the game has ended."""
         return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
@@ -239,7 +239,7 @@ class BoneyardObserver:
 def _register() -> None:
     """Register every game with OpenSpiel (once per process)."""
     registered = set(pyspiel.registered_names())
-    for game_id in api.games():
+    for game_id in encoded_games():
         name = short_name(game_id)
         if name in registered:
             continue

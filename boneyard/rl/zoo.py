@@ -101,10 +101,8 @@ class BoneyardAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
         if self.table.over:
-            done = self.table.game.is_over
             for a in self.agents:
-                self.terminations[a] = done
-                self.truncations[a] = not done
+                self.terminations[a] = True
             self.agent_selection = agent
         else:
             self.agent_selection = self.possible_agents[self.table.seat]  # type: ignore[index]

@@ -26,7 +26,7 @@ def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None =
     pass). ``is_legal`` (optional) vets the solver's answer against the rules as the
     engine applies them; a refused answer is reported rather than suggested.
     """
-    from boneyard.games import rummikub_solver as solver
+    from boneyard.games.rummikub import solver
 
     hand = [Tile.parse(t) for t in view.get("hand") or []]
     groups = table_groups(view)

@@ -8,7 +8,7 @@ from typing import Any
 
 import boneyard
 from boneyard.bots.greedy import rummikub as greedy
-from boneyard.games import rummikub_solver as solver
+from boneyard.games.rummikub import solver
 from boneyard.tiles import Tile
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.games import rummikub_solver as solver
-from boneyard.games.rummikub import Rummikub
+from boneyard.games.rummikub import solver
+from boneyard.games.rummikub.engine import Rummikub
 from boneyard.tiles import Tile, double_six, parse_tiles
 
 

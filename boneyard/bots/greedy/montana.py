@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...games import montana_analysis as hands
+from ...games.montana import analysis as hands
 from ...tiles import Tile, double_six
 
 _FULL = double_six(4)

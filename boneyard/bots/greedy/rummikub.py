@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...games import rummikub_solver as solver
+from ...games.rummikub import solver
 from ...tiles import Tile
 
 JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)

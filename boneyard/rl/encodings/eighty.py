@@ -10,18 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...games.eighty import MAX_BID, MIN_BID, EightyAction
-from ...games.eighty import Eighty as _Game
+from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
+from ...games.eighty.engine import Eighty as _Game
 from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Encoding, Obs, register
 
 BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
 _LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
 
-
-def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
-    """A side's points (or marks): a hand adds at most 160 to a side below the target."""
-    hi = rules["marks_target"] if rules["marks"] else rules["target"] + 159
-    return {"lower_is_better": False, "score_bounds": [0, hi], "teams": True, "max_game_length": 4000}
 
 
 @register

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...games.montana import Montana as _Game
-from ...games.montana import MontanaAction
+from ...games.montana.engine import Montana as _Game
+from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
 from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
 
@@ -27,11 +27,6 @@ RUN_PAIRS: tuple[tuple[Tile, Tile], ...] = tuple(
 _RUN_INDEX = {pair: r for r, pair in enumerate(RUN_PAIRS)}
 RECENT = 6
 
-
-def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Chips (dealer mode, 220 each to start; zero-sum) or outs (shootout)."""
-    bounds = [0, 220 * players] if rules["mode"] == "dealer" else [0, 3 * players]
-    return {"lower_is_better": False, "score_bounds": bounds, "teams": False, "max_game_length": 8000}
 
 
 @register

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...games.rounce import Rounce as _Game
-from ...games.rounce import RounceAction
+from ...games.rounce.engine import Rounce as _Game
+from ...games.rounce.engine import RounceAction
 from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
@@ -23,10 +23,6 @@ _PLAIN = [t for t in KINDS if not t.is_double]
 _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
 
-
-def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Points left, lowest best; a winner ends at 0 to -4, the others rarely above 35."""
-    return {"lower_is_better": True, "score_bounds": [-5, 35], "teams": False, "max_game_length": 3000}
 
 
 @register

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...games.rummikub import Rummikub as _Game
-from ...games.rummikub import RummikubAction
-from ...games.rummikub_solver import order_group, valid_triples
+from ...games.rummikub.engine import Rummikub as _Game
+from ...games.rummikub.engine import RummikubAction
+from ...games.rummikub.solver import order_group, valid_triples
 from ...tiles import Tile, double_six
 from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
 
@@ -37,11 +37,6 @@ MAX_GROUPS = 56 // 3
 NEW, EXTEND = 2, 2 + len(TRIPLES)
 REARRANGE = EXTEND + MAX_GROUPS * len(KINDS)
 
-
-def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Points won; a hand's award is at most every other tile's pips (336)."""
-    return {"lower_is_better": False, "score_bounds": [0, rules["target"] + 336], "teams": False,
-            "max_game_length": 4000}
 
 
 def _table(view: Mapping[str, Any]) -> list[tuple[Tile, ...]]:

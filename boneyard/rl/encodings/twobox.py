@@ -10,18 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...games.twobox import Twobox as _Game
-from ...games.twobox import TwoboxAction
+from ...games.twobox.engine import Twobox as _Game
+from ...games.twobox.engine import TwoboxAction
 from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
 
 PLAY, STACK = 2, 114
 
-
-def fallback_facts(players: int, rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Points; cutthroat steals can take a score below 0; the game stops at the target."""
-    target = rules["target"]
-    lo = -target if rules["cutthroat"] else 0
-    return {"lower_is_better": False, "score_bounds": [lo, target + 300], "teams": False, "max_game_length": 8000}
 
 
 @register

@@ -54,7 +54,7 @@ from functools import lru_cache
 from itertools import product
 from types import ModuleType
 
-from ..tiles import Tile, double_six
+from ...tiles import Tile, double_six
 
 __all__ = [
     "Solution",

@@ -1,6 +1,6 @@
 """Domino Rummikub: lay runs and sum groups from two double-six sets, rearranging the table.
 
-Rules as in ``docs/rules/rummikub.md`` (``../shared/rules/RULINGS.md``, rummikub 1-8).
+Rules as in ``docs/rules/rummikub.md``, its rulings included.
 Flow of a hand: deal eight tiles each; in turn a player plays (his first play is an
 opening group of three tiles of his own; later plays submit the whole new table), draws
 one tile, or passes once the boneyard is empty. The hand ends when a player plays his
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..rules import Rules, option
-from ..tiles import Tile, double_six
-from .base import Game, deal_hidden
-from .rummikub_solver import best_play, group_error, order_group, valid_triples
+from ...errors import IllegalAction
+from ...rules import Rules, option
+from ...tiles import Tile, double_six
+from ..base import Game, deal_hidden
+from .solver import best_play, group_error, order_group, valid_triples
 
 HAND_SIZE = 8
 # States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
@@ -60,9 +60,17 @@ PASS = RummikubAction("pass")
 class RummikubRules(Rules):
     """Domino Rummikub's options."""
 
-    target: int = option(100, minimum=1, doc="points that win the game at the end of a hand (50: the short game)")
+    target: int = option(
+        100,
+        label="Target",
+        minimum=1,
+        maximum=1000,
+        doc="points that win the game at the end of a hand (50: the short game)",
+    )
     distinct_sums: bool = option(
-        False, doc="forbid two identical tiles (jokers by what they stand for) in one sum group"
+        False,
+        label="Distinct tiles in sums",
+        doc="forbid two identical tiles (jokers by what they stand for) in one sum group",
     )
 
 
@@ -70,6 +78,7 @@ class Rummikub(Game):
     """The Domino Rummikub engine."""
 
     id = "rummikub"
+    order = 3
     name = "Domino Rummikub"
     summary = (
         "A rummy game for 2-6 players with two double-six sets and four jokers (the 0-0s and "
@@ -83,6 +92,20 @@ class Rummikub(Game):
     default_players = 4
     hand_size = HAND_SIZE
     Rules = RummikubRules
+
+    @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points only grow, at the end of a hand, by at most every pip in the set; the game
+        ends once a seat has reached the target."""
+        return 0, rules.target - 1 + sum(t.pips for t in cls.full_set(rules))
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Every play lays at least one tile and every draw takes one from the boneyard;
+        passes come only with an empty boneyard, one round between plays and one to end."""
+        tiles = len(cls.full_set(rules))
+        draws = tiles - HAND_SIZE * players
+        return draws + players * tiles + players
 
     @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
@@ -100,6 +123,8 @@ class Rummikub(Game):
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1
