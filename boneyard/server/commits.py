@@ -36,6 +36,10 @@ Write = Callable[[Session], Any]
 MAX_BATCH = 512
 
 
+class ShuttingDown(RuntimeError):
+    """A write after the committer was closed (the server is stopping)."""
+
+
 class Committer:
     """One writer thread that commits queued writes in batches (group commit)."""
 
@@ -48,6 +52,7 @@ class Committer:
         self._thread.start()
         self.batches = 0
         self.writes = 0
+        self.closed = False
 
     async def write(self, fn: Write) -> Any:
         """Run ``fn(session)`` in the next transaction; returns its result once committed.
@@ -55,6 +60,8 @@ class Committer:
         Raises what the database raised (``OperationalError`` when it is unreachable,
         ``IntegrityError`` for a duplicate key) and then nothing of ``fn`` is stored.
         """
+        if self.closed:
+            raise ShuttingDown("the server is shutting down: nothing more is written")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._queue.put((fn, future, loop))
@@ -62,6 +69,7 @@ class Committer:
 
     def close(self) -> None:
         """Stop the writer thread once the queued writes are done."""
+        self.closed = True
         self._queue.put(None)
         self._thread.join(10)
 
@@ -90,17 +98,41 @@ class Committer:
                     results.append(fn(s))
                     s.flush()
         except Exception as err:
-            if len(batch) == 1 or isinstance(err, OperationalError | InterfaceError):
-                for item in batch:  # one write's own fault, or the database is down for all
-                    _settle(item, error=err)
+            if len(batch) == 1:
+                _settle(batch[0], error=err)
                 return
-            for item in batch:  # find out whose write it was: each alone
-                self._commit([item])
+            # Find out whose write it was: each alone. A database that is down fails the
+            # first one too, and then all the others fail with it without being tried.
+            for i, item in enumerate(batch):
+                failure = self._commit_alone(item)
+                if isinstance(failure, OperationalError | InterfaceError) and not _conflict(failure):
+                    for rest in batch[i + 1 :]:
+                        _settle(rest, error=failure)
+                    return
             return
         self.batches += 1
         self.writes += len(batch)
         for item, result in zip(batch, results, strict=True):
             _settle(item, result=result)
+
+    def _commit_alone(self, item: tuple[Write, asyncio.Future[Any], asyncio.AbstractEventLoop]) -> Exception | None:
+        """Commit one write in its own transaction; returns the error it failed with, if any."""
+        try:
+            with self.store.session() as s:
+                result = item[0](s)
+        except Exception as err:
+            _settle(item, error=err)
+            return err
+        self.batches += 1
+        self.writes += 1
+        _settle(item, result=result)
+        return None
+
+
+def _conflict(err: Exception) -> bool:
+    """A deadlock or serialization failure between two writers: the database itself is up."""
+    code = getattr(getattr(err, "orig", None), "sqlstate", None)
+    return code in ("40P01", "40001")
 
 
 def _settle(

@@ -49,7 +49,7 @@ from boneyard.bots import Bot, bot, bots
 from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
-from .commits import Committer
+from .commits import Committer, ShuttingDown
 from .db import ORIGIN, Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
 
 log = logging.getLogger("boneyard.server")
@@ -668,7 +668,7 @@ class TableService:
                         self.state(table, seat)) from None
         except Exception as err:
             await self._run(self._rebuild, table)
-            if isinstance(err, SQLAlchemyError):
+            if isinstance(err, SQLAlchemyError | ShuttingDown):
                 log.warning("table %s: commit failed (%s); action refused", table.id, type(err).__name__)
                 raise Unavailable("the database cannot be reached, so this action was not played; the table is "
                                   "as it was: try again in a moment") from None
