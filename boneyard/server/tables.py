@@ -64,6 +64,7 @@ LOBBY_LIMIT = 200  # tables the lobby lists (newest first)
 FINISHED_LINGER = 120.0  # seconds a finished table stays in memory after its last action
 LEASE = 6.0  # seconds a process holds the right to play a table's bots (PostgreSQL, several processes)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+STORE_ERRORS = (SQLAlchemyError, ShuttingDown)  # a write that was not stored, through no fault of the request
 
 
 class ServerError(Exception):
@@ -427,7 +428,7 @@ class TableService:
         try:
             try:
                 table = await self._run(self._load, table_id)
-            except SQLAlchemyError as err:
+            except STORE_ERRORS as err:
                 raise Unavailable(f"the database cannot be reached, try again in a moment ({type(err).__name__})") \
                     from None
             self.tables[table_id] = table
@@ -538,7 +539,7 @@ class TableService:
         row.created = table.created
         try:
             await self.committer.write(functools.partial(write_table, row=row))
-        except SQLAlchemyError as err:
+        except STORE_ERRORS as err:
             raise Unavailable(f"the database cannot be reached, so no table was opened ({type(err).__name__})") \
                 from None
         self.tables[table.id] = table
@@ -583,7 +584,7 @@ class TableService:
                                                              token=token))
             except IntegrityError:
                 raise Conflict(f"seat {seat} is already taken") from None
-            except SQLAlchemyError as err:
+            except STORE_ERRORS as err:
                 raise Unavailable(f"the database cannot be reached, so you did not join; try again in a moment "
                                   f"({type(err).__name__})") from None
             table.names[seat] = name
@@ -668,7 +669,7 @@ class TableService:
                         self.state(table, seat)) from None
         except Exception as err:
             await self._run(self._rebuild, table)
-            if isinstance(err, SQLAlchemyError | ShuttingDown):
+            if isinstance(err, STORE_ERRORS):
                 log.warning("table %s: commit failed (%s); action refused", table.id, type(err).__name__)
                 raise Unavailable("the database cannot be reached, so this action was not played; the table is "
                                   "as it was: try again in a moment") from None
