@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -373,3 +374,34 @@ def test_pushes_carry_a_bounded_history_with_a_cursor(client: TestClient) -> Non
     short = {"view": {"history": ["a", "b"]}, "history_from": 0}
     assert bounded(short, limit=5) is short
     assert bounded(short, limit=1) == {"view": {"history": ["b"]}, "history_from": 1}
+
+
+# ----- the event loop stays free -----------------------------------------------------
+
+
+def test_a_long_replay_does_not_hold_up_other_tables(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    done_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
+                                               "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 30
+    while not state(client, done_id)["is_over"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    real = service._replay_state
+
+    def slow_replay(*args: Any) -> Any:
+        time.sleep(1.5)  # a replay of a very long game, as far as the server can tell
+        return real(*args)
+
+    monkeypatch.setattr(service, "_replay_state", slow_replay)
+    table_id, tokens = make(client)
+    replay = threading.Thread(target=lambda: client.get(f"/api/tables/{done_id}/replay?step=3"))
+    replay.start()
+    time.sleep(0.2)  # the replay is under way
+    token, mine = to_act(client, table_id, tokens)
+    started = time.monotonic()
+    r = post(client, table_id, token, action=mine["legal_actions"][0])
+    took = time.monotonic() - started
+    replay.join()
+    assert r.status_code == 200
+    assert took < 1.0, f"an action waited {took:.2f} s for another table's replay"
