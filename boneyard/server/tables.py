@@ -882,10 +882,11 @@ class TableService:
             if table.game.is_over:
                 if not table.subscribers and idle > self.finished_linger:
                     self.tables.pop(table.id, None)
+                    self._leases.pop(table.id, None)
             elif idle > self.idle_timeout and not table.lock.locked():
                 try:
                     await self.committer.write(functools.partial(write_expired, table_id=table.id))
-                except SQLAlchemyError:
+                except STORE_ERRORS:
                     continue  # the database is down: try again at the next sweep
                 self.tables.pop(table.id, None)
                 if table.bot_task is not None:
