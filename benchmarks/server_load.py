@@ -7,10 +7,14 @@ the human POST's p50/p99 (sent to answered), the server's event-loop lag (p50/p9
 its CPU (100% = one core) and memory, then the largest N each server sustains with p99
 under 100 ms and their ratio.
 
-boardgame.io (the npm package, ``benchmarks/bgio``: a minimal four-seat game, its own
-server with in-memory storage, and a Node load generator with the same pattern and
-pacing; bots are clients there, since boardgame.io has no server-side bots) is installed
-with npm into ``benchmarks/bgio/node_modules`` on first use.
+Both servers are driven by load generators in Node (``benchmarks/node``), so that the
+clients cost little and the same on both sides: ``load_boneyard.js`` (HTTP and the
+``ws`` package) and ``load_bgio.js`` (boardgame.io's own client over socket.io), with the
+same pattern and pacing. boardgame.io (the npm package) runs a minimal four-seat game of
+its own (``game.js``) on its own server (``server.js``, in-memory storage, so it never
+waits on a disk where boneyard fsyncs every action); its bots are clients, since it has
+no server-side bots. The packages are installed with npm into
+``benchmarks/node/node_modules`` on first use.
 
     python benchmarks/server_load.py                       # SQLite, 100/300/1000 tables
     python benchmarks/server_load.py --tables 50,200 --measure 15
@@ -23,10 +27,8 @@ noisy, and a level's p99 can move by tens of milliseconds from one run to the ne
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -36,13 +38,11 @@ import time
 from dataclasses import dataclass, field
 from glob import glob
 from pathlib import Path
-from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
 
 HERE = Path(__file__).resolve().parent
-BGIO = HERE / "bgio"
+NODE = HERE / "node"
 TICK = os.sysconf("SC_CLK_TCK")
 TARGET_MS = 100.0
 
@@ -91,7 +91,7 @@ class Level:
     rss: float = 0.0
     errors: int = 0
     lost: int | None = None
-    driver_cpu: float = 0.0  # the load generator's own CPU: near 100% it, not the server, sets the pace
+    driver_cpu: float = 0.0  # the load generator's own CPU: near 100%, it and not the server sets the pace
 
     def line(self) -> str:
         """One printed row."""
@@ -147,145 +147,51 @@ class Boneyard:
                 proc.kill()
 
 
-async def boneyard_load(ports: list[int], tables: int, ramp: float, measure: float) -> tuple[list[float], int, int]:
-    """Drive ``tables`` tables; returns the human POST latencies (ms) of the measured window, errors, lost."""
-    latencies: list[float] = []
-    errors = [0]
-    acked: dict[str, int] = {}
-    window = {"on": False}
-    stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30, limits=limits) for p in ports]
-
-    async def spectate(port: int, table_id: str) -> None:
-        try:
-            async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_size=None) as ws:
-                while not stop.is_set():
-                    await ws.recv()
-        except Exception:
-            return
-
-    async def act(http: httpx.AsyncClient, table_id: str, token: str, state: dict[str, Any]) -> None:
-        await asyncio.sleep(random.uniform(1.0, 3.0))
-        body = {"action": random.choice(state["legal_actions"]), "expected_version": state["version"]}
-        started = time.perf_counter()
-        try:
-            r = await http.post(f"/api/tables/{table_id}/actions", json=body,
-                                headers={"Authorization": f"Bearer {token}"})
-        except httpx.HTTPError:
-            errors[0] += 1
-            return
-        if window["on"]:
-            latencies.append((time.perf_counter() - started) * 1000)
-        if r.status_code == 200:
-            acked[table_id] = max(acked.get(table_id, 0), r.json()["version"])
-        elif r.status_code != 409:
-            errors[0] += 1
-
-    async def seat(slot: int) -> None:
-        # WebSocket on one process, POSTs to the other when there are two: any process serves any table
-        ws_port = ports[slot % len(ports)]
-        http = clients[(slot + 1) % len(clients)]
-        while not stop.is_set():
-            body = {"game": "rounce", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"]}
-            try:
-                table_id = (await http.post("/api/tables", json=body)).json()["id"]
-                token = (await http.post(f"/api/tables/{table_id}/join", json={"name": f"h{slot}"})).json()["token"]
-            except (httpx.HTTPError, KeyError):
-                errors[0] += 1
-                await asyncio.sleep(1)
-                continue
-            watchers = [asyncio.ensure_future(spectate(ws_port, table_id)) for _ in range(2)]
-            acted = -1
-            pending: asyncio.Task[None] | None = None
-            try:
-                async with connect(f"ws://127.0.0.1:{ws_port}/ws/tables/{table_id}?token={token}",
-                                   max_size=None) as ws:
-                    while not stop.is_set():
-                        try:
-                            state = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                        except TimeoutError:
-                            continue
-                        if state["is_over"]:
-                            break
-                        if state["current_player"] == 0 and state["version"] > acted and state["legal_actions"]:
-                            acted = state["version"]
-                            if pending is None or pending.done():
-                                pending = asyncio.ensure_future(act(http, table_id, token, state))
-            except Exception:
-                errors[0] += 1
-            finally:
-                for w in watchers:
-                    w.cancel()
-                if pending is not None:
-                    pending.cancel()
-
-    seats = []
-    for slot in range(tables):
-        seats.append(asyncio.ensure_future(seat(slot)))
-        await asyncio.sleep(ramp / tables)
-    window["on"] = True
-    await asyncio.sleep(measure)
-    window["on"] = False
-    stop.set()
-    await asyncio.wait(seats, timeout=10)
-    for task in seats:
-        task.cancel()
-    lost = 0
-    for table_id, version in list(acked.items())[:200]:  # every acknowledged action is stored
-        stored = (await clients[0].get(f"/api/tables/{table_id}")).json().get("version", -1)
-        lost += stored < version
-    for c in clients:
-        await c.aclose()
-    return latencies, errors[0], lost
-
-
 def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: int) -> Level:
-    """One level on boneyard: start fresh servers, drive them, measure, stop."""
+    """One level on boneyard: start fresh servers, drive them with load_boneyard.js, measure, stop."""
     server = Boneyard(db, processes)
     server.start()
     try:
         pids = [p.pid for p in server.procs]
-        loop = asyncio.new_event_loop()
-        task = loop.create_task(boneyard_load(server.ports, tables, ramp, measure))
-        loop.run_until_complete(asyncio.sleep(ramp))
-        cpu0, own0, t0 = sum(cpu_seconds(p) for p in pids), cpu_seconds(os.getpid()), time.monotonic()
-        loop.run_until_complete(asyncio.sleep(measure * 0.95))
+        urls = ",".join(f"http://127.0.0.1:{port}" for port in server.ports)
+        load = subprocess.Popen(["node", "load_boneyard.js", urls, str(tables), str(ramp), str(measure)], cwd=NODE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        time.sleep(ramp)
+        cpu0, own0, t0 = sum(cpu_seconds(p) for p in pids), cpu_seconds(load.pid), time.monotonic()
+        time.sleep(measure * 0.95)
         elapsed = time.monotonic() - t0
         cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / elapsed * 100
-        driver = (cpu_seconds(os.getpid()) - own0) / elapsed * 100
+        driver = (cpu_seconds(load.pid) - own0) / elapsed * 100
         health = [httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json() for port in server.ports]
         rss = sum(rss_mb(p) for p in pids)
-        latencies, errors, lost = loop.run_until_complete(task)
-        loop.close()
+        out, _ = load.communicate(timeout=measure + ramp + 300)
+        result = json.loads(out.strip().splitlines()[-1])
     finally:
         server.stop()
     lag = {k: max(h["loop_lag_ms"][k] for h in health) for k in ("p50", "p99", "max")}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
-    return Level(name, tables, len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.99), lag, cpu,
-                 rss, errors, lost, driver)
+    return Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
+                 result["lost"], driver)
 
 
 # ----- boardgame.io ----------------------------------------------------------------------
 
 
-def ensure_bgio() -> bool:
-    """Install boardgame.io with npm into benchmarks/bgio/node_modules (once); False without npm."""
-    if (BGIO / "node_modules" / "boardgame.io").exists():
-        return True
+def ensure_node() -> None:
+    """Install the Node packages with npm into benchmarks/node/node_modules (once)."""
+    if (NODE / "node_modules" / "boardgame.io").exists() and (NODE / "node_modules" / "ws").exists():
+        return
     if shutil.which("npm") is None or shutil.which("node") is None:
-        print("boardgame.io: node/npm not found, skipped")
-        return False
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=BGIO, check=True)
-    return True
+        raise SystemExit("node and npm are needed for the load generators (apt-get install nodejs npm)")
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE, check=True)
 
 
 def run_bgio(tables: int, ramp: float, measure: float) -> Level:
-    """One level on boardgame.io's server, driven by benchmarks/bgio/load.js."""
+    """One level on boardgame.io's server, driven by benchmarks/node/load_bgio.js."""
     port = free_port()
     while _busy(port + 1):
         port = free_port()
-    server = subprocess.Popen(["node", "server.js", str(port)], cwd=BGIO, stdout=subprocess.PIPE,
+    server = subprocess.Popen(["node", "server.js", str(port)], cwd=NODE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
@@ -295,8 +201,8 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
                 break
         if "ready" not in line:
             raise RuntimeError(f"boardgame.io did not start: {line}")
-        load = subprocess.Popen(["node", "load.js", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}",
-                                 str(tables), str(ramp), str(measure)], cwd=BGIO, stdout=subprocess.PIPE,
+        load = subprocess.Popen(["node", "load_bgio.js", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}",
+                                 str(tables), str(ramp), str(measure)], cwd=NODE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
         time.sleep(ramp)
         cpu0, own0, t0 = cpu_seconds(server.pid), cpu_seconds(load.pid), time.monotonic()
@@ -371,7 +277,8 @@ def main() -> None:
         raise SystemExit("--processes above 1 needs --postgres")
     pg = Postgres() if args.postgres else None
     tmp = tempfile.mkdtemp(prefix="boneyard-bench-")
-    bgio = not args.no_bgio and ensure_bgio()
+    ensure_node()
+    bgio = not args.no_bgio
     print(f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
           f"{args.measure:.0f} s measured per level; latencies in ms")
     print(f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "

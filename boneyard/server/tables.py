@@ -307,7 +307,7 @@ class TableService:
     """All live tables of one server, backed by a :class:`Store` and its group committer."""
 
     def __init__(self, store: Store, bot_delay: float = 0.6, idle_timeout: float = 6 * 3600,
-                 finished_linger: float = FINISHED_LINGER, workers: int = 4) -> None:
+                 finished_linger: float = FINISHED_LINGER, workers: int = 2) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
