@@ -271,6 +271,8 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="boneyard on a throwaway PostgreSQL")
     parser.add_argument("--processes", type=int, default=1, help="boneyard processes (PostgreSQL only)")
     parser.add_argument("--no-bgio", action="store_true", help="skip boardgame.io")
+    parser.add_argument("--write", type=Path, default=None,
+                        help="also write the figures as the 'Server load' section of this Markdown file")
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",")]
     if args.processes > 1 and not args.postgres:
@@ -279,21 +281,28 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="boneyard-bench-")
     ensure_node()
     bgio = not args.no_bgio
-    print(f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
-          f"{args.measure:.0f} s measured per level; latencies in ms")
-    print(f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
-          f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}  {'driver':>6}")
+    intro = (f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
+             f"{args.measure:.0f} s measured per level; latencies in ms")
+    heading = (f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
+               f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}  {'driver':>6}")
+    print(intro)
+    print(heading)
+    printed: list[str] = [heading]
     levels: list[Level] = []
     try:
         for n in counts:
-            print(f"# load average before {n} tables: {os.getloadavg()[0]:.1f}", flush=True)
+            note = f"# load average before {n} tables: {os.getloadavg()[0]:.1f}"
+            print(note, flush=True)
+            printed.append(note)
             db = pg.url if pg else f"sqlite:///{tmp}/load-{n}.db"
             level = run_boneyard(n, args.ramp, args.measure, db, args.processes)
             print(level.line(), flush=True)
+            printed.append(level.line())
             levels.append(level)
             if bgio:
                 level = run_bgio(n, args.ramp, args.measure)
                 print(level.line(), flush=True)
+                printed.append(level.line())
                 levels.append(level)
     finally:
         if pg:
@@ -303,13 +312,37 @@ def main() -> None:
     for level in levels:
         if level.sustained:
             best[level.system] = max(best.get(level.system, 0), level.tables)
-    for system in dict.fromkeys(lv.system for lv in levels):
-        print(f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms")
+    summary = [f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms"
+               for system in dict.fromkeys(lv.system for lv in levels)]
     ours = next((s for s in best if s.startswith("boneyard")), None)
     if bgio and ours and best.get("bgio"):
-        ratio = best[ours] / best["bgio"]
         capped = " (boneyard sustained the largest level tried: a lower bound)" if best[ours] == max(counts) else ""
-        print(f"ratio boneyard/boardgame.io: {ratio:.2f}{capped}")
+        summary.append(f"ratio boneyard/boardgame.io: {best[ours] / best['bgio']:.2f}{capped}")
+    print("\n".join(summary))
+    if args.write is not None:
+        command = "python benchmarks/server_load.py " + " ".join(sys.argv[1:])
+        write_section(args.write, command, intro, printed, summary)
+
+
+def write_section(path: Path, command: str, intro: str, table: list[str], summary: list[str]) -> None:
+    """Put the figures in ``path`` as its last section, "Server load", replacing an older one."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Performance\n"
+    cut = text.find("\n## Server load")
+    kept = (text if cut < 0 else text[:cut]).rstrip("\n")
+    section = [
+        "## Server load", "",
+        f"Written by `{command.replace('--write ' + str(path), '').strip()} --write {path}` "
+        "(not a test; see the script's docstring for the client pattern).", "",
+        f"- {intro}",
+        "- per level: human POSTs measured, their p50/p99 (sent to answered), the server's event-loop lag "
+        "(p50/p99/max), server CPU (100% = one core), resident memory, the load generator's CPU",
+        "- boneyard commits every action to SQLite with fsync before answering; boardgame.io keeps its "
+        "matches in memory",
+        "- the machine was shared with other work while measuring (load average per level below): the "
+        "figures are noisy", "",
+        "```", *table, "```", "", *[f"- {line}" for line in summary], "",
+    ]
+    path.write_text(kept + "\n\n" + "\n".join(section), encoding="utf-8")
 
 
 if __name__ == "__main__":
