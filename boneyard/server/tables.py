@@ -31,6 +31,7 @@ import collections
 import contextlib
 import difflib
 import functools
+import itertools
 import logging
 import random
 import re
@@ -153,6 +154,9 @@ def clean_name(name: Any) -> str:
     return name
 
 
+_SERIALS = itertools.count(1)
+
+
 @dataclass
 class Snapshot:
     """What readers see of a table at one committed version.
@@ -166,6 +170,7 @@ class Snapshot:
     version: int
     states: dict[int | None, dict[str, Any]]
     pushes: dict[int | None, str]
+    serial: int = field(default_factory=lambda: next(_SERIALS))  # orders snapshots, joins included
 
     def push(self, seat: int | None) -> str:
         """The bounded state of ``seat`` as JSON text."""
@@ -766,7 +771,7 @@ class TableService:
         self._next_sub += 1
         table.subscribers[self._next_sub] = sub
         assert table.snapshot is not None
-        sub.offer(table.snapshot.push(sub.seat), table.snapshot.version)
+        sub.offer(table.snapshot.push(sub.seat), table.snapshot.serial)
         return self._next_sub
 
     def unsubscribe(self, table: Table, sub: int) -> None:
@@ -778,7 +783,7 @@ class TableService:
         snapshot = table.snapshot
         assert snapshot is not None
         for sub in list(table.subscribers.values()):
-            sub.offer(snapshot.push(sub.seat), snapshot.version)
+            sub.offer(snapshot.push(sub.seat), snapshot.serial)
 
     # ----- bots ----------------------------------------------------------------------
 
