@@ -313,6 +313,11 @@ class TableService:
 
     def __init__(self, store: Store, bot_delay: float = 0.6, idle_timeout: float = 6 * 3600,
                  finished_linger: float = FINISHED_LINGER, workers: int = 2) -> None:
+        # Discover the games here, on one thread: the registry fills itself on first use and
+        # must not be first used by several table threads at once.
+        for game_id in boneyard.games():
+            boneyard.game_info(game_id)
+        bots()
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
@@ -332,6 +337,7 @@ class TableService:
         self._leases: dict[str, float] = {}  # table id -> when this process's lease runs out
         self._background: set[asyncio.Task[Any]] = set()
         self.lag = LagMonitor()
+        self.loaded = asyncio.Event()  # set once the live tables are loaded after start
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -342,19 +348,32 @@ class TableService:
     # ----- loading -------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load the live tables (not the finished or expired ones), resume bots, start the sweeper."""
+        """Start the sweeper and start loading the live tables (not finished or expired ones) and their bots."""
         loop = asyncio.get_running_loop()
         if self.shared:
             from .notify import Listener
 
             self._listener = Listener(self.store.url, loop, self._on_notice, self._on_reconnect)
             self._listener.start()
-        ids = await self._run(self.store.live_tables)
+        self._sweeper = loop.create_task(self._sweep_forever())
+        self.lag.start()
+        self._spawn(self._load_live())
+
+    async def _load_live(self) -> None:
+        """Load the live tables in the background: the server answers meanwhile (any table on demand)."""
+        backoff = 0.25
+        while True:
+            try:
+                ids = await self._run(self.store.live_tables)
+                break
+            except SQLAlchemyError:
+                log.warning("the database cannot list the live tables; retrying in %.2f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
         for table_id in ids:
             with contextlib.suppress(ServerError):
                 await self.get(table_id)
-        self._sweeper = loop.create_task(self._sweep_forever())
-        self.lag.start()
+        self.loaded.set()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -904,13 +923,13 @@ class TableService:
     async def health(self) -> dict[str, Any]:
         """The database's state (``SELECT 1`` within 3 s) and the number of tables in memory."""
         try:
-            await asyncio.wait_for(self._run_slow(self.store.ping), 3.0)
+            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3.0)
             database = "ok"
             error = None
         except Exception as err:
             database = "unavailable"
             error = f"{type(err).__name__}: {str(err).splitlines()[0][:MAX_QUOTE] if str(err) else ''}"
-        out: dict[str, Any] = {"database": database, "tables": len(self.tables),
+        out: dict[str, Any] = {"database": database, "loaded": self.loaded.is_set(), "tables": len(self.tables),
                                "quarantined": len(self.quarantined), "loop_lag_ms": self.lag.summary(),
                                "commits": {"transactions": self.committer.batches, "writes": self.committer.writes}}
         if error:

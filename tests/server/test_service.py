@@ -350,6 +350,10 @@ def test_start_up_loads_only_live_tables(app_at: Any) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     restarted = app_at()
+    deadline = time.monotonic() + 20
+    while not restarted.get("/healthz").json()["loaded"]:  # loaded in the background
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
     assert set(restarted.app.state.service.tables) == {live_id}  # type: ignore[attr-defined]
     assert state(restarted, done_id)["is_over"]
 
