@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass, field
 from glob import glob
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -162,13 +163,12 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
         elapsed = time.monotonic() - t0
         cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / elapsed * 100
         driver = (cpu_seconds(load.pid) - own0) / elapsed * 100
-        health = [httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json() for port in server.ports]
+        health = [_health(port) for port in server.ports]
         rss = sum(rss_mb(p) for p in pids)
-        out, _ = load.communicate(timeout=measure + ramp + 300)
-        result = json.loads(out.strip().splitlines()[-1])
+        result = _finish(load, measure + 300)
     finally:
         server.stop()
-    lag = {k: max(h["loop_lag_ms"][k] for h in health) for k in ("p50", "p99", "max")}
+    lag = {k: max(h["loop_lag_ms"][k] for h in health if h) for k in ("p50", "p99", "max")} if all(health) else {}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
     return Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
                  result["lost"], driver)
@@ -210,15 +210,36 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
         cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0) * 100
         driver = (cpu_seconds(load.pid) - own0) / (time.monotonic() - t0) * 100
         rss = rss_mb(server.pid)
-        out, _ = load.communicate(timeout=measure + ramp + 120)
-        result = json.loads(out.strip().splitlines()[-1])
+        result = _finish(load, measure + 300)
     finally:
         server.terminate()
         lags = [json.loads(x)["lag"] for x in (server.communicate(timeout=10)[0] or "").splitlines() if '"lag"' in x]
     # the histogram's 10 ms resolution is part of every sample: what is left is the lag
     recent = lags[-max(1, int(measure / 5)):] if lags else []
     lag = {k: max(0.0, max(x[k] for x in recent) - 10.0) for k in ("p50", "p99", "max")} if recent else {}
-    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, 0, None, driver)
+    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss,
+                 result.get("errors", 0), None, driver)
+
+
+def _finish(load: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+    """The load generator's result line; a generator that does not finish in time counts as a failed level."""
+    try:
+        out, _ = load.communicate(timeout=timeout)
+        result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+        return result
+    except (subprocess.TimeoutExpired, IndexError, json.JSONDecodeError):
+        load.kill()
+        load.wait()
+        return {"moves": 0, "p50": None, "p99": None, "errors": 1, "lost": None}
+
+
+def _health(port: int) -> dict[str, Any] | None:
+    """The server's /healthz, or None if it does not answer within 30 s."""
+    try:
+        health: dict[str, Any] = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).json()
+        return health
+    except httpx.HTTPError:
+        return None
 
 
 def _busy(port: int) -> bool:
