@@ -658,8 +658,7 @@ class TableService:
                 raise BadRequest("the game is over: no action can be played")
             if game.current_player != seat:
                 raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
-            text, snapshot = await self._run(self._advance, table, action, seat)
-            await self._store(table, seat, text, snapshot, sent=action)
+            await self._play(table, seat, functools.partial(self._advance, table, action, seat), sent=action)
         self.broadcast(table)
         self.kick(table)
         return table, seat
@@ -678,13 +677,37 @@ class TableService:
         text = table.game.record()["actions"][-1]
         return text, self._snapshot(table, table.version + 1, acting=seat)
 
-    async def _store(self, table: Table, seat: int, text: str, snapshot: Snapshot, sent: str | None) -> None:
-        """Commit an action applied to ``table.game``; on failure rebuild the game as stored and refuse."""
+    async def _play(self, table: Table, seat: int, compute: Callable[[], tuple[str, Snapshot]],
+                    sent: str | None) -> None:
+        """Apply an action on the pool (``compute``), commit it, then publish it; the caller holds the lock.
+
+        The pool thread hands the write straight to the group committer, whose commit wakes
+        this coroutine: one trip from the event loop and one back, however busy the
+        machine. On a failed commit the game is rebuilt as stored and the action refused.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[str, Snapshot]] = loop.create_future()
         number = table.version
-        write = functools.partial(write_action, table_id=table.id, number=number, action=text, seat=seat,
-                                  is_over=bool(table.game.is_over))
+
+        def work() -> None:
+            try:
+                text, snapshot = compute()
+            except BaseException as err:
+                loop.call_soon_threadsafe(_fail, done, err)
+                return
+            is_over = bool(table.game.is_over)
+
+            def write(s: Any) -> tuple[str, Snapshot]:
+                write_action(s, table_id=table.id, number=number, action=text, seat=seat, is_over=is_over)
+                return text, snapshot
+
+            self.committer.enqueue(write, done, loop)
+
+        self.pool.submit(work)
         try:
-            await self.committer.write(write)
+            text, snapshot = await done
+        except BadRequest:
+            raise  # refused by the engine: the game is as it was
         except IntegrityError:
             # Another process stored this version first: take its actions and refuse ours.
             await self._run(self._rebuild, table)
@@ -866,9 +889,8 @@ class TableService:
             if table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots:
                 return False
             seat = table.game.current_player
-            text, snapshot = await self._run(self._bot_advance, table, seat)
             try:
-                await self._store(table, seat, text, snapshot, sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat), sent=None)
             except Stale:
                 return True  # another process played this turn: go on from its position
         self.broadcast(table)
@@ -953,6 +975,11 @@ class TableService:
         self.committer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _fail(future: asyncio.Future[Any], err: BaseException) -> None:
+    if not future.done():
+        future.set_exception(err)
 
 
 class LagMonitor:
