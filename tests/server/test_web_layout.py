@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif("twobox" not in boneyard.games(), reason="the tw
 
 # Renders a view with the page's own two-box renderer into a probe box of a given width,
 # then measures every tile half. Returns {spinner: [...halves], tiles: [...], svg, box}.
-PROBE = """([view, width]) => {
+PROBE = """async ([view, width]) => {
+  const twobox = (await import('/static/games/twobox.js')).default;
   const old = document.getElementById('probe');
   if (old) old.remove();
   const box = document.createElement('section');
@@ -34,7 +35,7 @@ PROBE = """([view, width]) => {
   box.style.width = width + 'px';
   document.body.appendChild(box);
   const ctx = { seatName: (s) => 'P' + s, boardWidth: width - 24 };
-  box.innerHTML = window.Games.renderers.twobox(view, ctx);
+  box.innerHTML = twobox.board(view, ctx);
   const halves = (g) => [...g.querySelectorAll('rect.halfbox')].map((r) => {
     const b = r.getBoundingClientRect();
     return { pips: Number(r.dataset.pips), x: b.x, y: b.y, w: b.width, h: b.height };
@@ -308,10 +309,11 @@ def test_game_over_panel_names_the_winners_and_opens_the_replay(live_server: Ser
 def test_a_selected_tile_turns_its_arms_labels_into_targets(probe_page: Any) -> None:
     view = arm_view({1: [("6-2", 2)], 2: [("6-3", 3)]})
     legal = ["play 2-1 to 1", "play 3-2 to 2", "play 2-1 to 3", "draw"]
-    got = probe_page.evaluate("""([view, legal]) => {
+    got = probe_page.evaluate("""async ([view, legal]) => {
+      const twobox = (await import('/static/games/twobox.js')).default;
       const ctx = { seatName: (s) => 'P' + s, boardWidth: 800, selected: '2-1', state: { legal_actions: legal } };
       const box = document.createElement('div');
-      box.innerHTML = window.Games.renderers.twobox(view, ctx);
+      box.innerHTML = twobox.board(view, ctx);
       return [...box.querySelectorAll('[data-board-action]')].map((e) => e.dataset.boardAction).sort();
     }""", [view, legal])
     assert got == ["play 2-1 to 1", "play 2-1 to 3"]

@@ -1,20 +1,8 @@
 // The lobby: games with their rules, a form to create a table, the open tables.
-"use strict";
-(function () {
-const { escapeHtml, tileSVG } = window.Tiles;
+import { escapeHtml, tileSVG } from "./core/tiles.js";
+import { api, loadSeat, playerName, savePlayerName, saveSeat } from "./core/api.js";
 
 const state = { games: [], bots: [] };
-
-function playerName() {
-  return (localStorage.getItem("boneyard.name") || "").trim();
-}
-
-async function api(path, options = {}) {
-  const res = await fetch(path, Object.assign({ headers: { "Content-Type": "application/json" } }, options));
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.detail || `${res.status} ${res.statusText}`);
-  return body;
-}
 
 function gameById(id) {
   return state.games.find((g) => g.id === id);
@@ -123,19 +111,11 @@ async function createTable(ev) {
     const first = seats.indexOf("human");
     if (first >= 0) {
       const joined = await api(`/api/tables/${id}/join`, { method: "POST", body: JSON.stringify({ seat: first, name }) });
-      localStorage.setItem(`boneyard.token.${id}`, JSON.stringify(joined));
+      saveSeat(id, joined);
     }
     location.href = `/tables/${id}`;
   } catch (e) {
     err.textContent = e.message;
-  }
-}
-
-function mySeat(id) {
-  try {
-    return JSON.parse(localStorage.getItem(`boneyard.token.${id}`) || "null");
-  } catch (e) {
-    return null;
   }
 }
 
@@ -148,7 +128,7 @@ async function renderTables() {
   }
   const rows = tables.map((t) => {
     const g = gameById(t.game);
-    const mine = mySeat(t.id);
+    const mine = loadSeat(t.id);
     const seats = t.seats
       .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
       .join(" ");
@@ -171,7 +151,7 @@ async function renderTables() {
 async function main() {
   const nameInput = document.getElementById("name");
   nameInput.value = playerName();
-  nameInput.addEventListener("input", () => localStorage.setItem("boneyard.name", nameInput.value.trim()));
+  nameInput.addEventListener("input", () => savePlayerName(nameInput.value));
   [state.games, state.bots] = await Promise.all([api("/api/games"), api("/api/bots")]);
   renderGames();
   const select = document.getElementById("game");
@@ -190,4 +170,3 @@ async function main() {
 main().catch((e) => {
   document.getElementById("create-error").textContent = e.message;
 });
-})();
