@@ -208,11 +208,6 @@ LAYOUT = """() => {
 }"""
 
 
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["x"] < b["x"] + b["w"] - EPS and b["x"] < a["x"] + a["w"] - EPS and \
-        a["y"] < b["y"] + b["h"] - EPS and b["y"] < a["y"] + a["h"] - EPS
-
-
 @pytest.fixture(scope="module")
 def seated_pages(live_server: Server, browser: Any) -> Iterator[Any]:
     """For a game id: a page seated at a new table (seat 0, bots elsewhere) a few actions in."""
@@ -265,9 +260,11 @@ def test_table_page_fits_phones_and_laptops(seated_pages: Any, game_id: str) -> 
         for seat in m["seats"]:
             assert seat["x"] >= board["x"] - EPS and seat["x"] + seat["w"] <= board["x"] + board["w"] + EPS, \
                 f"{where}: a seat is cut off"
-        for panel in m["side"]:
-            assert not _overlap(m["me"], panel), f"{where}: the hand overlaps the side panels"
-        assert not _overlap(m["me"], board), f"{where}: the hand overlaps the board"
+        # the hand and its actions stay on screen (the board scrolls under them), leaving
+        # a good part of the board in view above
+        me = m["me"]
+        assert me["y"] >= 0 and me["y"] + me["h"] <= height + EPS, f"{where}: the hand is off screen"
+        assert me["y"] >= board["y"] + 150, f"{where}: the hand hides the board"
         if width < 760:
             assert m["hand"] and min(t["h"] for t in m["hand"]) >= 44, f"{where}: hand tiles too small to tap"
     # the log names players, never "seat N"

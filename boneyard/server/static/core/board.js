@@ -68,21 +68,29 @@ export function around(view, ctx, perSeat, center) {
   return html + `<div class="pos-c">${center}</div></div>`;
 }
 
-// The trick in the middle of the table: each tile in front of the seat that played it.
-export function trickHTML(view, trick, ctx) {
+// The trick in the middle of the table, each tile in front of the seat that played it.
+// While nobody has led to the next trick, the trick just won stays in place, marked with
+// its winner; `lead` (optional) says what the lead was played as ("led as fours").
+export function trickHTML(view, ctx, lead = "") {
   const pos = placeSeats(view.players, view.seat);
-  const plays = (trick || [])
-    .map((p, i) => `<div class="play at-${pos[p.seat]}${i === 0 ? " lead" : ""}" data-trick-seat="${p.seat}" title="${escapeHtml(
+  let trick = view.trick || [];
+  let winner = null;
+  const last = (view.tricks || [])[(view.tricks || []).length - 1];
+  if (view.final_trick) ({ plays: trick, winner } = view.final_trick);
+  else if (!trick.length && last) ({ plays: trick, winner } = last);
+  // plays by the others since this seat last acted are outlined
+  const before = ctx.since ? ctx.since.trick || [] : null;
+  const mark = (p) => before !== null && p.seat !== view.seat && !before.some((q) => q.seat === p.seat && q.tile === p.tile);
+  const plays = trick
+    .map((p, i) => `<div class="play at-${pos[p.seat]}${i === 0 ? " lead" : ""}${mark(p) ? " new" : ""}" data-trick-seat="${p.seat}" title="${escapeHtml(
       ctx.seatName(p.seat))}${i === 0 ? " led" : ""}">${tileSVG(p.tile, { vertical: pos[p.seat] === "s" || pos[p.seat] === "n" })}</div>`)
     .join("");
-  return `<div class="trick" aria-label="the trick">${plays || "<span class='muted empty'>no tile played yet</span>"}</div>`;
-}
-
-export function lastTrick(view, ctx) {
-  const t = (view.tricks || [])[view.tricks.length - 1];
-  if (!t) return "";
-  return `<div class="lasttrick">Last trick, won by <b>${escapeHtml(ctx.seatName(t.winner))}</b>${
-    t.points ? ` (${t.points} points)` : ""}: ${t.plays.map((p) => tileSVG(p.tile, { cls: "mini", title: `${p.tile} by ${ctx.seatName(p.seat)}` })).join("")}</div>`;
+  const caption = winner !== null && winner !== undefined
+    ? `<span class="caption">won by <b>${escapeHtml(ctx.seatName(winner))}</b></span>`
+    : lead ? `<span class="caption">${escapeHtml(lead)}</span>` : "";
+  const cls = winner !== null && winner !== undefined ? " done" : "";
+  return `<div class="trick${cls}" aria-label="the trick" data-trick-winner="${winner === null ? "" : winner}">${
+    plays ? plays + caption : "<span class='muted empty'>no tile played yet</span>"}</div>`;
 }
 
 // ----- words for actions and log lines -------------------------------------------------
@@ -143,4 +151,43 @@ export const suitName = (n) => (n === null || n === undefined ? "—" : PIPNAMES
 // The tiles of a group, whether the engine sends it as a list or as {tiles: [...]}.
 export function groupTiles(g) {
   return Array.isArray(g) ? g : g && Array.isArray(g.tiles) ? g.tiles : [];
+}
+
+// The history lines a seat saw after `before` (a view of the same game), up to and
+// including the first line that `stop` matches (the hand's last line), if any.
+export function linesSince(before, after, stop = /^hand \d+ (over|is drawn)/) {
+  const lines = (after.history || []).slice((before.history || []).length);
+  const end = lines.findIndex((l) => stop.test(l));
+  return end >= 0 ? lines.slice(0, end + 1) : lines;
+}
+
+// The trick as it stood when a hand ended: the tiles played since `before` (log lines
+// "seat S plays T ...") added to its trick, and the last trick completed (a "seat S wins
+// trick" line) kept whole. Returns {plays, winner}; winner null when no trick was completed.
+export function finalTrick(before, lines) {
+  let cur = (before.trick || []).map((p) => ({ seat: p.seat, tile: p.tile }));
+  let done = null;
+  const last = (before.tricks || [])[before.tricks.length - 1];
+  if (!cur.length && last) done = { plays: last.plays, winner: last.winner };
+  for (const line of lines) {
+    const play = /^seat (\d+) plays (\d-\d)/.exec(line);
+    const win = /^seat (\d+) wins trick/.exec(line);
+    if (play) cur.push({ seat: Number(play[1]), tile: play[2] });
+    else if (win) {
+      done = { plays: cur, winner: Number(win[1]) };
+      cur = [];
+    }
+  }
+  return cur.length ? { plays: cur, winner: null } : done;
+}
+
+// Seats by name, for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy".
+export function nameList(seats, ctx) {
+  const names = seats.map((s) => ctx.seatName(s));
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// A signed change: "+5", "−3", "0".
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }

@@ -10,6 +10,14 @@
 //   tools(ctx) / bind(ctx)    extra controls above the actions (Rummikub's builder) and their events
 //   hand(ctx)                 the hand as the module wants it drawn ({tiles, selected, draggable}), or null
 //   clickHand(tile, i, ctx)   a hand tile was clicked; true when the module handled it
+//   reset()                   a new state arrived: drop any half-built action
+//   handMark(tile, view, i, hand)  {cls, label} marking a hand tile (a trump, a joker, the pulled tile)
+//   tileButtons               true: actions naming hand tiles also get buttons (else the tiles play them)
+//   endView(before, after, sent)   the board as the hand ended, from the last view of that hand
+//                             and the log since (sent: the action this page played last)
+//   headline(r, ctx)          one sentence on how the hand ended; changes(r, view): each seat's gain
+//   sides(view)               the seats that score together (partnerships), for the final ranking
+//   autoAction(state)         an action the page plays by itself (a forced draw), or null
 import * as generic from "./generic.js";
 
 const loaded = new Map();

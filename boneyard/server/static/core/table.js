@@ -3,7 +3,7 @@
 // games. Everything drawn comes from the pushed state, which the server builds from this
 // seat's view. Nothing here knows any game by its id.
 import { api as request, loadSeat, saveSeat, playerName, savePlayerName } from "./api.js";
-import { tileSVG, escapeHtml, nameSeats } from "./board.js";
+import { tileSVG, escapeHtml, nameSeats, nameList, signed } from "./board.js";
 import { gameModule } from "./registry.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -14,6 +14,9 @@ let state = null; // the latest state pushed or fetched
 let game = null; // the game's front-end module
 let replay = null; // {step, steps, state} while replaying
 let selected = null; // a hand tile picked when several actions use it
+let ending = null; // while the hand-end panel shows: {result, before, view} (the ended hand's board)
+let autoNext = null; // the timer dealing the next hand on a one-human table
+let since = null; // the view as it stood when this seat last acted: what changed after it is new
 let ws = null;
 let retry = 500;
 let sending = false;
@@ -41,7 +44,19 @@ const shell = {
 };
 
 function context(shown) {
-  return { seatName, state: shown, selected, replaying: !!replay, boardWidth: $("board").clientWidth - 24, shell };
+  const base = !replay && since && since.hand_number === shown.view.hand_number ? since : null;
+  return { seatName, state: shown, selected, replaying: !!replay, boardWidth: $("board").clientWidth - 24, shell, since: base };
+}
+
+// What the others did since this seat last acted, from the log: "Since your turn: Bob plays 6-4; ...".
+function renderSince(s, ctx) {
+  const box = $("since");
+  const lines = !replay && !ending && since && s.seat !== null ? (s.view.history || []).slice((since.history || []).length) : [];
+  const theirs = lines.filter((l) => !/\bholds\b/.test(l));
+  box.hidden = !theirs.length;
+  if (!theirs.length) return;
+  const shown = theirs.slice(-8);
+  box.innerHTML = `<b>Since your turn:</b> ${theirs.length > shown.length ? "… " : ""}${shown.map((l) => nameSeats(l, ctx)).join("; ")}.`;
 }
 
 // ----- drawing -------------------------------------------------------------------
@@ -49,40 +64,62 @@ function context(shown) {
 function render() {
   const shown = replay ? replay.state : state;
   if (!shown || !game) return;
-  const view = shown.view;
   const ctx = context(shown);
+  const view = ending && !replay ? ending.view : shown.view;
+  ctx.ending = ending && !replay ? ending : null;
   document.body.dataset.game = shown.game;
+  document.body.dataset.version = String(shown.version);
+  document.body.dataset.ending = ctx.ending ? String(ctx.ending.result.hand) : "";
   $("title").textContent = gameName(shown.game);
   $("table-id").textContent = `table ${tableId}`;
   document.title = `${gameName(shown.game)} — boneyard`;
+  $("rules-link").href = `/rules/${encodeURIComponent(shown.game)}`;
   $("board").innerHTML = game.board(view, ctx);
   renderPlayers(shown);
-  renderResult(view, ctx);
-  renderOver(shown);
-  renderLog(view.history || []);
+  renderResult(shown.view, ctx);
+  renderHandEnd(shown, ctx);
+  renderOver(shown, ctx);
+  renderLog(shown.view.history || []);
   renderHand(shown, ctx);
-  $("tools").innerHTML = game.tools ? game.tools(ctx) : "";
+  $("tools").innerHTML = game.tools && !ctx.ending ? game.tools(ctx) : "";
   renderActions(shown, ctx);
   renderStatus(shown);
+  renderSince(shown, ctx);
   renderJoin();
   bindBoard(ctx);
   $("replay").hidden = !replay;
+  autoPlay(shown);
 }
 
-const names = {};
+// A forced step the game's module names (a draw when drawing is all the rules allow) is
+// played by the page itself, a moment after the state that forces it is drawn.
+let autoVersion = -1;
+function autoPlay(s) {
+  if (replay || ending || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
+  const action = game.autoAction(s);
+  if (!action || autoVersion === s.version) return;
+  autoVersion = s.version;
+  setTimeout(() => {
+    if (state && state.version === s.version && !ending) send(action);
+  }, 300);
+}
+
+const infos = {};
 function gameName(id) {
-  return names[id] || id;
+  return infos[id] ? infos[id].name : id;
 }
 
 function renderStatus(s) {
   const v = s.view;
   let text;
-  if (replay) text = `Replay: step ${replay.step} of ${replay.steps}${replay.state.action ? ` — ${replay.state.action}` : ""}`;
+  if (ending && !replay && !s.is_over) text = `Hand ${ending.result.hand} is over.`;
+  else if (replay) text = `Replay: step ${replay.step} of ${replay.steps}${replay.state.action ? ` — ${replay.state.action}` : ""}`;
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
   else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${game.ask(v.phase, v)}.`;
   else text = `Waiting for ${seatName(s.current_player)} to ${game.ask(v.phase, v)}.`;
   const waiting = s.seats.filter((x) => !x.joined).map((x) => x.seat);
   if (!s.is_over && waiting.length) text += ` Open seat${waiting.length > 1 ? "s" : ""}: ${waiting.join(", ")} — share the link.`;
+  if (!$("banner").hidden) text = "Reconnecting… " + text.replace(/^Your turn: /, "Your turn (once reconnected): ");
   $("status").textContent = text;
   $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
 }
@@ -105,27 +142,114 @@ function renderResult(view, ctx) {
   const r = view.last_result;
   $("result").hidden = !r;
   if (!r) return;
-  $("result").innerHTML = `<h3>Hand result${r.hand ? ` — hand ${r.hand}` : ""}</h3>${game.result(view, r, ctx)}`;
+  const head = game.headline ? game.headline(r, ctx) : "";
+  $("result").innerHTML = `<h3>Hand result${r.hand ? ` — hand ${r.hand}` : ""}</h3>${head ? `<p>${head}</p>` : ""}${game.result(view, r, ctx)}`;
 }
 
-// The game-over panel: winners, final scores and the replay.
-function renderOver(s) {
+// ----- the end of a hand and of the game -------------------------------------------
+
+const seenKey = `boneyard.seen.${tableId}`;
+function seenHand() {
+  return Number(localStorage.getItem(seenKey) || 0);
+}
+
+// Notice a hand that has just ended: the state before it ended is kept so that the board
+// can show the hand as it ended (the last play included) until the player presses Next.
+function noticeHandEnd(before, s, sent) {
+  const r = s.view.last_result;
+  if (!r || typeof r.hand !== "number" || r.hand <= seenHand() || (ending && ending.result.hand === r.hand)) return;
+  const witnessed = before && before.view.hand_number === r.hand &&
+    !(before.view.last_result && before.view.last_result.hand === r.hand);
+  if (witnessed) {
+    const view = game.endView ? game.endView(before.view, s.view, sent) : before.view;
+    ending = { result: r, before: before.view, view };
+  } else if (s.is_over) {
+    ending = { result: r, before: null, view: s.view };
+  } else {
+    localStorage.setItem(seenKey, String(r.hand)); // it ended before this page saw it
+  }
+}
+
+function nextHand() {
+  if (ending) localStorage.setItem(seenKey, String(ending.result.hand));
+  ending = null;
+  clearTimeout(autoNext);
+  autoNext = null;
+  render();
+}
+
+// Seconds before the next hand is dealt by itself at a table with one human (0: never).
+function autoNextDelay() {
+  const v = localStorage.getItem("boneyard.autoNext");
+  return v === null ? 12 : Number(v) || 0;
+}
+
+// The running totals: one row per seat, the hand's change when the game says it.
+function totalsHTML(s, r) {
+  const changes = game.changes ? game.changes(r, s.view) : null;
+  const rows = s.seats.map((x) => `<tr><th>${escapeHtml(seatName(x.seat))}</th>${changes ? `<td class="num">${escapeHtml(signed(changes[x.seat]))}</td>` : ""}<td class="num">${
+    escapeHtml(String(s.scores[x.seat]))}</td></tr>`).join("");
+  return `<table class="list totals"><thead><tr><th></th>${changes ? "<th>this hand</th>" : ""}<th>total</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function handEndBody(s, ctx) {
+  const r = ending.result;
+  const head = game.headline ? game.headline(r, ctx) : "";
+  return `<h2>Hand ${r.hand} is over</h2>${head ? `<p class="headline">${head}</p>` : ""}<div class="why">${game.result(ending.view, r, ctx)}</div>${totalsHTML(s, r)}`;
+}
+
+function renderHandEnd(s, ctx) {
+  const box = $("handend");
+  if (!ctx.ending || s.is_over) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const humans = s.seats.filter((x) => x.kind === "human").length;
+  const delay = humans <= 1 ? autoNextDelay() : 0;
+  box.innerHTML = `${handEndBody(s, ctx)}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
+    delay ? ` <span class="muted" id="auto-next">the next hand starts in ${delay} s</span>` : ""}</p>`;
+  $("next-hand").onclick = nextHand;
+  if (delay && !autoNext) autoNext = setTimeout(nextHand, delay * 1000);
+}
+
+// Which way scores rank: the game's declared fact, else read from the winners' scores.
+function lowerIsBetter(s) {
+  const info = infos[s.game] || {};
+  if (typeof info.lower_is_better === "boolean") return info.lower_is_better;
+  if (!s.winners.length) return false;
+  const w = s.scores[s.winners[0]];
+  return w === Math.min(...s.scores) && w !== Math.max(...s.scores);
+}
+
+// "Ann wins with 0; Bob 4; Cy 12.": players (or sides) ranked by their final score.
+function rankingWords(s) {
+  const groups = game.sides ? game.sides(s.view) : s.seats.map((x) => [x.seat]);
+  const low = lowerIsBetter(s);
+  const ranked = groups.map((g) => ({ seats: g, score: s.scores[g[0]], won: g.some((x) => s.winners.includes(x)) }))
+    .sort((a, b) => (b.won - a.won) || (low ? a.score - b.score : b.score - a.score));
+  const who = (g) => escapeHtml(nameList(g.seats, { seatName }));
+  const winners = ranked.filter((g) => g.won);
+  const rest = ranked.filter((g) => !g.won);
+  const many = winners.length > 1 || (winners[0] && winners[0].seats.length > 1);
+  const first = winners.length
+    ? `<b>${winners.map(who).join(" and ")}</b> ${many ? "win" : "wins"} with ${winners.map((g) => escapeHtml(String(g.score))).join(" and ")}`
+    : "Nobody wins";
+  return [first, ...rest.map((g) => `${who(g)} ${escapeHtml(String(g.score))}`)].join("; ") + ".";
+}
+
+// The game-over panel: the ranking in words, the last hand's result, the replay.
+function renderOver(s, ctx) {
   const box = $("over");
   if (!s.is_over || replay) {
     box.hidden = true;
     return;
   }
-  if (!box.hidden && box.dataset.version === String(s.version)) return;
-  box.dataset.version = String(s.version);
   box.hidden = false;
-  const won = s.winners.length ? s.winners.map((w) => `<b>${escapeHtml(seatName(w))}</b>`).join(" & ") : "nobody";
   const mine = s.seat !== null && s.winners.includes(s.seat);
-  const rows = s.seats
-    .map((x) => `<li${s.winners.includes(x.seat) ? " class='winner'" : ""}>${escapeHtml(seatName(x.seat))}: ${escapeHtml(String(s.scores[x.seat]))}${
-      s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : ""}</li>`)
-    .join("");
-  box.innerHTML = `<h2>${mine ? "You won!" : "Game over"}</h2><p>Winner${s.winners.length > 1 ? "s" : ""}: ${won}</p>
-    <ol class="final">${rows}</ol><p><button id="open-replay" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+  const last = ctx.ending ? `<details class="lasthand"${window.innerWidth >= 760 ? " open" : ""}><summary>The last hand</summary>${handEndBody(s, ctx)}</details>` : "";
+  box.innerHTML = `<h2>${mine ? "You won!" : "Game over"}</h2><p class="ranking">${rankingWords(s)}</p>${last}
+    <p><button id="open-replay" class="primary" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
   $("open-replay").onclick = () => showStep(0);
 }
 
@@ -148,6 +272,10 @@ function tileWords(action) {
 
 function renderHand(s, ctx) {
   const hand = s.view.hand;
+  if (ctx.ending) {
+    $("hand").innerHTML = "";
+    return;
+  }
   if (!hand) {
     $("hand").innerHTML = s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
     return;
@@ -158,9 +286,12 @@ function renderHand(s, ctx) {
   const handTiles = own ? own.tiles : hand;
   $("hand").innerHTML = handTiles
     .map((t, i) => {
-      const cls = [usable.has(t) ? "playable" : "", selected === t || (own && own.selected.has(i)) ? "selected" : ""].join(" ");
-      const drag = own && own.draggable ? ` draggable="true"` : "";
-      return `<button class="handtile ${cls}" data-hand="${escapeHtml(t)}" data-index="${i}" type="button" aria-label="tile ${t}"${drag}>${tileSVG(t)}</button>`;
+      const mark = game.handMark ? game.handMark(t, s.view, i, handTiles) : null;
+      const cls = [usable.has(t) ? "playable" : "", selected === t || (own && own.selected.has(i)) ? "selected" : "", mark ? mark.cls : ""].join(" ");
+      const drag = own && own.draggable ? " drag" : ""; // the module drags it with pointer events
+      const label = mark ? `<span class="mark">${escapeHtml(mark.label)}</span>` : "";
+      return `<button class="handtile ${cls}${drag}" data-hand="${escapeHtml(t)}" data-index="${i}" type="button" aria-label="tile ${t}${
+        mark ? `, ${escapeHtml(mark.label)}` : ""}">${tileSVG(t)}${label}</button>`;
     })
     .join("");
   $("hand").querySelectorAll("[data-hand]").forEach((b) => {
@@ -169,11 +300,15 @@ function renderHand(s, ctx) {
 }
 
 function renderActions(s, ctx) {
-  const legal = replay ? [] : s.legal_actions;
-  let list = game.actionList(legal, ctx);
+  const legal = replay || ctx.ending ? [] : s.legal_actions;
+  // actions naming a hand tile are played by tapping the tile (the tile's own choices then
+  // show here); the others (draw, pass, calls) are buttons
+  const inHand = new Set(s.view.hand || []);
+  let list = game.actionList(legal, ctx).filter((a) => !tileWords(a).some((t) => inHand.has(t)) || !!game.tileButtons);
   if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
+  const tapHint = !selected && !ctx.ending && legal.some((a) => tileWords(a).some((t) => inHand.has(t))) && !game.tileButtons;
   const say = (a) => game.describe(a, s.view);
-  $("actions").innerHTML =
+  $("actions").innerHTML = (tapHint ? `<span class="taphint">Tap a tile with a green edge to play it${list.length ? ", or:" : "."}</span>` : "") +
     list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" title="${escapeHtml(a)}" type="button">${escapeHtml(say(a))}</button>`).join("") +
     (selected ? `<button class="action cancel" data-cancel="1" type="button">cancel</button>` : "");
   $("actions").querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => send(b.dataset.action)));
@@ -205,6 +340,25 @@ function flash(message) {
   $("error").textContent = message;
 }
 
+// A server message in a player's words: seats become names, "not your turn" says whose turn it is.
+function inWords(message) {
+  if (/^not your turn/.test(message) && state && state.current_player !== null) {
+    return state.current_player === state.seat ? "It is your turn now." : `It is ${seatName(state.current_player).replace(/ \(you\)$/, "")}'s turn.`;
+  }
+  return message
+    .replace(/\bseats (\d+(?:\+\d+)+)/g, (_, list) => nameList(list.split("+").map(Number), { seatName }))
+    .replace(/\bseat (\d+)\b/g, (_, n) => seatName(Number(n)));
+}
+
+// Fetch the table again (after a refusal, a reconnect, or a tab coming back into view).
+async function resync() {
+  try {
+    accept(await api(`/api/tables/${tableId}`));
+  } catch (e) {
+    if (e.status === 404) notFound();
+  }
+}
+
 // ----- talking to the server -------------------------------------------------------
 
 async function send(action) {
@@ -215,21 +369,28 @@ async function send(action) {
     const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
     selected = null;
     if (game.reset) game.reset();
-    accept(s);
+    accept(s, action);
+    since = s.view;
+    render();
   } catch (e) {
-    flash(e.message);
+    // a refusal may come from a stale view: draw the table as it is now, then say why
+    if (e.status && e.status < 500) await resync();
+    flash(inWords(e.message));
   } finally {
     sending = false;
   }
 }
 
-function accept(s) {
+// Take a state pushed or answered by the server; `sent` is the action this page just played.
+function accept(s, sent = null) {
   if (state && s.version < state.version) return; // an older push arriving late
   if (state && s.version !== state.version) {
     selected = null;
     if (game.reset) game.reset();
   }
+  const before = state;
   state = s;
+  noticeHandEnd(before, s, sent);
   if (s.view.hand && selected && !s.view.hand.includes(selected)) selected = null;
   render();
 }
@@ -241,6 +402,7 @@ function connect() {
   ws.onopen = () => {
     retry = 500;
     $("conn").classList.add("live");
+    $("banner").hidden = true;
   };
   ws.onmessage = (ev) => accept(JSON.parse(ev.data));
   ws.onclose = (ev) => {
@@ -249,7 +411,10 @@ function connect() {
       saveSeat(tableId, null);
       me = null;
     }
-    if (ev.code === 4404) return flash("There is no such table.");
+    if (ev.code === 4404) return notFound();
+    $("banner").hidden = false;
+    $("banner").textContent = "Connection lost: reconnecting… The table will catch up by itself.";
+    render();
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -323,16 +488,22 @@ async function main() {
   };
   bindReplay();
   let resizing = null;
+  let width = window.innerWidth;
   window.addEventListener("resize", () => {
+    // drawings such as the two-box cross are laid out for the board's width; a phone's
+    // toolbar showing or hiding changes only the height, which needs no new drawing
+    if (window.innerWidth === width) return;
+    width = window.innerWidth;
     clearTimeout(resizing);
-    resizing = setTimeout(render, 100); // drawings such as the two-box cross are laid out for the board's width
+    resizing = setTimeout(render, 100);
   });
   try {
-    (await api("/api/games")).forEach((g) => (names[g.id] = g.name));
+    (await api("/api/games")).forEach((g) => (infos[g.id] = g));
     let first;
     try {
       first = await api(`/api/tables/${tableId}`);
     } catch (e) {
+      if (e.status === 404) return notFound();
       if (e.status !== 403) throw e;
       saveSeat(tableId, null); // a token from another database: watch instead
       me = null;
@@ -340,9 +511,29 @@ async function main() {
     }
     game = await gameModule(first.game);
     accept(first);
+    since = first.view;
+    render();
     connect();
+    // a tab that comes back (sleep, a lost network) fetches the table rather than trusting its socket
+    document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && resync());
+    window.addEventListener("online", resync);
   } catch (e) {
     flash(e.message);
+  }
+}
+
+// An unknown table: a page that says so, with the way back to the lobby.
+function notFound() {
+  document.title = "No such table — boneyard";
+  $("title").textContent = "No such table";
+  document.querySelector("main.layout").innerHTML = `<section class="panel notfound"><h2>There is no table “${escapeHtml(tableId)}”</h2>
+    <p>The link may be mistyped, or the table was never created on this server.</p>
+    <p><a class="button primary" href="/">Go to the lobby</a></p></section>`;
+  ["status", "join", "replay", "over", "handend", "banner"].forEach((id) => ($(id).hidden = true));
+  $("status").textContent = "";
+  if (ws) {
+    ws.onclose = null;
+    ws.close();
   }
 }
 

@@ -1,7 +1,7 @@
 // Rummikub at the table: the groups on the table, and the builder in which the player
 // lays out the whole new table (the action is that table). The play notation
 // ("play 5-3 5-4 5-5 | 4-3 5-2 6-1") is written and read only by playText/parseplay here.
-import { tileSVG, publicFields, seatBox, groupTiles } from "../core/board.js";
+import { tileSVG, escapeHtml, tiles, publicFields, seatBox, groupTiles, linesSince } from "../core/board.js";
 
 // The builder: groups of {t, hand} (hand: the tile came from this player's hand, so it may
 // go back), the hand tiles not yet placed, the selected hand tiles and a picked table tile.
@@ -54,14 +54,17 @@ function actionList(legal, ctx) {
 // ----- the board -----------------------------------------------------------------------
 
 function board(view, ctx) {
-  const used = new Set(["table", "hand_sizes", "boneyard", "last_result", "opened", "hand_number", "dealer", "target", "passes"]);
+  const used = new Set(["table", "hand_sizes", "boneyard", "last_result", "opened", "hand_number", "dealer", "target", "passes", "laid_last", "mine_laid"]);
   const b = builder;
   const groups = b.active ? b.groups : tableGroups(view).map((g) => g.map((t) => ({ t, hand: false })));
+  if (!b.active && view.laid_last) groups.push(view.laid_last.map((t) => ({ t, hand: false, last: true })));
   const gHTML = groups
     .map(
-      (g, i) => `<div class="group build${b.active ? " target" : ""}${b.active && g.length < 3 ? " invalid" : ""}" data-group="${i}">${g
-        .map((x, j) => `<span class="gt${b.pick && b.pick.g === i && b.pick.j === j ? " picked" : ""}${x.hand ? " fromhand" : ""}" data-gtile="${i}:${j}"${
-          b.active ? ` draggable="true"` : ""} title="${x.t}${x.hand ? " (from your hand)" : ""}">${tileSVG(x.t, { cls: "mid" })}</span>`)
+      (g, i) => `<div class="group build${b.active ? " target" : ""}${b.active && g.length < 3 ? " invalid" : ""}${
+        !b.active && changed(g, ctx) ? " changed" : ""}" data-group="${i}">${g
+        .map((x, j) => `<span class="gt${b.pick && b.pick.g === i && b.pick.j === j ? " picked" : ""}${x.hand ? " fromhand" : ""}${
+          isJoker(x.t) ? " joker" : ""}${x.last ? " new" : ""}" data-gtile="${i}:${j}" title="${x.t}${
+          isJoker(x.t) ? " (joker)" : ""}${x.hand ? " (from your hand)" : ""}">${tileSVG(x.t, { cls: "mid" })}${isJoker(x.t) ? "<span class='jk'>J</span>" : ""}</span>`)
         .join("")}</div>`
     )
     .join("") + (b.active ? `<div class="group newgroup target" data-group="new">+ new group</div>` : "");
@@ -74,9 +77,17 @@ function board(view, ctx) {
     view.boneyard !== undefined ? `<span>Boneyard ${view.boneyard}</span>` : ""}${view.target !== undefined ? `<span>Target ${view.target}</span>` : ""}${
     view.passes ? `<span>${view.passes} pass${view.passes === 1 ? "" : "es"} in a row</span>` : ""}</div><div class="seatrow">${perSeat}</div>`;
   const help = b.active
-    ? "<p class='muted help'>Select tiles in your hand, then tap a group (or “+ new group”) to put them there; or drag them. Tap a table tile, then a group, to move it. Tiles from your hand (pale green) can go back to your hand. Then “Play this table”.</p>"
+    ? "<p class='muted help'>Select tiles in your hand, then tap a group (or “+ new group”) to put them there, or drag them there. Tap a table tile, then a group, to move it (or drag it). Tiles from your hand (pale green) can go back to your hand. Then “Play this table”.</p>"
     : "";
   return facts + `<div class="rk-table">${gHTML || "<p class='muted'>The table is empty.</p>"}</div>` + help + publicFields(view, used);
+}
+
+// A group that was not on the table when this seat last acted (a bot's play or rearrangement).
+function changed(group, ctx) {
+  if (!ctx.since || group.some((x) => x.last)) return false;
+  const key = (g) => g.slice().sort().join(" ");
+  const before = new Set(tableGroups(ctx.since).map(key));
+  return !before.has(key(group.map((x) => x.t)));
 }
 
 // ----- the builder ---------------------------------------------------------------------
@@ -198,49 +209,93 @@ function bind(ctx) {
   on("rk-hint", () => hint(ctx));
   if (!builder.active) return;
   document.querySelectorAll("[data-gtile]").forEach((el) => {
+    const [g, j] = el.dataset.gtile.split(":").map(Number);
     el.addEventListener("click", (ev) => {
       ev.stopPropagation();
-      const [g, j] = el.dataset.gtile.split(":").map(Number);
+      if (suppressClick) return;
+      // with hand tiles selected, a tap anywhere on a group (its tiles too) puts them there
+      if (builder.sel.length) return moveTo(g, ctx);
       builder.pick = builder.pick && builder.pick.g === g && builder.pick.j === j ? null : { g, j };
-      builder.sel = [];
       ctx.shell.render();
     });
-    el.addEventListener("dragstart", (ev) => {
-      const [g, j] = el.dataset.gtile.split(":").map(Number);
+    draggable(el, () => {
       builder.pick = { g, j };
       builder.sel = [];
-      ev.dataTransfer.setData("text/plain", "table");
-    });
+    }, ctx);
   });
   document.querySelectorAll("[data-group]").forEach((el) => {
     const target = el.dataset.group === "new" ? "new" : Number(el.dataset.group);
-    el.addEventListener("click", () => moveTo(target, ctx));
-    el.addEventListener("dragover", (ev) => {
-      ev.preventDefault();
-      el.classList.add("dragover");
-    });
-    el.addEventListener("dragleave", () => el.classList.remove("dragover"));
-    el.addEventListener("drop", (ev) => {
-      ev.preventDefault();
-      moveTo(target, ctx);
-    });
+    el.addEventListener("click", () => !suppressClick && moveTo(target, ctx));
   });
-  document.querySelectorAll("#hand [data-index]").forEach((b) => {
-    b.addEventListener("dragstart", (ev) => {
-      // dragging a hand tile moves it with the other selected ones
-      const i = Number(b.dataset.index);
+  document.querySelectorAll("#hand [data-index]").forEach((el) => {
+    // dragging a hand tile moves it with the other selected ones
+    draggable(el, () => {
+      const i = Number(el.dataset.index);
       if (!builder.sel.includes(i)) builder.sel.push(i);
       builder.pick = null;
-      ev.dataTransfer.setData("text/plain", "hand");
-    });
+    }, ctx);
   });
-  const hand = $("hand");
-  hand.ondragover = (ev) => builder.pick && ev.preventDefault();
-  hand.ondrop = (ev) => {
-    ev.preventDefault();
-    if (builder.pick) toHand(ctx);
-  };
 }
+
+// ----- dragging with pointer events (mouse, pen and touch alike) ----------------------------
+
+let drag = null;
+let suppressClick = false;
+
+// Make `el` draggable: past a few pixels of movement `begin()` says what is being moved,
+// a ghost tile follows the pointer, and letting go over a group (or the hand) moves it there.
+function draggable(el, begin, ctx) {
+  el.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    drag = { x: ev.clientX, y: ev.clientY, begin, el, ghost: null, ctx, id: ev.pointerId };
+  });
+}
+
+function dropTarget(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  return hit ? hit.closest("[data-group], #hand") : null;
+}
+
+document.addEventListener("pointermove", (ev) => {
+  if (!drag || ev.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 8) return;
+    drag.begin();
+    const svg = drag.el.querySelector("svg");
+    drag.ghost = document.createElement("div");
+    drag.ghost.className = "drag-ghost";
+    drag.ghost.innerHTML = svg ? svg.outerHTML : "";
+    document.body.appendChild(drag.ghost);
+    drag.el.classList.add("dragging");
+  }
+  ev.preventDefault();
+  drag.ghost.style.left = `${ev.clientX}px`;
+  drag.ghost.style.top = `${ev.clientY}px`;
+  document.querySelectorAll(".dragover").forEach((x) => x.classList.remove("dragover"));
+  const over = dropTarget(ev.clientX, ev.clientY);
+  if (over) over.classList.add("dragover");
+}, { passive: false });
+
+function endDrag(ev) {
+  if (!drag || ev.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  if (!d.ghost) return; // a tap: the click handlers do the rest
+  d.ghost.remove();
+  suppressClick = true; // the click that follows a drag is not a tap
+  setTimeout(() => (suppressClick = false), 0);
+  const over = ev.type === "pointerup" ? dropTarget(ev.clientX, ev.clientY) : null;
+  if (!over) return d.ctx.shell.render();
+  if (over.id === "hand") {
+    if (builder.pick) toHand(d.ctx);
+    else d.ctx.shell.render();
+    return;
+  }
+  moveTo(over.dataset.group === "new" ? "new" : Number(over.dataset.group), d.ctx);
+}
+
+document.addEventListener("pointerup", endDrag);
+document.addEventListener("pointercancel", endDrag);
 
 // While building, the hand shows the tiles not yet placed, the selected ones marked.
 function hand() {
@@ -266,4 +321,55 @@ function reset() {
   builder.active = false;
 }
 
-export default { board, describe, ask, actionList, tools, bind, hand, clickHand, reset };
+// Both 0-0 and both 6-6 are jokers: they stand for any tile.
+function isJoker(t) {
+  return t === "0-0" || t === "6-6";
+}
+
+function handMark(tile) {
+  return isJoker(tile) ? { cls: "joker", label: "joker" } : null;
+}
+
+// ----- the end of a hand ---------------------------------------------------------------
+
+// The table as the hand ended; the tiles of a last play this page did not see laid out are
+// shown beside it (the log names them, not where they went).
+function endView(before, after, sent) {
+  const laid = [];
+  let seat = null;
+  for (const line of linesSince(before, after)) {
+    const m = /^seat (\d+) (?:plays|opens with) ((?:\d-\d ?)+)$/.exec(line);
+    if (m) {
+      seat = Number(m[1]);
+      laid.push(...m[2].trim().split(" "));
+    }
+  }
+  const view = Object.assign({}, before, { laid_last: laid.length ? laid : null });
+  if (seat !== null) {
+    view.hand_sizes = before.hand_sizes.slice();
+    view.hand_sizes[seat] -= laid.length;
+  }
+  // this player's own last play: the table it sent is the table as the hand ended
+  if (sent && seat === before.seat && parsePlay(sent)) Object.assign(view, { table: parsePlay(sent), laid_last: null, mine_laid: laid });
+  return view;
+}
+
+function headline(r, ctx) {
+  const who = r.winner === null || r.winner === undefined ? null : escapeHtml(ctx.seatName(r.winner));
+  if (r.reason === "domino") return `${who} laid the last tile and scores ${r.points[r.winner]}: the pips left in the other hands.`;
+  if (r.reason === "blocked") return who ? `Everyone passed: ${who} has the fewest pips and scores ${r.points[r.winner]}.`
+    : "Everyone passed and the fewest pips are tied: nobody scores.";
+  return "";
+}
+
+function result(view, r, ctx) {
+  const rows = (r.hands || []).map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${
+    h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} <small>${r.pips[s]} pips</small></span>`).join("");
+  return `<p>The hands as the hand ended (jokers count their pips):</p><div class="hands-shown">${rows}</div>`;
+}
+
+function changes(r) {
+  return r.points;
+}
+
+export default { tileButtons: true, board, describe, ask, actionList, tools, bind, hand, clickHand, reset, handMark, endView, headline, result, changes };

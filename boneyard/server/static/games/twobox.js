@@ -1,6 +1,6 @@
 // Two-box at the table: the cross (one SVG drawing), the count, the last play, and the
 // seats with their tile counts.
-import { escapeHtml, tileGroup, publicFields, seatBox } from "../core/board.js";
+import { escapeHtml, tileGroup, publicFields, seatBox, tiles, linesSince } from "../core/board.js";
 
 const ARM_NAMES = { 0: "the spinner", 1: "arm 1 (left)", 2: "arm 2 (right)", 3: "arm 3 (top)", 4: "arm 4 (bottom)" };
 const SIMPLE = { draw: "Draw from the boneyard", pass: "Pass" };
@@ -98,10 +98,10 @@ function stackMark(rect, by, ctx) {
     `<text x="${rect.x + rect.w - 4}" y="${rect.y + 9}" text-anchor="middle">×2</text></g>`;
 }
 
-function tileAt(first, second, rect, vertical, attrs, stackedBy, ctx) {
+function tileAt(first, second, rect, vertical, attrs, stackedBy, ctx, fresh = false) {
   const stacked = stackedBy !== null && stackedBy !== undefined;
   const shadow = stacked ? tileGroup(first, second, rect.x + 5, rect.y + 5, vertical, "", "stackshadow") : "";
-  return shadow + tileGroup(first, second, rect.x, rect.y, vertical, attrs + (stacked ? ` data-stacked="${stackedBy}"` : "")) +
+  return shadow + tileGroup(first, second, rect.x, rect.y, vertical, attrs + (stacked ? ` data-stacked="${stackedBy}"` : ""), fresh ? "new" : "") +
     (stacked ? stackMark(rect, stackedBy, ctx) : "");
 }
 
@@ -121,8 +121,11 @@ function crossSVG(view, ctx) {
     const lay = layoutArm(arm, spinnerRect, runLimit);
     lay.placed.forEach((p) => {
       boxes.push(p.rect);
+      const fresh = !!ctx.since && p.t.seat !== view.seat &&
+        p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length;
       body += tileAt(p.first, p.second, p.rect, p.vertical,
-        `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"`, p.t.stacked_by, ctx);
+        `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}`,
+        p.t.stacked_by, ctx, fresh);
     });
     const open = arm.open_end === null || arm.open_end === undefined;
     // with a hand tile selected, the label of an arm it can go to plays it there on a tap
@@ -142,6 +145,25 @@ function crossSVG(view, ctx) {
   return `<svg class="crosssvg" viewBox="${x0} ${y0} ${w} ${h}" width="${Math.round(w * SCALE)}" height="${Math.round(h * SCALE)}" role="img" aria-label="the layout">${body}${labels}</svg>`;
 }
 
+// The count's terms, as the rules page says them: the outer end of each arm's last tile (a
+// double there counts both halves), the spinner's two halves while at most one side holds a
+// tile; an empty arm counts nothing. Returned only when they add up to the engine's count.
+function countTerms(view) {
+  if (!view.spinner) return null;
+  const sp = Number(view.spinner.split("-")[0]);
+  const arms = view.arms || [];
+  const sidesFilled = arms.filter((a) => a.kind === "side" && a.tiles.length).length;
+  const terms = [];
+  if (sidesFilled <= 1) terms.push({ n: 2 * sp, what: `the spinner ${view.spinner}` });
+  arms.forEach((a) => {
+    const last = a.tiles[a.tiles.length - 1];
+    if (!last) return;
+    const [x, y] = last.tile.split("-").map(Number);
+    terms.push({ n: x === y ? 2 * x : last.outer, what: `arm ${a.arm}: ${last.tile}` });
+  });
+  return terms.reduce((t, x) => t + x.n, 0) === view.count ? terms : null;
+}
+
 function board(view, ctx) {
   const used = new Set(["hand_number", "hand_sizes", "boneyard", "drawn", "spinner", "spinner_seat", "spinner_stacked_by",
     "arms", "open_ends", "count", "target", "passes", "last_play", "passed_on", "steal", "last_result"]);
@@ -150,10 +172,11 @@ function board(view, ctx) {
       view.last_play.scored ? ` <b class="hot">+${view.last_play.scored}</b>` : ""}${
       view.last_play.stolen_from !== null && view.last_play.stolen_from !== undefined ? ` (stolen from ${escapeHtml(ctx.seatName(view.last_play.stolen_from))})` : ""}</span>`
     : "";
-  const ends = (view.open_ends || []).filter((e) => e !== null && e !== undefined);
+  const terms = countTerms(view);
+  const breakdown = terms && terms.length > 1
+    ? ` <small class="terms" title="${escapeHtml(terms.map((x) => `${x.what}: ${x.n}`).join("; "))}">(${terms.map((x) => x.n).join(" + ")})</small>` : "";
   const facts = `<div class="facts"><span>Hand ${view.hand_number}</span>
-    <span class="count" title="the sum of the open ends; a play scores it when it is a multiple of 5">Count <b>${view.count}</b>${
-      ends.length ? ` <small>(${ends.join(" + ")})</small>` : ""}</span>
+    <span class="count" title="the sum of the open ends; a play scores it when it is a multiple of 5">Count <b>${view.count === null ? "—" : view.count}</b>${breakdown}</span>
     <span>Boneyard ${view.boneyard}</span><span>Target ${view.target}</span>${lp}</div>`;
   const seats = `<div class="seatrow">${Array.from({ length: view.players }, (_, s) =>
     seatBox(view, ctx, s, `<div class="seatline">${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}${
@@ -162,5 +185,60 @@ function board(view, ctx) {
   return facts + seats + `<div class="cross">${crossSVG(view, ctx)}</div>` + publicFields(view, used);
 }
 
+// The layout as the hand ended: the plays logged since `before` laid on their arms.
+function endView(before, after) {
+  const view = JSON.parse(JSON.stringify(before));
+  const sp = view.spinner ? Number(view.spinner.split("-")[0]) : null;
+  for (const line of linesSince(before, after)) {
+    const play = /^seat (\d+) plays (\d)-(\d) to arm (\d)/.exec(line);
+    const stack = /^seat (\d+) stacks (\d-\d) on (?:arm (\d)|the spinner)/.exec(line);
+    if (play) {
+      const [seat, a, b, armNo] = play.slice(1).map(Number);
+      const arm = view.arms.find((x) => x.arm === armNo);
+      const last = arm.tiles[arm.tiles.length - 1];
+      const open = last ? last.outer : sp;
+      const outer = a === open ? b : a;
+      arm.tiles.push({ tile: `${a}-${b}`, outer, seat, stacked_by: null });
+      arm.open_end = outer;
+      view.hand_sizes[seat] -= 1;
+      view.last_play = { seat, action: `play ${a}-${b} to ${armNo}`, scored: null, stolen_from: null };
+    } else if (stack) {
+      const seat = Number(stack[1]);
+      const arm = stack[3] ? view.arms.find((x) => x.arm === Number(stack[3])) : null;
+      if (arm && arm.tiles.length) arm.tiles[arm.tiles.length - 1].stacked_by = seat;
+      else view.spinner_stacked_by = seat;
+      view.hand_sizes[seat] -= 1;
+      view.last_play = { seat, action: `stack ${stack[2]} on ${stack[3] || 0}`, scored: null, stolen_from: null };
+    }
+  }
+  view.count = null; // not recomputed here: the result panel says what was scored
+  return view;
+}
 
-export default { board, describe, ask };
+function headline(r, ctx) {
+  const who = r.winner === null || r.winner === undefined ? null : escapeHtml(ctx.seatName(r.winner));
+  if (r.how === "domino") return `${who} went out and scores ${r.award}: the pips left in the other hands.`;
+  if (r.how === "blocked") return who ? `The hand is blocked: ${who} has the fewest pips and scores ${r.award}.`
+    : "The hand is blocked and the lowest hands tie: nobody scores.";
+  if (r.how === "target") return `${who} reached the target.`;
+  return "";
+}
+
+function result(view, r, ctx) {
+  if (!r.hands) return "";
+  const rows = r.hands.map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} ${
+    r.pips ? `<small>${r.pips[s]} pips</small>` : ""}</span>`).join("");
+  return `<p>The hands as the hand ended:</p><div class="hands-shown">${rows}</div>`;
+}
+
+function changes(r) {
+  return r.scores.map((_, s) => (s === r.winner ? r.award : 0));
+}
+
+// A player who cannot play and may only draw draws at once (the rules' forced draw).
+function autoAction(state) {
+  const legal = state.legal_actions || [];
+  return legal.length === 1 && legal[0] === "draw" ? "draw" : null;
+}
+
+export default { board, describe, ask, endView, headline, result, changes, autoAction };
