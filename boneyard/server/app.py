@@ -21,6 +21,7 @@ import boneyard
 from boneyard.bots import bots
 
 from .db import DEFAULT_DB, Store
+from .pages import router as pages_router
 from .tables import ServerError, TableService
 
 STATIC = resources.files("boneyard.server").joinpath("static")
@@ -195,6 +196,8 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
             service.unsubscribe(table, sub)
 
     # ----- pages -----------------------------------------------------------------------
+
+    app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:

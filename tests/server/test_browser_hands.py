@@ -125,8 +125,9 @@ def check_controls(page: Any, where: str) -> None:
 
 def check_words(page: Any, where: str) -> None:
     """No internal key, raw value or seat number in what the page says."""
-    text = page.evaluate("""() => ['#status', '#since', '#board', '#handend', '#over', '#error', '#log', '#actions', '#result']
-      .map((s) => document.querySelector(s)).filter((e) => e && e.offsetParent !== null).map((e) => e.innerText).join('\\n')""")
+    text = page.evaluate("""() => ['#status', '#since', '#board', '#handend', '#over', '#error', '#log', '#actions',
+                                   '#result'].map((s) => document.querySelector(s))
+      .filter((e) => e && e.offsetParent !== null).map((e) => e.innerText).join('\\n')""")
     for pattern, what in RAW:
         found = pattern.search(text)
         assert not found, f"{where}: {what} in the page text: {text[max(0, found.start() - 60):found.end() + 60]!r}"
@@ -152,7 +153,8 @@ def click_once(page: Any) -> bool:
             button.click()
             wait_for_change(page, version)
             return True
-    if page.locator("#actions [data-action^='claim ']").count() and page.locator("#actions [data-action='pass']").count():
+    claims = page.locator("#actions [data-action^='claim ']").count()
+    if claims and page.locator("#actions [data-action='pass']").count():
         page.click("#actions [data-action='pass']")  # Montana: keep the hand as dealt rather than claim
     elif page.locator("#hand .handtile.pulled.playable").count():
         page.locator("#hand .handtile.pulled.playable").first.click()  # Montana: throw back the useless pull
@@ -217,7 +219,8 @@ def last_play_shown(page: Any, game_id: str, before: dict[str, Any], after: dict
         playing = len([c for c in before["view"].get("calls", []) if c != "fold"]) or before["view"]["players"]
         if game_id == "eighty" and before["view"].get("sitting_out") is not None:
             playing -= 1
-        assert plays == playing and winner != "", f"the last trick is not on the board ({plays} tiles): {before['view'].get('calls')} {before['version']} {after['view']['history'][-14:]}"
+        assert plays == playing and winner != "", (
+            f"the last trick is not on the board ({plays} tiles): {after['view']['history'][-14:]}")
     elif game_id == "twobox":
         r = after["view"]["last_result"]
         if r["how"] == "domino":
@@ -280,8 +283,8 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
         if not after["is_over"]:
             page.click("#next-hand")
             page.wait_for_selector("#handend", state="hidden")
-            page.wait_for_function(f"document.body.dataset.version === '{state_of(fast_server, table, token)['version']}'"
-                                   " || document.body.dataset.ending === ''")
+            now = state_of(fast_server, table, token)["version"]
+            page.wait_for_function(f"document.body.dataset.version === '{now}' || document.body.dataset.ending === ''")
         assert page.js_errors == []
     finally:
         context.close()

@@ -28,21 +28,37 @@ function renderGames() {
   );
 }
 
+// A rules option's label and help text: the game's own words (game_info's `label` and
+// `help`), else the option's name made readable ("round_to_five" -> "Round to five").
+function humanise(name) {
+  const words = String(name).replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function valueWords(v) {
+  return typeof v === "string" ? humanise(v) : String(v);
+}
+
 function optionInput(name, d) {
   const id = `opt-${name}`;
+  const label = escapeHtml(d.label || humanise(name));
+  const help = escapeHtml(d.help || d.doc || "");
+  if (d.type === "bool") {
+    return `<label class="opt-check" for="${id}"><input id="${id}" type="checkbox" data-opt="${name}" data-type="bool"${
+      d.default ? " checked" : ""}> ${label}<small>${help}</small></label>`;
+  }
   let input;
   if (d.allowed) {
     input = `<select id="${id}" data-opt="${name}" data-type="${d.type}">${d.allowed
-      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(String(v))}</option>`)
+      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(valueWords(v))}</option>`)
       .join("")}</select>`;
   } else if (d.type === "int" || d.type === "float") {
     input = `<input id="${id}" type="number" data-opt="${name}" data-type="${d.type}" value="${d.default}"${
-      d.minimum !== undefined ? ` min="${d.minimum}"` : ""
-    }>`;
+      d.minimum !== undefined ? ` min="${d.minimum}"` : ""}${d.maximum !== undefined ? ` max="${d.maximum}"` : ""}>`;
   } else {
     input = `<input id="${id}" data-opt="${name}" data-type="${d.type}" value="${escapeHtml(String(d.default))}">`;
   }
-  return `<label title="${escapeHtml(d.doc || "")}">${escapeHtml(name)} ${input}<small>${escapeHtml(d.doc || "")}</small></label>`;
+  return `<label for="${id}">${label} ${input}<small>${help}</small></label>`;
 }
 
 function renderForm() {
@@ -81,7 +97,8 @@ function readRules() {
   document.querySelectorAll("[data-opt]").forEach((el) => {
     const t = el.dataset.type;
     let v = el.value;
-    if (el.tagName === "SELECT") v = JSON.parse(v);
+    if (t === "bool") v = el.checked;
+    else if (el.tagName === "SELECT") v = JSON.parse(v);
     else if (t === "int") v = parseInt(v, 10);
     else if (t === "float") v = parseFloat(v);
     rules[el.dataset.opt] = v;
