@@ -1,4 +1,6 @@
-"""HTML pages the front end needs beyond its static files: each game's rules page.
+"""Routes the front end needs beyond its static files: each game's rules page, and the
+facts the replay viewer shows once a game is over (who played each step, where each hand
+starts, every hand face up).
 
 The rules pages are the Markdown files of ``docs/rules/`` (shipped with the package),
 rendered here as HTML with real tables and headings by markdown-it-py (CommonMark plus
@@ -8,8 +10,9 @@ the table extension). Raw HTML in the Markdown is not passed through: the pages 
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
@@ -58,3 +61,50 @@ def rules_html(game_id: str) -> HTMLResponse:
         return _page("No such game", f"<h1>No such game</h1><p>There is no game “{escape(game_id)}” here "
                      f"(the games are {escape(known)}).</p><p><a class='button' href='/'>Go to the lobby</a></p>", 404)
     return _page(f"{boneyard.game_info(game_id)['name']} rules", body)
+
+
+# ----- the replay viewer's facts (finished games only) ----------------------------------------
+
+def _finished_table(request: Request, table_id: str) -> Any:
+    """A live table whose game is over; the app's handlers turn refusals into 404/409."""
+    from .tables import Conflict
+
+    service = request.app.state.service
+    table = service.get(table_id)
+    if not table.game.is_over:
+        raise Conflict("the replay opens once the game is over")
+    return table
+
+
+@router.get("/api/tables/{table_id}/replay/steps")
+def replay_steps(request: Request, table_id: str) -> dict[str, Any]:
+    """Every action of a finished game with who played it and in which hand, and where each hand starts.
+
+    ``plays[i]`` is the action that makes step ``i + 1``; ``hand_starts`` lists the step at
+    which each hand's first action is about to be played (step 0 for the first hand).
+    Everything here is public once the game is over.
+    """
+    table = _finished_table(request, table_id)
+    game = boneyard.replay({**table.record(), "actions": []})
+    plays = []
+    starts = [0]
+    for step, action in enumerate(table.actions):
+        hand = getattr(game, "hand_number", None)
+        plays.append({"seat": game.current_player, "action": action, "hand": hand})
+        game.apply(action)
+        after = getattr(game, "hand_number", None)
+        if after is not None and hand is not None and after != hand and not game.is_over:
+            starts.append(step + 1)
+    return {"table": table.id, "steps": len(table.actions), "plays": plays, "hand_starts": starts}
+
+
+@router.get("/api/tables/{table_id}/replay/hands")
+def replay_hands(request: Request, table_id: str, step: int = Query(ge=0)) -> dict[str, Any]:
+    """Every seat's hand after ``step`` actions of a finished game: the replay shows them face up."""
+    from .tables import BadRequest
+
+    table = _finished_table(request, table_id)
+    if step > len(table.actions):
+        raise BadRequest(f"step must be from 0 to {len(table.actions)}")
+    game = boneyard.replay({**table.record(), "actions": table.actions[:step]})
+    return {"table": table.id, "step": step, "hands": [game.view(s).get("hand") for s in range(game.players)]}

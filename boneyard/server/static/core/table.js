@@ -88,6 +88,7 @@ function render() {
   renderJoin();
   bindBoard(ctx);
   $("replay").hidden = !replay;
+  showHandsFaceUp();
   autoPlay(shown);
 }
 
@@ -100,7 +101,7 @@ function autoPlay(s) {
   if (!action || autoVersion === s.version) return;
   autoVersion = s.version;
   setTimeout(() => {
-    if (state && state.version === s.version && !ending) send(action);
+    if (state && state.version === s.version && !ending) send(action, true);
   }, 300);
 }
 
@@ -113,14 +114,15 @@ function renderStatus(s) {
   const v = s.view;
   let text;
   if (ending && !replay && !s.is_over) text = `Hand ${ending.result.hand} is over.`;
-  else if (replay) text = `Replay: step ${replay.step} of ${replay.steps}${replay.state.action ? ` — ${replay.state.action}` : ""}`;
+  else if (replay) text = replayWords();
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
   else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${game.ask(v.phase, v)}.`;
   else text = `Waiting for ${seatName(s.current_player)} to ${game.ask(v.phase, v)}.`;
   const waiting = s.seats.filter((x) => !x.joined).map((x) => x.seat);
   if (!s.is_over && waiting.length) text += ` Open seat${waiting.length > 1 ? "s" : ""}: ${waiting.join(", ")} — share the link.`;
   if (!$("banner").hidden) text = "Reconnecting… " + text.replace(/^Your turn: /, "Your turn (once reconnected): ");
-  $("status").textContent = text;
+  if (replay) $("status").innerHTML = text;
+  else $("status").textContent = text;
   $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
 }
 
@@ -284,9 +286,17 @@ function renderHand(s, ctx) {
   const usable = new Set(legal.flatMap(tileWords));
   const own = game.hand ? game.hand(ctx) : null;
   const handTiles = own ? own.tiles : hand;
+  // tiles that came into the hand since this seat last acted (drawn, dealt) are marked new
+  const old = ctx.since && ctx.since.hand && !own ? ctx.since.hand.slice() : null;
+  const fresh = handTiles.map((t) => {
+    if (!old) return false;
+    const at = old.indexOf(t);
+    if (at >= 0) old.splice(at, 1);
+    return at < 0;
+  });
   $("hand").innerHTML = handTiles
     .map((t, i) => {
-      const mark = game.handMark ? game.handMark(t, s.view, i, handTiles) : null;
+      const mark = (game.handMark ? game.handMark(t, s.view, i, handTiles) : null) || (fresh[i] ? { cls: "new", label: "new" } : null);
       const cls = [usable.has(t) ? "playable" : "", selected === t || (own && own.selected.has(i)) ? "selected" : "", mark ? mark.cls : ""].join(" ");
       const drag = own && own.draggable ? " drag" : ""; // the module drags it with pointer events
       const label = mark ? `<span class="mark">${escapeHtml(mark.label)}</span>` : "";
@@ -361,7 +371,8 @@ async function resync() {
 
 // ----- talking to the server -------------------------------------------------------
 
-async function send(action) {
+// Play an action; `forced` (a step the page took by itself) keeps "since your turn" where it was.
+async function send(action, forced = false) {
   if (sending) return;
   sending = true;
   flash("");
@@ -370,7 +381,7 @@ async function send(action) {
     selected = null;
     if (game.reset) game.reset();
     accept(s, action);
-    since = s.view;
+    if (!forced) since = s.view;
     render();
   } catch (e) {
     // a refusal may come from a stale view: draw the table as it is now, then say why
@@ -457,16 +468,67 @@ async function join(seat) {
 }
 
 // ----- replay ----------------------------------------------------------------------
+// A finished game, step by step: every hand face up, each step named with who played it,
+// a jump to any hand's start, and the keyboard's arrows (left/right: a step; up/down or
+// page up/down: a hand; home/end).
+
+let replayFacts = null; // {steps, plays: [{seat, action, hand}], hand_starts}
+let showing = 0; // the latest step asked for: older answers arriving late are dropped
 
 async function showStep(step) {
   const steps = state.version;
   step = Math.max(0, Math.min(steps, step));
-  const s = await api(`/api/tables/${tableId}/replay?step=${step}`);
-  replay = { step, steps, state: s };
+  showing = step;
+  if (!replayFacts) replayFacts = await api(`/api/tables/${tableId}/replay/steps`);
+  const [s, faceUp] = await Promise.all([
+    api(`/api/tables/${tableId}/replay?step=${step}`),
+    api(`/api/tables/${tableId}/replay/hands?step=${step}`),
+  ]);
+  if (step !== showing) return;
+  replay = { step, steps, state: s, hands: faceUp.hands };
   $("rp-step").max = String(steps);
   $("rp-step").value = String(step);
   $("rp-label").textContent = `${step}/${steps}`;
+  const starts = replayFacts.hand_starts;
+  $("rp-hand").innerHTML = starts.map((at, i) => `<option value="${at}"${handIndex(step) === i ? " selected" : ""}>hand ${i + 1}</option>`).join("");
   render();
+}
+
+// Which hand (0-based) a step belongs to.
+function handIndex(step) {
+  const starts = replayFacts ? replayFacts.hand_starts : [0];
+  let i = 0;
+  while (i + 1 < starts.length && starts[i + 1] <= step) i += 1;
+  return i;
+}
+
+function jumpHand(delta) {
+  const starts = replayFacts.hand_starts;
+  const i = handIndex(replay.step);
+  const at = starts[i];
+  // "back" from inside a hand goes to its own start first
+  const target = delta < 0 && replay.step > at ? at : starts[Math.max(0, Math.min(starts.length - 1, i + delta))];
+  showStep(target);
+}
+
+// The replay's status line: the step, who played it and what, in words.
+function replayWords() {
+  const play = replayFacts && replay.step ? replayFacts.plays[replay.step - 1] : null;
+  const what = play ? ` — ${escapeHtml(seatName(play.seat).replace(/ \(you\)$/, ""))}: ${escapeHtml(game.describe(play.action, replay.state.view))}` : " — the deal";
+  return `Replay, hand ${handIndex(replay.step) + 1}: step ${replay.step} of ${replay.steps}${what}`;
+}
+
+// Every hand face up: each seat's box on the board shows its tiles.
+function showHandsFaceUp() {
+  if (!replay || !replay.hands) return;
+  replay.hands.forEach((hand, s) => {
+    const box = document.querySelector(`#board [data-seatbox="${s}"]`);
+    if (!box || !hand) return;
+    const row = `<div class="faceup" data-faceup="${s}">${hand.map((t) => tileSVG(t, { cls: "mini" })).join("")}</div>`;
+    const hidden = box.querySelector(".hidden-hand");
+    if (hidden) hidden.outerHTML = row;
+    else if (s !== replay.state.seat) box.insertAdjacentHTML("beforeend", row);
+  });
 }
 
 function bindReplay() {
@@ -474,11 +536,26 @@ function bindReplay() {
   $("rp-prev").onclick = () => showStep(replay.step - 1);
   $("rp-next").onclick = () => showStep(replay.step + 1);
   $("rp-end").onclick = () => showStep(replay.steps);
+  $("rp-prev-hand").onclick = () => jumpHand(-1);
+  $("rp-next-hand").onclick = () => jumpHand(1);
+  $("rp-hand").onchange = () => showStep(Number($("rp-hand").value));
   $("rp-step").oninput = () => showStep(Number($("rp-step").value));
   $("rp-close").onclick = () => {
     replay = null;
     render();
   };
+  document.addEventListener("keydown", (ev) => {
+    if (!replay || ev.target.closest("input, select, textarea")) return;
+    const keys = {
+      ArrowLeft: () => showStep(replay.step - 1), ArrowRight: () => showStep(replay.step + 1),
+      ArrowUp: () => jumpHand(-1), ArrowDown: () => jumpHand(1), PageUp: () => jumpHand(-1), PageDown: () => jumpHand(1),
+      Home: () => showStep(0), End: () => showStep(replay.steps),
+    };
+    if (keys[ev.key]) {
+      ev.preventDefault();
+      keys[ev.key]();
+    }
+  });
 }
 
 async function main() {
