@@ -44,7 +44,7 @@ def test_menu_lines_name_the_tiles_laid_not_the_whole_table() -> None:
     game = game_after_opening()
     view = game.view(0)
     line = describe(view, "play 5-2 5-3 5-4 5-5 | 4-3 5-2 6-1 0-0")
-    assert line == "lay 5-2 4-3 5-2 6-1 0-0 (joker); rearranges 1 group"
+    assert line == "lay 5-2 4-3 5-2 6-1 0-0 (joker); changes 1 table group"
     assert describe(view, "play 5-3 5-4 5-5 | 4-3 5-2 6-1") == "lay 4-3 5-2 6-1"
     assert describe(view, "draw") == "draw"
     assert describe(boneyard.new_game("rounce", seed=1).view(0), "play 6-4 as 4") == "play 6-4 as 4"

@@ -47,7 +47,7 @@ def describe(view: dict[str, Any], action: str) -> str:
     before = {tuple(sorted(g)) for g in view["table"]}
     kept = sum(tuple(sorted(g)) in before for g in groups)
     changed = len(view["table"]) - kept
-    how = f"; rearranges {changed} group{'s' if changed != 1 else ''}" if changed else ""
+    how = f"; changes {changed} table group{'s' if changed != 1 else ''}" if changed else ""
     return f"lay {shown}{how}"
 
 
