@@ -20,6 +20,7 @@ let since = null; // the view as it stood when this seat last acted: what change
 let ws = null;
 let retry = 500;
 let sending = false;
+let pending = null; // {action, from}: the action in flight and the version it was sent from
 
 function api(path, options = {}) {
   return request(path, options, me ? me.token : null);
@@ -163,7 +164,8 @@ function noticeHandEnd(before, s, sent) {
   const witnessed = before && before.view.hand_number === r.hand &&
     !(before.view.last_result && before.view.last_result.hand === r.hand);
   if (witnessed) {
-    const view = game.endView ? game.endView(before.view, s.view, sent) : before.view;
+    const mine = sent || (pending && pending.from === before.version ? pending.action : null);
+    const view = game.endView ? game.endView(before.view, s.view, mine) : before.view;
     ending = { result: r, before: before.view, view };
   } else if (s.is_over) {
     ending = { result: r, before: null, view: s.view };
@@ -375,6 +377,8 @@ async function resync() {
 async function send(action, forced = false) {
   if (sending) return;
   sending = true;
+  // the push of the new state may arrive before this request's answer: remember what was sent
+  pending = { action, from: state ? state.version : -1 };
   flash("");
   try {
     const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body: JSON.stringify({ action }) });

@@ -110,7 +110,13 @@ function endView(before, after) {
     const m = /^seat (\d+) wins trick/.exec(l);
     if (m) won[Number(m[1])] += 1;
   });
-  return Object.assign({}, before, { final_trick: finalTrick(before, lines), trick: [], tricks_won: won });
+  const r = after.last_result;
+  // the sides' figures as the hand ended; every hand is played out
+  const figures = r && before.sides ? before.sides.map((x, i) => Object.assign({}, x, {
+    tricks: r.tricks[i], count: r.taken[i] - 2 * r.tricks[i], taken: r.taken[i], points: r.points[i], marks: (r.marks || [])[i],
+  })) : before.sides;
+  return Object.assign({}, before, { final_trick: finalTrick(before, lines), trick: [], tricks_won: won, sides: figures,
+    hand_sizes: before.hand_sizes.map(() => 0) });
 }
 
 function headline(r, ctx) {

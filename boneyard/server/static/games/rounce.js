@@ -60,7 +60,8 @@ function endView(before, after) {
     const m = /^seat (\d+) wins trick/.exec(l);
     if (m) won[Number(m[1])] += 1;
   });
-  return Object.assign({}, before, { final_trick: final, trick: [], tricks_won: (after.last_result || {}).tricks || won });
+  return Object.assign({}, before, { final_trick: final, trick: [], tricks_won: (after.last_result || {}).tricks || won,
+    hand_sizes: before.hand_sizes.map(() => 0) });
 }
 
 function headline(r, ctx) {
