@@ -182,15 +182,21 @@ def click_once(page: Any) -> bool:
 
 def play_rummikub_turns(page: Any, where: str, size: str) -> None:
     """Open with one group, then lay the other five by tapping groups (and one tile of a group)."""
+    def press(locator: Any) -> None:
+        if size == "phone":
+            locator.tap()  # a finger on a phone
+        else:
+            locator.click()
+
     def build(groups: list[tuple[list[str], str]]) -> None:
-        page.click("#rk-build")
+        press(page.locator("#rk-build"))
         for tiles, target in groups:
             for t in tiles:
-                page.locator(f"#hand .handtile:not(.selected)[data-hand='{t}']").first.click()
+                press(page.locator(f"#hand .handtile:not(.selected)[data-hand='{t}']").first)
             if target == "new":
-                page.click("#board [data-group='new']")
+                press(page.locator("#board [data-group='new']"))
             else:  # tap one of the group's tiles: the selection goes into that group
-                page.locator(f"#board .group:has([title^='{target}']) .gt").first.click()
+                press(page.locator(f"#board .group:has([title^='{target}']) .gt").first)
         version = page.evaluate("document.body.dataset.version")
         check_controls(page, where)
         page.click("#rk-play")
@@ -310,3 +316,55 @@ def test_game_over_ranks_players_in_words(fast_server: Server, browser: Any) -> 
     finally:
         context.close()
 
+
+
+def drag(page: Any, source: str, target: str, touch: bool) -> None:
+    """Drag from the centre of ``source`` to the centre of ``target``: the mouse, or a finger (CDP touch events)."""
+    a = page.locator(source).first.bounding_box()
+    b = page.locator(target).first.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    steps = [(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8) for k in range(1, 9)]
+    if not touch:
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        for x, y in steps:
+            page.mouse.move(x, y)
+        page.mouse.up()
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for x, y in steps:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummikub_tiles_are_dragged_into_groups(fast_server: Server, browser: Any, size: str) -> None:
+    """Drag works with the mouse on a laptop and with a finger on a phone: hand tiles into a
+    new group and onto a group on the table, and the built table is accepted."""
+    page, table, token, context = open_table(fast_server, browser, "rummikub", size)
+    touch = size == "phone"
+    try:
+        auth = {"Authorization": f"Bearer {token}"}
+        httpx.post(f"{fast_server.url}/api/tables/{table}/actions", json={"action": "play 5-3 5-4 5-5"}, headers=auth)
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('Your turn')"
+                               " && document.querySelectorAll('#board .gt').length === 3", timeout=15_000)
+        page.click("#rk-build")
+        drag(page, "#hand .handtile[data-hand='4-3']", "#board [data-group='new']", touch)
+        page.wait_for_selector("#board [data-group='1']")
+        for tile in ("5-2", "6-1", "0-0"):
+            drag(page, f"#hand .handtile[data-hand='{tile}']", "#board [data-group='1']", touch)
+        drag(page, "#hand .handtile[data-hand='5-2']", "#board [data-group='0'] .gt", touch)
+        groups = page.eval_on_selector_all("#board .group.build:not(.newgroup)", """gs => gs.map((g) =>
+          [...g.querySelectorAll('.gt')].map((e) => e.title.split(' ')[0]).sort())""")
+        assert sorted(groups) == [["0-0", "4-3", "5-2", "6-1"], ["5-2", "5-3", "5-4", "5-5"]], groups
+        assert page.locator("#hand .handtile").count() == 0
+        version = page.evaluate("document.body.dataset.version")
+        page.click("#rk-play")
+        wait_for_change(page, version)
+        assert page.text_content("#error") == ""
+        assert page.js_errors == []
+    finally:
+        context.close()
