@@ -368,3 +368,22 @@ def test_rummikub_tiles_are_dragged_into_groups(fast_server: Server, browser: An
         assert page.js_errors == []
     finally:
         context.close()
+
+
+def test_a_one_human_table_moves_on_after_the_timeout(fast_server: Server, browser: Any) -> None:
+    """The hand-end panel waits for "Next hand", or for the delay the player chose (here 1 s)."""
+    page, _, _, context = open_table(fast_server, browser, "montana", "laptop")
+    try:
+        page.evaluate("localStorage.setItem('boneyard.autoNext', '1')")
+        deadline = time.monotonic() + 60
+        while page.evaluate("document.body.dataset.ending") == "":
+            assert time.monotonic() < deadline
+            if not click_once(page):
+                page.wait_for_timeout(50)
+        page.wait_for_selector("#handend:not([hidden])")
+        assert page.locator("#auto-next").input_value() == "1"
+        page.wait_for_selector("#handend", state="hidden", timeout=5_000)
+        assert page.evaluate("document.body.dataset.ending") == ""
+        assert page.js_errors == []
+    finally:
+        context.close()

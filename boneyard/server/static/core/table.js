@@ -119,8 +119,8 @@ function renderStatus(s) {
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
   else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${game.ask(v.phase, v)}.`;
   else text = `Waiting for ${seatName(s.current_player)} to ${game.ask(v.phase, v)}.`;
-  const waiting = s.seats.filter((x) => !x.joined).map((x) => x.seat);
-  if (!s.is_over && waiting.length) text += ` Open seat${waiting.length > 1 ? "s" : ""}: ${waiting.join(", ")} — share the link.`;
+  const waiting = s.seats.filter((x) => !x.joined).length;
+  if (!s.is_over && waiting) text += ` ${waiting === 1 ? "One seat is" : `${waiting} seats are`} still open — share the link.`;
   if (!$("banner").hidden) text = "Reconnecting… " + text.replace(/^Your turn: /, "Your turn (once reconnected): ");
   if (replay) $("status").innerHTML = text;
   else $("status").textContent = text;
@@ -211,9 +211,19 @@ function renderHandEnd(s, ctx) {
   box.hidden = false;
   const humans = s.seats.filter((x) => x.kind === "human").length;
   const delay = humans <= 1 ? autoNextDelay() : 0;
+  const choices = [...new Set([0, 6, 12, 30, autoNextDelay()])].sort((a, b) => a - b).map((n) => `<option value="${n}"${n === autoNextDelay() ? " selected" : ""}>${n ? `after ${n} s` : "never"}</option>`);
   box.innerHTML = `${handEndBody(s, ctx)}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
-    delay ? ` <span class="muted" id="auto-next">the next hand starts in ${delay} s</span>` : ""}</p>`;
+    humans <= 1 ? ` <label class="muted">by itself <select id="auto-next">${choices.join("")}</select></label>` : ""}</p>`;
   $("next-hand").onclick = nextHand;
+  const pick = $("auto-next");
+  if (pick) {
+    pick.onchange = () => {
+      localStorage.setItem("boneyard.autoNext", pick.value);
+      clearTimeout(autoNext);
+      autoNext = null;
+      render();
+    };
+  }
   if (delay && !autoNext) autoNext = setTimeout(nextHand, delay * 1000);
 }
 
