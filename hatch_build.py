@@ -1,6 +1,6 @@
 """Build hook: compile boneyard's C extension modules.
 
-``boneyard/games/_rummikub_dp.c`` (the Rummikub arrangement search) and
+``boneyard/games/rummikub/_rummikub_dp.c`` (the Rummikub arrangement search) and
 ``boneyard/bots/_twobox_playout.c`` (the two-box playouts of the ``ismcts`` bot) are plain
 C against Python's C API. Each is compiled with the C compiler Python was built with
 (``sysconfig``'s ``CC``) into ``<name><EXT_SUFFIX>``, next to its source, so that editable
@@ -23,7 +23,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 SOURCES = {
-    Path("boneyard/games/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
+    Path("boneyard/games/rummikub/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
     Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
 }
 

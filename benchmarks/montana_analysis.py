@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 
-from boneyard.games import montana_analysis as an
+from boneyard.games.montana import analysis as an
 from boneyard.tiles import Tile, double_six
 
 

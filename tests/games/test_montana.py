@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.games import montana_analysis as an
-from boneyard.games.montana import Montana, Phase
+from boneyard.games.montana import analysis as an
+from boneyard.games.montana.engine import Montana, Phase
 from boneyard.tiles import Tile, double_six
 
 FILLER = ["6-5", "5-2", "5-4", "5-1", "4-4", "4-3", "4-1", "3-2", "3-0", "2-1"]

@@ -31,9 +31,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...games import montana_analysis as hands
+from ...games.montana import analysis as hands
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(4)
 _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..tiles import Tile
+from ...tiles import Tile
 
 SUITS = 7
 P5 = tuple(5**k for k in range(8))

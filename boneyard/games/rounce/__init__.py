@@ -1,0 +1,8 @@
+"""Domino Rounce: the engine (``engine``).
+
+The registry finds this package by its ``GAME``; nothing outside this folder names the game.
+"""
+
+from .engine import Rounce as GAME
+
+__all__ = ["GAME"]
