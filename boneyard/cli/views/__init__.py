@@ -59,6 +59,8 @@ def render(view: dict[str, Any]) -> RenderableType:
 
 def describe(view: dict[str, Any], action: Any) -> str:
     """A menu line for a legal action: the game's own ``describe(view, action)``, else its notation."""
+    if view["game"] in _REGISTERED:
+        return str(action)
     try:
         module = importlib.import_module(f"{__name__}.{view['game']}")
     except ModuleNotFoundError as err:
