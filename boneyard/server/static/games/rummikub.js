@@ -79,7 +79,9 @@ function board(view, ctx) {
   const help = b.active
     ? "<p class='muted help'>Select tiles in your hand, then tap a group (or “+ new group”) to put them there, or drag them there. Tap a table tile, then a group, to move it (or drag it). Tiles from your hand (pale green) can go back to your hand. Then “Play this table”.</p>"
     : "";
-  return facts + `<div class="rk-table">${gHTML || "<p class='muted'>The table is empty.</p>"}</div>` + help + publicFields(view, used);
+  const moved = b.active ? 0 : groups.filter((g) => changed(g, ctx)).length;
+  const note = moved ? `<p class="help changed-note">${moved} group${moved === 1 ? "" : "s"} outlined in blue: new or rearranged since your turn.</p>` : "";
+  return facts + `<div class="rk-table">${gHTML || "<p class='muted'>The table is empty.</p>"}</div>` + note + help + publicFields(view, used);
 }
 
 // A group that was not on the table when this seat last acted (a bot's play or rearrangement).
