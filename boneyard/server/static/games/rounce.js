@@ -72,12 +72,13 @@ function headline(r, ctx) {
 
 // Who scored what and why: a trick is −1; no trick at all is rounced (+5); a fold scores nothing.
 function result(view, r, ctx) {
-  const calls = (ctx.ending && ctx.ending.before ? ctx.ending.before.calls : view.calls) || [];
+  // the calls of the ended hand are known only while its board is shown
+  const calls = ctx.ending && ctx.ending.before ? ctx.ending.before.calls || [] : null;
   const lines = r.changes.map((c, s) => {
     const who = `<b>${escapeHtml(ctx.seatName(s))}</b>`;
     let why;
-    if (calls[s] === "fold") why = "folded: no change";
-    else if (c === 0 && r.tricks[s] === 0) why = "defended: no change";
+    if (calls && calls[s] === "fold") why = "folded: no change";
+    else if (c === 0 && r.tricks[s] === 0) why = calls ? "defended: no change" : "folded or defended: no change";
     else if (r.tricks[s] === 0) why = `took no trick and is rounced: ${signed(c)}`;
     else why = `took ${r.tricks[s]} trick${r.tricks[s] === 1 ? "" : "s"}: ${signed(c)}`;
     return `<li>${who} ${why} (now ${r.points[s]})</li>`;
