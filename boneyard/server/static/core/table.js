@@ -31,7 +31,7 @@ function seatName(s) {
   if (s === null || s === undefined) return "—";
   const seats = state && state.seats ? state.seats : [];
   const info = seats[s];
-  let name = info && info.name ? info.name : `seat ${s}`;
+  let name = info && info.name ? info.name : `open seat ${s}`;
   if (info && info.name && seats.filter((x) => x.name === info.name).length > 1) name = `${name} ${s}`;
   return state && s === state.seat ? `${name} (you)` : name;
 }
