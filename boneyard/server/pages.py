@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
+from starlette.concurrency import run_in_threadpool
 
 import boneyard
 
@@ -65,46 +66,57 @@ def rules_html(game_id: str) -> HTMLResponse:
 
 # ----- the replay viewer's facts (finished games only) ----------------------------------------
 
-def _finished_table(request: Request, table_id: str) -> Any:
-    """A live table whose game is over; the app's handlers turn refusals into 404/409."""
+async def _finished_table(request: Request, table_id: str) -> Any:
+    """A table whose game is over; the app's handlers turn refusals into 404/409/410."""
     from .tables import Conflict
 
-    service = request.app.state.service
-    table = service.get(table_id)
+    table = await request.app.state.service.get(table_id)
     if not table.game.is_over:
         raise Conflict("the replay opens once the game is over")
     return table
 
 
-@router.get("/api/tables/{table_id}/replay/steps")
-def replay_steps(request: Request, table_id: str) -> dict[str, Any]:
-    """Every action of a finished game with who played it and in which hand, and where each hand starts.
-
-    ``plays[i]`` is the action that makes step ``i + 1``; ``hand_starts`` lists the step at
-    which each hand's first action is about to be played (step 0 for the first hand).
-    Everything here is public once the game is over.
-    """
-    table = _finished_table(request, table_id)
-    game = boneyard.replay({**table.record(), "actions": []})
+def _steps(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[int]]:
+    """Who played each action of a record and in which hand, and the step each hand starts at."""
+    actions = record["actions"]
+    game = boneyard.replay({**record, "actions": []})
     plays = []
     starts = [0]
-    for step, action in enumerate(table.actions):
+    for step, action in enumerate(actions):
         hand = getattr(game, "hand_number", None)
         plays.append({"seat": game.current_player, "action": action, "hand": hand})
         game.apply(action)
         after = getattr(game, "hand_number", None)
         if after is not None and hand is not None and after != hand and not game.is_over:
             starts.append(step + 1)
-    return {"table": table.id, "steps": len(table.actions), "plays": plays, "hand_starts": starts}
+    return plays, starts
+
+
+def _hands(record: dict[str, Any], step: int) -> list[Any]:
+    game = boneyard.replay({**record, "actions": record["actions"][:step]})
+    return [game.view(s).get("hand") for s in range(game.players)]
+
+
+@router.get("/api/tables/{table_id}/replay/steps")
+async def replay_steps(request: Request, table_id: str) -> dict[str, Any]:
+    """Every action of a finished game with who played it and in which hand, and where each hand starts.
+
+    ``plays[i]`` is the action that makes step ``i + 1``; ``hand_starts`` lists the step at
+    which each hand's first action is about to be played (step 0 for the first hand).
+    Everything here is public once the game is over. The replay runs off the event loop.
+    """
+    table = await _finished_table(request, table_id)
+    plays, starts = await run_in_threadpool(_steps, table.record())
+    return {"table": table.id, "steps": len(plays), "plays": plays, "hand_starts": starts}
 
 
 @router.get("/api/tables/{table_id}/replay/hands")
-def replay_hands(request: Request, table_id: str, step: int = Query(ge=0)) -> dict[str, Any]:
+async def replay_hands(request: Request, table_id: str, step: int = Query(ge=0, le=10**7)) -> dict[str, Any]:
     """Every seat's hand after ``step`` actions of a finished game: the replay shows them face up."""
     from .tables import BadRequest
 
-    table = _finished_table(request, table_id)
-    if step > len(table.actions):
-        raise BadRequest(f"step must be from 0 to {len(table.actions)}")
-    game = boneyard.replay({**table.record(), "actions": table.actions[:step]})
-    return {"table": table.id, "step": step, "hands": [game.view(s).get("hand") for s in range(game.players)]}
+    table = await _finished_table(request, table_id)
+    record = table.record()
+    if step > len(record["actions"]):
+        raise BadRequest(f"step must be from 0 to {len(record['actions'])}")
+    return {"table": table.id, "step": step, "hands": await run_in_threadpool(_hands, record, step)}

@@ -80,12 +80,13 @@ def open_table(server: Server, browser: Any, game_id: str, size: str) -> tuple[A
     """A table with Ann at seat 0 and bots elsewhere, open in a page of the given size."""
     spec = dict(TABLES[game_id])
     n = spec.pop("players")
-    body = {"game": game_id, "players": n, "seats": ["human"] + ["bot:random"] * (n - 1), **spec}
+    body = {"game": game_id, "players": n, "seats": ["human"] + ["bot:random"] * (n - 1), "practice": True, **spec}
     res = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
     assert res.status_code == 201, res.text
     table = res.json()["id"]
     token = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "Ann"}, timeout=10).json()["token"]
-    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone")
+    phone = size == "phone"
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     keep = json.dumps({"token": token, "seat": 0})
     context.add_init_script(f"localStorage.setItem('boneyard.token.{table}', {json.dumps(keep)});"
                             "localStorage.setItem('boneyard.autoNext', '0');")
@@ -297,9 +298,9 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
 
 def test_game_over_ranks_players_in_words(fast_server: Server, browser: Any) -> None:
     """Bots only: the panel reads "X wins with N; Y M; ..." in the order of the result."""
-    body = {"game": "rounce", "players": 3, "seats": ["bot:random"] * 3, "seed": 5}
+    body = {"game": "rounce", "players": 3, "seats": ["bot:random"] * 3, "seed": 5, "practice": True}
     table = httpx.post(f"{fast_server.url}/api/tables", json=body).json()["id"]
-    context = browser.new_context(viewport=SIZES["phone"])
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
     try:
         page = context.new_page()
         page.goto(f"{fast_server.url}/tables/{table}")

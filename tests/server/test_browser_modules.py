@@ -21,7 +21,7 @@ STATIC = Path(boneyard.__file__).parent / "server" / "static"
 @pytest.fixture(scope="module")
 def lobby_page(live_server: Server, browser: Any) -> Iterator[Any]:
     """The lobby, whose origin serves the modules."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -130,7 +130,8 @@ def test_a_game_with_only_an_engine_is_played_in_the_browser(tiny_server: str, b
     """Tiny Block has no front-end module: the generic one draws it and a whole game is clicked through."""
     assert "tinyblock" in [g["id"] for g in httpx.get(tiny_server + "/api/games").json()]
     assert httpx.get(tiny_server + "/static/games/tinyblock.js").status_code == 404
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = {"width": 390, "height": 844}
+    context = browser.new_context(bypass_csp=True, viewport=phone, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         errors: list[str] = []

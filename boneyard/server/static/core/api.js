@@ -38,6 +38,7 @@ export async function api(path, options = {}, token = null) {
   if (!res.ok) {
     const err = new Error(body.detail || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    err.state = body.state; // 409 from a stale view: the table's current state
     throw err;
   }
   return body;

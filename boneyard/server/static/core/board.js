@@ -154,9 +154,12 @@ export function groupTiles(g) {
 }
 
 // The history lines a seat saw after `before` (a view of the same game), up to and
-// including the first line that `stop` matches (the hand's last line), if any.
+// including the first line that `stop` matches (the hand's last line), if any. A view may
+// hold only the newest part of the log: `history_start` is where its lines begin.
 export function linesSince(before, after, stop = /^hand \d+ (over|is drawn)/) {
-  const lines = (after.history || []).slice((before.history || []).length);
+  const seen = (before.history_start || 0) + (before.history || []).length;
+  const lines = (after.history || []).slice(Math.max(0, seen - (after.history_start || 0)));
+  if (!stop) return lines;
   const end = lines.findIndex((l) => stop.test(l));
   return end >= 0 ? lines.slice(0, end + 1) : lines;
 }

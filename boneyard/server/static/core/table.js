@@ -3,7 +3,7 @@
 // games. Everything drawn comes from the pushed state, which the server builds from this
 // seat's view. Nothing here knows any game by its id.
 import { api as request, loadSeat, saveSeat, playerName, savePlayerName } from "./api.js";
-import { tileSVG, escapeHtml, nameSeats, nameList, signed } from "./board.js";
+import { tileSVG, escapeHtml, nameSeats, nameList, signed, linesSince } from "./board.js";
 import { gameModule } from "./registry.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -52,7 +52,7 @@ function context(shown) {
 // What the others did since this seat last acted, from the log: "Since your turn: Bob plays 6-4; ...".
 function renderSince(s, ctx) {
   const box = $("since");
-  const lines = !replay && !ending && since && s.seat !== null ? (s.view.history || []).slice((since.history || []).length) : [];
+  const lines = !replay && !ending && since && s.seat !== null ? linesSince(since, s.view, null) : [];
   const theirs = lines.filter((l) => !/\bholds\b/.test(l));
   box.hidden = !theirs.length;
   if (!theirs.length) return;
@@ -71,7 +71,7 @@ function render() {
   document.body.dataset.game = shown.game;
   document.body.dataset.version = String(shown.version);
   document.body.dataset.ending = ctx.ending ? String(ctx.ending.result.hand) : "";
-  $("title").textContent = gameName(shown.game);
+  $("title").textContent = gameName(shown.game) + (shown.fixed_deal ? " (practice: fixed deal)" : "");
   $("table-id").textContent = `table ${tableId}`;
   document.title = `${gameName(shown.game)} — boneyard`;
   $("rules-link").href = `/rules/${encodeURIComponent(shown.game)}`;
@@ -269,7 +269,7 @@ function renderOver(s, ctx) {
 
 let logKey = "";
 function renderLog(history) {
-  const key = `${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
+  const key = `${(state && state.history_from) || 0}+${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
   if (key === logKey) return;
   logKey = key;
   const start = Math.max(0, history.length - 200);
@@ -364,9 +364,11 @@ function flash(message) {
 
 // A server message in a player's words: seats become names, "not your turn" says whose turn it is.
 function inWords(message) {
-  if (/^not your turn/.test(message) && state && state.current_player !== null) {
-    return state.current_player === state.seat ? "It is your turn now." : `It is ${seatName(state.current_player).replace(/ \(you\)$/, "")}'s turn.`;
-  }
+  const turn = () => (state && state.current_player !== null && state.current_player !== undefined
+    ? (state.current_player === state.seat ? "it is your turn now." : `it is ${seatName(state.current_player).replace(/ \(you\)$/, "")}'s turn.`)
+    : "");
+  if (/^not your turn/.test(message) && turn()) return turn().charAt(0).toUpperCase() + turn().slice(1);
+  if (/^the table has moved on/.test(message)) return `The table had moved on: ${turn() || "this is where it is now."}`;
   return message
     .replace(/\bseats (\d+(?:\+\d+)+)/g, (_, list) => nameList(list.split("+").map(Number), { seatName }))
     .replace(/\bseat (\d+)\b/g, (_, n) => seatName(Number(n)));
@@ -391,7 +393,9 @@ async function send(action, forced = false) {
   pending = { action, from: state ? state.version : -1 };
   flash("");
   try {
-    const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
+    // the version this action was chosen from: a repeat is not played twice, a stale view gets 409 and the state
+    const body = JSON.stringify({ action, expected_version: state ? state.version : undefined });
+    const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body });
     selected = null;
     if (game.reset) game.reset();
     accept(s, action);
@@ -399,7 +403,8 @@ async function send(action, forced = false) {
     render();
   } catch (e) {
     // a refusal may come from a stale view: draw the table as it is now, then say why
-    if (e.status && e.status < 500) await resync();
+    if (e.status === 409 && e.state) accept(e.state);
+    else if (e.status && e.status < 500) await resync();
     flash(inWords(e.message));
   } finally {
     sending = false;
@@ -408,6 +413,8 @@ async function send(action, forced = false) {
 
 // Take a state pushed or answered by the server; `sent` is the action this page just played.
 function accept(s, sent = null) {
+  // a push carries only the newest part of the log: its views know where their lines start
+  s.view.history_start = s.history_from || 0;
   if (state && s.version < state.version) return; // an older push arriving late
   if (state && s.version !== state.version) {
     selected = null;
@@ -437,6 +444,11 @@ function connect() {
       me = null;
     }
     if (ev.code === 4404) return notFound();
+    if (ev.code === 4410) {
+      $("banner").hidden = false;
+      $("banner").textContent = ev.reason || "This table is closed.";
+      return;
+    }
     $("banner").hidden = false;
     $("banner").textContent = "Connection lost: reconnecting… The table will catch up by itself.";
     render();
