@@ -90,7 +90,21 @@ function render() {
   bindBoard(ctx);
   $("replay").hidden = !replay;
   showHandsFaceUp();
+  revealLastPlay();
   autoPlay(shown);
+}
+
+// When a hand's end is first shown, scroll the page so that the last play on the board is
+// not hidden under the result panel.
+function revealLastPlay() {
+  if (!ending || ending.revealed || replay) return;
+  ending.revealed = true;
+  const marked = [...document.querySelectorAll("#board .new, #board [data-new], #board .trick.done")];
+  const sheet = document.querySelector(".sheet:not([hidden])");
+  if (!marked.length || !sheet) return;
+  const last = marked[marked.length - 1].getBoundingClientRect();
+  const top = sheet.getBoundingClientRect().top;
+  if (last.bottom > top - 8) window.scrollBy(0, last.bottom - top + 16);
 }
 
 // A forced step the game's module names (a draw when drawing is all the rules allow) is

@@ -121,8 +121,8 @@ function crossSVG(view, ctx) {
     const lay = layoutArm(arm, spinnerRect, runLimit);
     lay.placed.forEach((p) => {
       boxes.push(p.rect);
-      const fresh = !!ctx.since && p.t.seat !== view.seat &&
-        p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length;
+      const fresh = !!p.t.last || (!!ctx.since && p.t.seat !== view.seat &&
+        p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length);
       body += tileAt(p.first, p.second, p.rect, p.vertical,
         `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}`,
         p.t.stacked_by, ctx, fresh);
@@ -198,7 +198,7 @@ function endView(before, after) {
       const last = arm.tiles[arm.tiles.length - 1];
       const open = last ? last.outer : sp;
       const outer = a === open ? b : a;
-      arm.tiles.push({ tile: `${a}-${b}`, outer, seat, stacked_by: null });
+      arm.tiles.push({ tile: `${a}-${b}`, outer, seat, stacked_by: null, last: true });
       arm.open_end = outer;
       view.hand_sizes[seat] -= 1;
       view.last_play = { seat, action: `play ${a}-${b} to ${armNo}`, scored: null, stolen_from: null };
