@@ -89,7 +89,8 @@ class BoneyardEnv(gym.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
         table = self.table
-        assert table is not None, "reset() first"
+        if table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
         if table.over or self._ended:
             raise ValueError("the episode is over: call reset()")
         legal = table.legal()

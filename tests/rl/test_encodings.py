@@ -193,3 +193,17 @@ def test_the_swap_method_would_catch_a_visible_difference(game_id: str) -> None:
     t1 = Table(enc, 1, deck=deck, dealer=0)
     t2 = Table(enc, 1, deck=swapped, dealer=0)
     assert not np.array_equal(t1.observe(0), t2.observe(0))
+
+
+def test_a_game_without_an_encoding_is_named_and_left_out() -> None:
+    from boneyard.games import register, unregister
+    from boneyard.rl import encoded_games
+
+    cls = register(type("RounceCopy", (game_class("rounce"),), {"id": "rounce_copy"}))
+    try:
+        assert "rounce_copy" in boneyard.games() and "rounce_copy" not in encoded_games()
+        with pytest.raises(ValueError, match="no RL encoding"):
+            encoding("rounce_copy")
+    finally:
+        unregister(cls.id)
+    assert encoded_games() == GAMES
