@@ -116,7 +116,7 @@ class BoneyardEnv(gym.Env):
             me = self.bots[(seat - self.seat - 1) % self.enc.players]
             view = table.view(seat)
             chosen = me.choose(view, table.game.legal_actions(), self._bot_rng)
-            total += table.play(self.enc.index(chosen, view))[self.seat]
+            total += table.play_action(chosen)[self.seat]
         return total
 
     def _info(self, reward: float) -> dict[str, Any]:

@@ -99,3 +99,4 @@ def test_stepping_before_reset_is_refused() -> None:
         BoneyardEnv("rounce").step(0)
     with pytest.raises(RuntimeError, match="reset"):
         BoneyardAEC("rounce").step(0)
+
