@@ -15,6 +15,7 @@ each tile's power in a trick led in each suit.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -159,6 +160,38 @@ def tables(trump: int, doubles_suit: bool) -> Tables:
                 power[n][k] = TOP if t.is_double else t.other(n)
     found = _TABLES[(trump, doubles_suit)] = Tables(lead_suit, member, power)
     return found
+
+
+def lead_suit(tile: Tile, trump: int, doubles_suit: bool) -> int:
+    """The suit a led tile asks for: trumps, doubles (if they are a suit), else its higher end.
+
+    ``trump``: the trump number (0: no trumps, as in Nel-O). One of the trick rules the
+    engine plays by; bots call it rather than re-deriving it.
+    """
+    return tables(trump, doubles_suit).lead_suit[tile.key]
+
+
+def power(tile: Tile, led: int, trump: int, doubles_suit: bool) -> int:
+    """A tile's strength in a trick led in suit ``led`` (-1: it cannot win that trick)."""
+    return tables(trump, doubles_suit).power[led][tile.key]
+
+
+def trick_winner(plays: Sequence[tuple[int, Tile]], tabs: Tables) -> tuple[int, int]:
+    """Who wins a trick (or is winning it so far): (seat, power of the winning tile).
+
+    ``plays``: (seat, tile) in the order played, the lead first; ``tabs``: the hand's
+    :func:`tables`. The strictly strongest tile in the led suit wins; of two identical
+    tiles the first played wins.
+    """
+    power_of = tabs.power[tabs.lead_suit[plays[0][1].key]]
+    best = -1
+    winner = plays[0][0]
+    for seat, t in plays:
+        p = power_of[t.key]
+        if p > best:
+            best = p
+            winner = seat
+    return winner, best
 
 
 def suit_name(suit: int | None) -> str | None:
@@ -367,17 +400,10 @@ class Eighty(Game):
         self._end_trick(trick)
 
     def _end_trick(self, trick: list[tuple[int, Tile]]) -> None:
-        power = self._tables.power[self.led]  # type: ignore[union-attr,index]
-        best = -1
-        winner = 0
+        winner = trick_winner(trick, self._tables)[0]  # type: ignore[arg-type]
         points = TRICK_POINTS
-        for s, t in trick:
-            k = t.key
-            p = power[k]
-            if p > best:  # strictly higher: of two identical tiles the first played wins
-                best = p
-                winner = s
-            points += COUNT_BY_KEY[k]
+        for _, t in trick:
+            points += COUNT_BY_KEY[t.key]
         tricks = self.tricks
         tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
         self.tricks_won[winner] += 1

@@ -9,6 +9,7 @@ five tricks, scoring. The game ends after the hand in which someone reaches 0.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -71,11 +72,55 @@ class Play(NamedTuple):
     rank: int
 
 
+# ----- the trick rules, as plain functions (the engine and the bots share them) ----------
+
+# How a played tile counts in its trick: (its suit, or ``None`` off-suit; its rank).
+Placed = tuple[int | None, int]
+
+
+def placement(tile: Tile, trump: int, led: int | None, named: int | None = None) -> Placed:
+    """The suit and rank ``tile`` counts as when played (rules of trumps and following).
+
+    A trump is a trump (the trump double ranks as the trump number, the others by their
+    other end). Leading (``led`` is ``None``) a plain tile, it counts in the suit named
+    (``named``; else its higher end); following, in the led suit if it shows that number,
+    else it is off-suit (rank -1) and cannot win.
+    """
+    if tile.high == trump or tile.low == trump:
+        return trump, trump if tile.high == tile.low else tile.other(trump)
+    if led is None:
+        suit = tile.high if named is None else named
+        return suit, tile.other(suit)
+    if tile.has(led):
+        return led, tile.other(led)
+    return None, -1
+
+
+def beats(a: Placed, b: Placed, trump: int, led: int | None) -> bool:
+    """Whether play ``a`` beats play ``b`` in a trick led in suit ``led``: trumps, then the led suit."""
+    if a[0] == trump:
+        return b[0] != trump or a[1] > b[1]
+    if b[0] == trump:
+        return False
+    return a[0] == led and (b[0] != led or a[1] > b[1])
+
+
+def trick_winner(plays: Sequence[Placed], trump: int) -> int:
+    """The index of the play winning a trick (or winning it so far); ``plays`` in order, the lead first."""
+    led = plays[0][0]
+    best = 0
+    for i in range(1, len(plays)):
+        if beats(plays[i], plays[best], trump, led):
+            best = i
+    return best
+
+
 class Rounce(Game):
     """The Domino Rounce engine."""
 
     id = "rounce"
     order = 5
+    lower_is_better = True
     name = "Domino Rounce"
     summary = (
         "A trick-taking game for 2-4 players with one double-six set. Everyone starts at 15 "
@@ -88,7 +133,6 @@ class Rounce(Game):
     default_players = 4
     hand_size = 5
     Rules = RounceRules
-    lower_is_better = True
 
     @classmethod
     def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
@@ -301,18 +345,9 @@ class Rounce(Game):
     def _play_tile(self, seat: int, action: RounceAction) -> None:
         tile = action.tile
         assert tile is not None
-        trump = self.trump
         self.hands[seat].remove(tile)
-        if tile.high == trump or tile.low == trump:
-            suit: int | None = trump
-            rank = trump if tile.high == tile.low else tile.other(trump)
-        elif not self.trick:
-            suit = tile.high if action.suit is None else action.suit
-            rank = tile.other(suit)
-        else:
-            led = self.trick[0].suit
-            suit = led if led is not None and tile.has(led) else None
-            rank = tile.other(led) if suit is not None else -1  # type: ignore[arg-type]
+        led = self.trick[0].suit if self.trick else None
+        suit, rank = placement(tile, self.trump, led, action.suit)
         self.trick.append(Play(seat, tile, suit, rank))
         named = f" as {action.suit}" if action.suit is not None else ""
         self._log(f"seat {seat} plays {tile}{named}")
@@ -335,12 +370,7 @@ class Rounce(Game):
         self.current_player = winner
 
     def _trick_winner(self, trick: list[Play]) -> int:
-        trump = self.trump
-        trumps = [p for p in trick if p.suit == trump]
-        if trumps:
-            return max(trumps, key=lambda p: p.rank).seat
-        led = trick[0].suit
-        return max((p for p in trick if p.suit == led), key=lambda p: p.rank).seat
+        return trick[trick_winner([(p.suit, p.rank) for p in trick], self.trump)].seat
 
     # ----- scoring and the game's end ----------------------------------------------------
 

@@ -5,7 +5,8 @@ Flow of a hand: deal eight tiles each; in turn a player plays (his first play is
 opening group of three tiles of his own; later plays submit the whole new table), draws
 one tile, or passes once the boneyard is empty. The hand ends when a player plays his
 last tile or every player has passed in a row; the game ends after the hand in which
-someone reaches the target. Groups and the solver live in :mod:`.rummikub_solver`.
+someone reaches the target. The group rules and the play notation live in :mod:`.groups`,
+the arrangement search in :mod:`.solver`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
-from .solver import best_play, group_error, order_group, valid_triples
+from .groups import group_error, order_group, play_notation, valid_triples
+from .solver import best_play
 
 HAND_SIZE = 8
 # States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
@@ -49,7 +51,29 @@ class RummikubAction(NamedTuple):
     def __str__(self) -> str:
         if self.kind != "play":
             return self.kind
-        return "play " + " | ".join(" ".join(str(t) for t in g) for g in self.groups)
+        return play_notation(self.groups)
+
+
+# ----- reading a view (for bots and hints, which see only views) -----------------------------
+
+
+def table_groups(view: dict[str, Any]) -> list[list[str]]:
+    """The table's groups as a view shows them (``view["table"]``), as lists of tile strings."""
+    return [[str(t) for t in g] for g in view.get("table") or []]
+
+
+def has_opened(view: dict[str, Any]) -> bool:
+    """Whether the view's seat has played its starting group this hand (True if the view does not say)."""
+    seat = view.get("seat")
+    flags = view.get("opened") or []
+    if not isinstance(seat, int) or not 0 <= seat < len(flags):
+        return True
+    return bool(flags[seat])
+
+
+def distinct_sums(view: dict[str, Any]) -> bool:
+    """Whether the view's table plays with the ``distinct_sums`` option."""
+    return bool((view.get("rules") or {}).get("distinct_sums", False))
 
 
 DRAW = RummikubAction("draw")

@@ -14,6 +14,7 @@ ends the moment a player reaches the target.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -103,6 +104,46 @@ def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
         table[key] = tuple(plays)
     _MOVES[ends] = table
     return table
+
+
+# ----- the layout's rules, as plain functions (the engine, the bots and hints share them) ------
+
+# What an arm's last tile shows: (the tile, its outer end), or ``None`` for an empty arm.
+ArmEnd = tuple[Tile, int] | None
+
+
+def end_value(tile: Tile, outer: int) -> int:
+    """What an arm's last tile adds to the count: its outer end, twice for a double (rule 5)."""
+    return 2 * outer if tile.high == tile.low else outer
+
+
+def open_ends_and_count(spinner: int, arms: Sequence[ArmEnd]) -> tuple[tuple[int, ...], int]:
+    """The number open on each of the four arms (-1: a tip not yet open) and the count (rules 3, 5).
+
+    ``spinner``: the spinner's number; ``arms``: each arm's last tile and outer end, or
+    ``None`` while the arm is empty. An empty arm is played on the spinner's number; the
+    tips (arms 3, 4) open once both sides hold a tile; until then the spinner itself adds
+    both its ends to the count. The count is a sum over the arms plus that spinner term,
+    which depends only on whether both sides hold a tile.
+    """
+    ends = []
+    count = 0
+    for arm in arms:
+        if arm is None:
+            ends.append(spinner)
+        else:
+            tile, outer = arm
+            ends.append(outer)
+            count += 2 * outer if tile.high == tile.low else outer
+    if arms[0] is None or arms[1] is None:
+        ends[2] = ends[3] = -1
+        count += 2 * spinner
+    return tuple(ends), count
+
+
+def scored(count: int) -> int:
+    """The points a play scores with this count: the count when a positive multiple of 5 (rule 5)."""
+    return count if count > 0 and count % 5 == 0 else 0
 
 
 @dataclass(frozen=True)
@@ -219,25 +260,18 @@ class Twobox(Game):
 
     def _refresh(self) -> None:
         """Recompute the open ends, the lookup tables' key and the count after a layout change."""
-        d = self.spinner.high
         arms = self.arms
-        count = 0
-        ends = []
+        lasts: list[ArmEnd] = []
         stackable = []
         for a, arm in enumerate(arms):
             if arm:
                 tile, outer, _, stacked = arm[-1]
-                ends.append(outer)
-                count += 2 * outer if tile.high == tile.low else outer
+                lasts.append((tile, outer))
                 if stacked is None:
                     stackable.append((tile, _STACK_AT[tile.key * 5 + a + 1]))
             else:
-                ends.append(d)
-        if not (arms[0] and arms[1]):
-            ends[2] = ends[3] = -1
-            count += 2 * d
-        self.ends = tuple(ends)
-        self.count = count
+                lasts.append(None)
+        self.ends, self.count = open_ends_and_count(self.spinner.high, lasts)
         if self.spinner_stack is None and not all(arms):
             stackable.append((self.spinner, _STACK_AT[self.spinner.key * 5]))
         self.stackable = stackable
@@ -321,7 +355,7 @@ class Twobox(Game):
     def _score_play(self, seat: int, what: str) -> None:
         """Score the count for a play (or the spinner's setting) when it is a positive multiple of 5."""
         count = self.count
-        points = count if count > 0 and count % 5 == 0 else 0
+        points = scored(count)
         self.steal = (seat, points) if points else None
         self.last_play = (seat, what, count, points, None)
         if points:
