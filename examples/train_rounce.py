@@ -61,12 +61,13 @@ def main() -> None:
     print(f"mean return: first 10 batches {sum(first) / len(first):+.3f}, last 10 {sum(last) / len(last):+.3f}")
     print(f"weights saved to {args.out}")
 
-    untrained = args.out.with_name(args.out.stem + "_untrained.npz")
-    LinearPolicy(encoding("rounce", 2)).save(untrained)
     results = {}
-    for label, path in (("trained", args.out), ("untrained", untrained)):
-        report = arena(path, args.games, args.seed, args.workers)
-        results[label] = report["summary"][0]
+    with tempfile.TemporaryDirectory() as tmp:
+        untrained = Path(tmp) / "untrained.npz"
+        LinearPolicy(encoding("rounce", 2)).save(untrained)
+        for label, path in (("trained", args.out), ("untrained", untrained)):
+            report = arena(path, args.games, args.seed, args.workers)
+            results[label] = report["summary"][0]
     for label, s in results.items():
         lo, hi = s["win_rate_ci"]
         print(f"{label:9s} policy vs random: win rate {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {s['games']} games")
