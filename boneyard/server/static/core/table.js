@@ -99,12 +99,13 @@ function render() {
 function revealLastPlay() {
   if (!ending || ending.revealed || replay) return;
   ending.revealed = true;
-  const marked = [...document.querySelectorAll("#board .new, #board [data-new], #board .trick.done")];
+  const last = document.querySelectorAll("#board [data-last]");
+  const marked = last.length ? [...last] : [...document.querySelectorAll("#board .new, #board [data-new], #board .trick.done")];
   const sheet = document.querySelector(".sheet:not([hidden])");
   if (!marked.length || !sheet) return;
-  const last = marked[marked.length - 1].getBoundingClientRect();
+  const box = marked[marked.length - 1].getBoundingClientRect();
   const top = sheet.getBoundingClientRect().top;
-  if (last.bottom > top - 8) window.scrollBy(0, last.bottom - top + 16);
+  if (box.bottom > top - 8) window.scrollBy(0, box.bottom - top + 16);
 }
 
 // A forced step the game's module names (a draw when drawing is all the rules allow) is

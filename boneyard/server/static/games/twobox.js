@@ -124,7 +124,8 @@ function crossSVG(view, ctx) {
       const fresh = !!p.t.last || (!!ctx.since && p.t.seat !== view.seat &&
         p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length);
       body += tileAt(p.first, p.second, p.rect, p.vertical,
-        `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}`,
+        `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}${
+          p.t.last ? " data-last=\"1\"" : ""}`,
         p.t.stacked_by, ctx, fresh);
     });
     const open = arm.open_end === null || arm.open_end === undefined;
@@ -205,7 +206,7 @@ function endView(before, after) {
     } else if (stack) {
       const seat = Number(stack[1]);
       const arm = stack[3] ? view.arms.find((x) => x.arm === Number(stack[3])) : null;
-      if (arm && arm.tiles.length) arm.tiles[arm.tiles.length - 1].stacked_by = seat;
+      if (arm && arm.tiles.length) Object.assign(arm.tiles[arm.tiles.length - 1], { stacked_by: seat, last: true });
       else view.spinner_stacked_by = seat;
       view.hand_sizes[seat] -= 1;
       view.last_play = { seat, action: `stack ${stack[2]} on ${stack[3] || 0}`, scored: null, stolen_from: null };
