@@ -129,6 +129,8 @@ def check_words(page: Any, where: str) -> None:
     text = page.evaluate("""() => ['#status', '#since', '#board', '#handend', '#over', '#error', '#log', '#actions',
                                    '#result'].map((s) => document.querySelector(s))
       .filter((e) => e && e.offsetParent !== null).map((e) => e.innerText).join('\\n')""")
+    # every field a game's view holds is drawn by its module: nothing left over as raw fields
+    assert page.locator("#board details.fields").count() == 0, f"{where}: {page.inner_text('#board details.fields')}"
     for pattern, what in RAW:
         found = pattern.search(text)
         assert not found, f"{where}: {what} in the page text: {text[max(0, found.start() - 60):found.end() + 60]!r}"

@@ -6,7 +6,8 @@ import { tileSVG, backsSVG, tileGroup, escapeHtml } from "./tiles.js";
 export { tileSVG, tileGroup, escapeHtml };
 export const TILE_RE = /^\d+-\d+$/;
 // Fields the page itself shows (header, score panel, log, hand).
-export const COMMON = new Set(["game", "players", "rules", "seat", "phase", "current_player", "scores", "is_over", "winners", "history", "hand"]);
+export const COMMON = new Set(["game", "players", "rules", "seat", "phase", "current_player", "scores", "is_over", "winners", "history",
+  "hand", "history_start"]);
 
 export const isTile = (x) => typeof x === "string" && TILE_RE.test(x);
 export const isTileList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTile);
