@@ -27,7 +27,7 @@ from typing import Any
 
 from ...games.rummikub.engine import Rummikub as _Game
 from ...games.rummikub.engine import RummikubAction
-from ...games.rummikub.solver import order_group, valid_triples
+from ...games.rummikub.groups import order_group, valid_triples
 from ...tiles import Tile, double_six
 from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
 
