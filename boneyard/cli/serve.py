@@ -54,4 +54,6 @@ def register(app: typer.Typer) -> None:
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout)})
+        # workers are spawned processes that import the app and its WebSocket protocol by name
+        options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)
