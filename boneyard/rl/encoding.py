@@ -125,7 +125,13 @@ class Encoding(ABC):
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
-        self._lines: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+        # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
+        self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
+        self._at_phase = self.off["phase"]
+        self._at_to_act = self.off["to_act"]
+        self._at_scores = self.off["scores"]
+        self._at_history = 4 * self.off["history"]
+        self._history_end = self._at_history + 4 * HISTORY_WINDOW * self._history_width
         self._index_cache: dict[Any, int] = {}
         self._zeros = bytes(4 * self.obs_size)
         self._score_lo = self.facts.score_bounds[0]
@@ -169,9 +175,10 @@ class Encoding(ABC):
 
     def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
         """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
-        m = np.zeros(self.num_actions, dtype=np.int8)
-        m[list(legal)] = 1
-        return m
+        m = bytearray(self.num_actions)
+        for i in legal:
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def check_index(self, index: int) -> int:
         """``index`` as an int, or ``ValueError`` naming the valid range."""
@@ -211,39 +218,48 @@ class Encoding(ABC):
             raise ValueError("observations are made for a seat, not for a spectator's view")
         obs = Obs(self._zeros)
         buf = obs.buf
-        o = self.off
         rel = self.rel_of[seat]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
-            buf[o["phase"] + phase] = 1.0
+            buf[self._at_phase + phase] = 1.0
         cur = view["current_player"]
-        buf[o["to_act"] + (self.players if cur is None else rel[cur])] = 1.0
-        base = o["scores"]
+        buf[self._at_to_act + (self.players if cur is None else rel[cur])] = 1.0
+        base = self._at_scores
         lo, span = self._score_lo, self._score_span
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self._fill_history(buf, view["history"], rel)
+        self._fill_history(buf, view["history"], seat)
         self.fill(obs, view)
         return obs.vector()
 
-    def _fill_history(self, buf: array[float], history: Sequence[str], rel: Sequence[int]) -> None:
+    def _fill_history(self, buf: array[float], history: Sequence[str], seat: int) -> None:
+        """Write the history window: one memoised row of bytes per line, joined and copied in once."""
         lines = history[-HISTORY_WINDOW:]
-        width = self._history_width
-        at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
-        memo = self._lines
-        for line in lines:
-            parsed = memo.get(line)
-            if parsed is None:
-                parsed = memo[line] = self._parse_line(line)
-                if len(memo) > 50_000:
-                    memo.clear()
-            actor, row = parsed
+        rows = self._rows[seat]
+        try:
+            joined = b"".join(map(rows.__getitem__, lines))
+        except KeyError:
+            for line in lines:
+                if line not in rows:
+                    self._add_line(line)
+            joined = b"".join(map(rows.__getitem__, lines))
+        end = self._history_end
+        memoryview(buf).cast("B")[end - len(joined) : end] = joined
+
+    def _add_line(self, line: str) -> None:
+        """Memoise a history line's row as each seat sees it (its actor is relative to the seat)."""
+        if len(self._rows[0]) > 20_000:
+            for rows in self._rows:
+                rows.clear()
+        actor, entries = self._parse_line(line)
+        for seat, rows in enumerate(self._rows):
+            row = array("f", bytes(4 * self._history_width))
             if actor is not None:
-                buf[at + rel[actor]] = 1.0
-            for r in row:
-                buf[at + r] = 1.0
-            at += width
+                row[self.rel_of[seat][actor]] = 1.0
+            for r in entries:
+                row[r] = 1.0
+            rows[line] = row.tobytes()
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""

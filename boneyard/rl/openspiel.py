@@ -159,7 +159,8 @@ class BoneyardState(pyspiel.State):
                 self._update_player()
             return
         self._rewards = self.table.play(int(action))
-        self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
+        if any(self._rewards):
+            self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
         self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
