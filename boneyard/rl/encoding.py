@@ -182,6 +182,8 @@ class Encoding(ABC):
 
     def check_index(self, index: int) -> int:
         """``index`` as an int, or ``ValueError`` naming the valid range."""
+        if type(index) is int and 0 <= index < self.num_actions:
+            return index
         if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= int(index) < self.num_actions:
             raise ValueError(f"action index must be 0 to {self.num_actions - 1}, got {index!r}")
         return int(index)
