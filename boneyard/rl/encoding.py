@@ -45,6 +45,7 @@ TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_
 HISTORY_WINDOW = 8
 _LINE = re.compile(r"^seat (\d+) (\w+)")
 _TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
+_ONE = array("f", [1.0]).tobytes()
 
 
 def tile(text: str) -> Tile:
@@ -127,6 +128,7 @@ class Encoding(ABC):
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
+        self._parsed: dict[str, tuple[int | None, tuple[int, ...]]] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
@@ -244,24 +246,29 @@ class Encoding(ABC):
         except KeyError:
             for line in lines:
                 if line not in rows:
-                    self._add_line(line)
+                    self._add_line(line, seat)
             joined = b"".join(map(rows.__getitem__, lines))
         end = self._history_end
         memoryview(buf).cast("B")[end - len(joined) : end] = joined
 
-    def _add_line(self, line: str) -> None:
-        """Memoise a history line's row as each seat sees it (its actor is relative to the seat)."""
-        if len(self._rows[0]) > 20_000:
-            for rows in self._rows:
-                rows.clear()
-        actor, entries = self._parse_line(line)
-        for seat, rows in enumerate(self._rows):
-            row = array("f", bytes(4 * self._history_width))
-            if actor is not None:
-                row[self.rel_of[seat][actor]] = 1.0
-            for r in entries:
-                row[r] = 1.0
-            rows[line] = row.tobytes()
+    def _add_line(self, line: str, seat: int) -> None:
+        """Memoise a history line's row (float32 bytes) as ``seat`` sees it: its actor is relative to the seat."""
+        rows = self._rows[seat]
+        if len(rows) > 20_000:
+            rows.clear()
+        parsed = self._parsed.get(line)
+        if parsed is None:
+            if len(self._parsed) > 20_000:
+                self._parsed.clear()
+            parsed = self._parsed[line] = self._parse_line(line)
+        actor, entries = parsed
+        row = bytearray(4 * self._history_width)
+        if actor is not None:
+            at = 4 * self.rel_of[seat][actor]
+            row[at : at + 4] = _ONE
+        for r in entries:
+            row[4 * r : 4 * r + 4] = _ONE
+        rows[line] = bytes(row)
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
