@@ -1,6 +1,6 @@
 """Greedy Montana: keep the tiles that bring the hand nearest to going out.
 
-Built on the hand analysis (``boneyard.games.montana_analysis``), the heuristic a decent
+Built on the hand analysis (``boneyard.games.montana.analysis``), the heuristic a decent
 player would recognise:
 
 - **Go out** whenever the rules allow (``out``, ``claim out``).
