@@ -136,11 +136,6 @@ def parse_tiles(texts: Iterable[str]) -> list[Tile]:
     return [Tile.parse(t) for t in texts]
 
 
-def tile_strs(tiles: Iterable[Tile]) -> list[str]:
-    """Tile strings of several tiles, in the given order."""
-    return [str(t) for t in tiles]
-
-
 def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
@@ -157,8 +152,3 @@ def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
             f"too many {', '.join(map(str, extra)) or '-'}; missing {', '.join(map(str, missing)) or '-'}"
         )
     return tiles
-
-
-def remove_one(tiles: list[Tile], tile: Tile) -> None:
-    """Remove one copy of ``tile`` from a list (``ValueError`` if absent)."""
-    tiles.remove(tile)

@@ -171,17 +171,6 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
     return [greedy_action, *(plain[n] for n in ranked if keys[n][0] <= reach)][: MAX_CANDIDATES + 1]
 
 
-def _connection(t: Tile, suit: Counter[int] | list[int]) -> float:
-    """How much a tile helps its suit's sets: copies count most, then run neighbours."""
-    low = t.low
-    return (
-        2.0 * (suit[low] - 1)
-        + (1.0 if suit[low - 1] else 0.0)
-        + (1.0 if suit[low + 1] else 0.0)
-        + 0.5 * ((1 if suit[low - 2] else 0) + (1 if suit[low + 2] else 0))
-    )
-
-
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
     """A cheap Montana policy for search playouts (see the module docstring)."""
     outs = None
