@@ -152,3 +152,17 @@ def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
             f"too many {', '.join(map(str, extra)) or '-'}; missing {', '.join(map(str, missing)) or '-'}"
         )
     return tiles
+
+
+_BY_TEXT = {str(t): t for t in double_six()}
+
+
+def tile_of(text: str) -> Tile:
+    """A tile from its notation, fast for the canonical text views use (``"6-4"``, high end first).
+
+    Bots read every tile of a view through this: a table lookup, with :meth:`Tile.parse`
+    (and its errors) for any other spelling.
+    """
+    found = _BY_TEXT.get(text)
+    return found if found is not None else Tile.parse(text)
+

@@ -15,10 +15,11 @@ a random choice is what any heuristic-free player can honestly do from a view al
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from typing import Any
+
+from ...plugins import per_game_module
 
 _POLICIES: dict[str, Any] = {}
 _REGISTERED: dict[str, Any] = {}
@@ -49,13 +50,7 @@ def policy(game_id: str) -> Any:
     if game_id in _REGISTERED:
         return _REGISTERED[game_id]
     if game_id not in _POLICIES:
-        name = f"{__name__}.{game_id}"
-        try:
-            _POLICIES[game_id] = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            _POLICIES[game_id] = None
+        _POLICIES[game_id] = per_game_module(__name__, game_id)
     return _POLICIES[game_id]
 
 

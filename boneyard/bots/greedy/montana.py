@@ -32,21 +32,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.montana import analysis as hands
-from ...tiles import Tile, double_six
+from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(4)
-_TILES = {str(t): t for t in _FULL}
+tile = tile_of  # a tile from its notation (a table lookup)
 READY_MIN_WAITS = 2
 EVIDENCE_Z = 1.0  # ismcts overrules greedy only on this many standard errors of evidence
 SEARCH = "flat"  # ismcts compares a few candidates on common sampled worlds (see candidates)
 MAX_CANDIDATES = 5
-
-
-def tile(text: str) -> Tile:
-    """A tile from its notation."""
-    found = _TILES.get(text)
-    return found if found is not None else Tile.parse(text)
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:

@@ -10,13 +10,14 @@ renderer: an error inside a game's view module is raised, never hidden.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from ...plugins import per_game_module
 
 SKIP = {"game", "players", "rules", "seat", "history", "hand", "phase", "current_player", "is_over", "winners"}
 
@@ -40,15 +41,8 @@ def renderer(game_id: str) -> Renderer:
     if game_id in _REGISTERED:
         return _REGISTERED[game_id]
     if game_id not in _FOUND:
-        name = f"{__name__}.{game_id}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise  # the game's view module exists but is broken: say so
-            _FOUND[game_id] = render_generic
-        else:
-            _FOUND[game_id] = module.render
+        module = per_game_module(__name__, game_id)
+        _FOUND[game_id] = render_generic if module is None else module.render
     return _FOUND[game_id]
 
 

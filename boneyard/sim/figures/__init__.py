@@ -14,11 +14,12 @@ this game" falls back on the generic figures (an error inside a game's module is
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ...plugins import per_game_module
 
 # (view, memory kept across the whole game, the current hand's tallies) -> None
 Watcher = Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any]], None]
@@ -101,12 +102,8 @@ def _entry(game_id: str) -> _Entry:
     if game_id in _registered:
         return _registered[game_id]
     if game_id not in _found:
-        name = f"{__name__}.{game_id}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise  # the game's module exists but something it imports does not
+        module = per_game_module(__name__, game_id)
+        if module is None:
             _found[game_id] = _Entry(GenericFigures, None)
         else:
             _found[game_id] = _Entry(module.FIGURES, getattr(module, "watch", None))
