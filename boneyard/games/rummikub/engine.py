@@ -1,6 +1,6 @@
 """Domino Rummikub: lay runs and sum groups from two double-six sets, rearranging the table.
 
-Rules as in ``docs/rules/rummikub.md`` (``../shared/rules/RULINGS.md``, rummikub 1-8).
+Rules as in ``docs/rules/rummikub.md``, its rulings included.
 Flow of a hand: deal eight tiles each; in turn a player plays (his first play is an
 opening group of three tiles of his own; later plays submit the whole new table), draws
 one tile, or passes once the boneyard is empty. The hand ends when a player plays his
@@ -84,9 +84,17 @@ PASS = RummikubAction("pass")
 class RummikubRules(Rules):
     """Domino Rummikub's options."""
 
-    target: int = option(100, minimum=1, doc="points that win the game at the end of a hand (50: the short game)")
+    target: int = option(
+        100,
+        label="Target",
+        minimum=1,
+        maximum=1000,
+        doc="points that win the game at the end of a hand (50: the short game)",
+    )
     distinct_sums: bool = option(
-        False, doc="forbid two identical tiles (jokers by what they stand for) in one sum group"
+        False,
+        label="Distinct tiles in sums",
+        doc="forbid two identical tiles (jokers by what they stand for) in one sum group",
     )
 
 
@@ -110,6 +118,20 @@ class Rummikub(Game):
     Rules = RummikubRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points only grow, at the end of a hand, by at most every pip in the set; the game
+        ends once a seat has reached the target."""
+        return 0, rules.target - 1 + sum(t.pips for t in cls.full_set(rules))
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Every play lays at least one tile and every draw takes one from the boneyard;
+        passes come only with an empty boneyard, one round between plays and one to end."""
+        tiles = len(cls.full_set(rules))
+        draws = tiles - HAND_SIZE * players
+        return draws + players * tiles + players
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Two double-six sets."""
         return double_six(2)
@@ -125,6 +147,8 @@ class Rummikub(Game):
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1
