@@ -22,7 +22,7 @@ $(STAMP): $(SOURCES) | compiler $(VENV)/bin/python
 	touch $(STAMP)
 
 $(DEV_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,rl]'
 	touch $(DEV_STAMP)
 
 run: $(STAMP)

@@ -132,7 +132,6 @@ class Rounce(Game):
     default_players = 4
     hand_size = 5
     Rules = RounceRules
-    lower_is_better = True
 
     @classmethod
     def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
