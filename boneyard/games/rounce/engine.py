@@ -120,6 +120,7 @@ class Rounce(Game):
 
     id = "rounce"
     order = 5
+    lower_is_better = True
     name = "Domino Rounce"
     summary = (
         "A trick-taking game for 2-4 players with one double-six set. Everyone starts at 15 "
