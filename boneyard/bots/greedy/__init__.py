@@ -19,10 +19,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...plugins import per_game_module
+from ...plugins import PerGame
 
-_POLICIES: dict[str, Any] = {}
-_REGISTERED: dict[str, Any] = {}
+_POLICIES: PerGame[Any] = PerGame(__name__, lambda module: module, None)
 
 
 def register(game_id: str, heuristic: Any) -> None:
@@ -33,12 +32,12 @@ def register(game_id: str, heuristic: Any) -> None:
     """
     if not callable(getattr(heuristic, "choose", None)):
         raise ValueError(f"a greedy heuristic needs choose(view, legal_actions, rng), got {heuristic!r}")
-    _REGISTERED[game_id] = heuristic
+    _POLICIES.register(game_id, heuristic)
 
 
 def unregister(game_id: str) -> None:
     """Remove what :func:`register` added (tests clean up with this)."""
-    _REGISTERED.pop(game_id, None)
+    _POLICIES.unregister(game_id)
 
 
 def policy(game_id: str) -> Any:
@@ -47,11 +46,7 @@ def policy(game_id: str) -> Any:
     Only "no module for this game" counts as none: an error inside a game's module (an
     import it lacks, say) is raised, never hidden behind the random fallback.
     """
-    if game_id in _REGISTERED:
-        return _REGISTERED[game_id]
-    if game_id not in _POLICIES:
-        _POLICIES[game_id] = per_game_module(__name__, game_id)
-    return _POLICIES[game_id]
+    return _POLICIES.get(game_id)
 
 
 class GreedyBot:

@@ -17,33 +17,26 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...plugins import per_game_module
+from ...plugins import PerGame
 
 SKIP = {"game", "players", "rules", "seat", "history", "hand", "phase", "current_player", "is_over", "winners"}
 
 Renderer = Callable[[dict[str, Any]], RenderableType]
-_REGISTERED: dict[str, Renderer] = {}
-_FOUND: dict[str, Renderer] = {}
 
 
 def register(game_id: str, renderer: Renderer) -> None:
     """Give a game (one living outside ``boneyard``, say) its terminal renderer."""
-    _REGISTERED[game_id] = renderer
+    _RENDERERS.register(game_id, renderer)
 
 
 def unregister(game_id: str) -> None:
     """Remove what :func:`register` added (tests clean up with this)."""
-    _REGISTERED.pop(game_id, None)
+    _RENDERERS.unregister(game_id)
 
 
 def renderer(game_id: str) -> Renderer:
     """The game's registered renderer, else its module's ``render``, else the generic one."""
-    if game_id in _REGISTERED:
-        return _REGISTERED[game_id]
-    if game_id not in _FOUND:
-        module = per_game_module(__name__, game_id)
-        _FOUND[game_id] = render_generic if module is None else module.render
-    return _FOUND[game_id]
+    return _RENDERERS.get(game_id)
 
 
 def render(view: dict[str, Any]) -> RenderableType:
@@ -77,3 +70,6 @@ def render_generic(view: dict[str, Any]) -> RenderableType:
 def seat_label(view: dict[str, Any], seat: int) -> str:
     """'seat 2' or 'you' when the view is that seat's."""
     return "you" if view.get("seat") == seat else f"seat {seat}"
+
+
+_RENDERERS: PerGame[Renderer] = PerGame(__name__, lambda module: module.render, render_generic)
