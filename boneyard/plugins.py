@@ -56,6 +56,10 @@ class PerGame(Generic[T]):
         """Remove what :meth:`register` added (tests clean up with this)."""
         self._registered.pop(game_id, None)
 
+    def is_registered(self, game_id: str) -> bool:
+        """Whether ``game_id``'s part was given with :meth:`register`."""
+        return game_id in self._registered
+
     def get(self, game_id: str) -> T:
         """The game's part: registered, else from its module, else the fallback."""
         if game_id in self._registered:

@@ -46,15 +46,9 @@ def render(view: dict[str, Any]) -> RenderableType:
 
 def describe(view: dict[str, Any], action: Any) -> str:
     """A menu line for a legal action: the game's own ``describe(view, action)``, else its notation."""
-    if view["game"] in _REGISTERED:
-        return str(action)
-    try:
-        module = importlib.import_module(f"{__name__}.{view['game']}")
-    except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.{view['game']}":
-            raise
-        return str(action)
-    own = getattr(module, "describe", None)
+    if _RENDERERS.is_registered(view["game"]):
+        return str(action)  # a game registered from outside boneyard: its notation
+    own = _DESCRIBERS.get(view["game"])
     return str(action) if own is None else str(own(view, str(action)))
 
 
@@ -87,3 +81,6 @@ def seat_label(view: dict[str, Any], seat: int) -> str:
 
 
 _RENDERERS: PerGame[Renderer] = PerGame(__name__, lambda module: module.render, render_generic)
+_DESCRIBERS: PerGame[Callable[[dict[str, Any], str], Any] | None] = PerGame(
+    __name__, lambda module: getattr(module, "describe", None), None
+)
