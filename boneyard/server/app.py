@@ -25,6 +25,7 @@ from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
+from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits
 from .tables import MAX_ACTION, ServerError, TableService, encode
 
@@ -321,6 +322,8 @@ def create_app(
                     abort()
 
     # ----- pages -----------------------------------------------------------------------
+
+    app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:
