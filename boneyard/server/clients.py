@@ -30,6 +30,7 @@ class Subscriber:
                  send_timeout: float = SEND_TIMEOUT) -> None:
         self.seat = seat
         self.version = -1  # the version of the last state queued for it
+        self._last = ""  # and its text: a new state at the same version (a join, "Next hand") is sent too
         self._send = send
         self._queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self._send_timeout = send_timeout
@@ -38,14 +39,14 @@ class Subscriber:
 
     def offer(self, text: str, version: int) -> None:
         """Queue a push without waiting; a full queue marks the client too slow."""
-        if self.too_slow.is_set() or version <= self.version:
+        if self.too_slow.is_set() or version < self.version or (version == self.version and text == self._last):
             return
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.too_slow.set()
             return
-        self.version = version
+        self.version, self._last = version, text
 
     async def run(self) -> None:
         """Send queued pushes in order; returns when one push takes too long (the client is too slow).
