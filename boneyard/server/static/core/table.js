@@ -92,6 +92,7 @@ function render() {
   showHandsFaceUp();
   revealLastPlay();
   autoPlay(shown);
+  pressNext(shown);
 }
 
 // When a hand's end is first shown, scroll the page so that the last play on the board is
@@ -216,11 +217,18 @@ function nextHand() {
   clearTimeout(autoNext);
   autoNext = null;
   render();
-  if (me && state && state.between_hands && state.between_hands.waiting.includes(me.seat)) {
-    api(`/api/tables/${tableId}/next`, { method: "POST", body: JSON.stringify({ hand: state.between_hands.hand }) })
-      .then(accept)
-      .catch((e) => flash(inWords(e.message)));
-  }
+}
+
+// Tell the server this player is ready for the next hand, once per hand, whenever the table
+// waits for this seat and no hand-end panel is up (pressed, timed out, or nothing to show).
+let nextSent = 0;
+function pressNext(s) {
+  const b = s.between_hands;
+  if (replay || ending || !me || !b || !b.waiting.includes(me.seat) || nextSent === b.hand) return;
+  nextSent = b.hand;
+  api(`/api/tables/${tableId}/next`, { method: "POST", body: JSON.stringify({ hand: b.hand }) })
+    .then(accept)
+    .catch((e) => flash(inWords(e.message)));
 }
 
 // Seconds before the next hand is dealt by itself at a table with one human (0: never).
