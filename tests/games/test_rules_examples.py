@@ -11,6 +11,8 @@ import pytest
 import boneyard
 from boneyard.rulespages import rules_page
 
+from . import test_montana as montana
+
 
 def page_says(game_id: str, sentence: str) -> None:
     """The rules page holds ``sentence`` (whitespace and line breaks aside)."""
@@ -45,3 +47,55 @@ def test_eighty_scoring_example(bid: int, made: bool, scores: list[int]) -> None
     assert game.hand_number == 2 and result["hand"] == 1
     assert result["taken"] == [24, 56] and result["made"] is made and result["trump"] == 5
     assert game.scores == [scores[0], scores[1], scores[0], scores[1]]
+
+
+# Montana: the payment examples, on the deals of tests/games/test_montana.py (A is seat 0,
+# B seat 1, C seat 2, D seat 3); each asserts the page's own numbers.
+
+def test_montana_36_on_a_pull_with_b_dealing() -> None:
+    page_says("montana", "A wins a 36-point hand on a pull and B is the dealer: B pays 72, C and D pay 36 each; "
+                         "A collects 144. The deal passes from B to C.")
+    g = montana.game({0: ["3-3"] * 4 + ["2-2"] * 4 + ["6-1", "6-2"]},
+                     ["1-0", "1-0", "1-0", "6-3", "5-5", "5-5"], dealer=1)
+    montana.play(g, "discard 1-0", "discard 1-0", "discard 1-0", "quad 3-3", "quad 2-2", "out")
+    r = g.view(0)["last_result"]
+    assert (r["value"], r["how"], r["changes"]) == (36, "pull", [144, -72, -36, -36])
+    assert g.view(0)["dealer"] == 2
+
+
+def test_montana_26_with_ready_collects_104() -> None:
+    page_says("montana", "A has 2 exposed upper triples (2), a concealed lower quad (16), a pair (0), went out (4) "
+                         "and was ready (4): 26 points. With B dealing, A collects 52 + 26 + 26 = 104.")
+    g = montana.game({0: ["6-6", "6-6", "5-5", "5-5", "3-3", "3-3", "3-3", "0-0", "1-1", "1-1"]},
+                     ["6-6", "5-5", "1-0", "1-0", "1-0", "3-3", "1-1", "1-0", "2-0", "2-0", "0-0"], dealer=1)
+    montana.play(g, "discard 6-6", "claim triple", "discard 1-1", "discard 5-5", "claim triple", "discard 1-1",
+                 "discard 1-0", "discard 1-0", "discard 1-0", "quad 3-3", "discard 1-1 ready", "discard 1-0",
+                 "discard 2-0", "discard 2-0", "out")
+    r = g.view(0)["last_result"]
+    assert r["value"] == 26 and r["changes"] == [104 + 4, -52, -26, -26]  # and his own ready stake back
+
+
+def test_montana_dealer_wins_36_on_cs_discard() -> None:
+    page_says("montana", "A, now the dealer, wins 36 points on C's discard: C pays 36 × 3 × 2 = 216; A deals again.")
+    g = montana.game({0: ["3-3"] * 4 + ["2-2"] * 4 + ["0-0", "6-1"]}, ["6-2", "6-3", "1-1", "1-0", "0-0"], dealer=0)
+    montana.play(g, "quad 3-3", "quad 2-2", "discard 1-1", "discard 1-0", "discard 0-0", "claim out")
+    r = g.view(0)["last_result"]
+    assert (r["value"], r["how"], r["from"], r["changes"]) == (36, "claim", 2, [216, 0, -216, 0])
+    assert g.view(0)["dealer"] == 0
+
+
+def test_montana_ready_16_is_worth_20() -> None:
+    page_says("montana", "A ready hand of 16 points won on a pull is worth 20 from each player (40 from the dealer); "
+                         "won on C's discard, C pays 60.")
+    ready16 = ["3-3"] * 3 + ["2-2"] * 3 + ["1-1"] * 3 + ["0-0"]
+    d_ready = ["6-6"] * 3 + ["5-5"] * 3 + ["6-2"] * 3 + ["4-0"]  # D is ready too, and loses his stake to A
+    g = montana.game({0: ready16, 3: d_ready}, ["1-0", "1-0", "1-0", "6-0", "2-0", "2-0", "2-0", "0-0"], dealer=1)
+    montana.play(g, "discard 1-0", "discard 1-0", "discard 1-0 ready", "discard 6-0 ready", "discard 2-0",
+                 "discard 2-0", "out")
+    r = g.view(0)["last_result"]
+    assert r["value"] == 20 and r["how"] == "pull" and r["changes"] == [40 + 20 + 20 + 4 + 4, -40, -20, -20]
+    g = montana.game({0: ready16}, ["1-0", "1-0", "1-0", "6-0", "2-0", "0-0"], dealer=1)
+    montana.play(g, "discard 1-0", "discard 1-0", "discard 1-0", "discard 6-0 ready", "discard 2-0", "discard 0-0",
+                 "claim out")
+    r = g.view(0)["last_result"]
+    assert r["value"] == 20 and r["how"] == "claim" and r["changes"] == [60 + 4, 0, -60, 0]
