@@ -71,7 +71,8 @@ def test_hint_refusals(client: TestClient) -> None:
 @pytest.mark.skipif("rummikub" not in boneyard.games(), reason="the rummikub engine is not registered yet")
 def test_hints_are_legal_plays_all_game_long(client: TestClient) -> None:
     """Two seats follow the hint (or draw when it says so): every hinted play is accepted."""
-    body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4, "practice": True}
+    body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4, "practice": True,
+            "next_timeout": 0}
     table = client.post("/api/tables", json=body).json()["id"]
     joins = [client.post(f"/api/tables/{table}/join", json={"seat": s, "name": f"P{s}"}) for s in (0, 1)]
     tokens = [j.json()["token"] for j in joins]
