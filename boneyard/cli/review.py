@@ -38,15 +38,15 @@ def load_record(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
+        raise ValueError(f"cannot read it: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a text file (a saved game is JSON)") from None
+        raise ValueError("it is not a text file (a saved game is JSON)") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not valid JSON: {err.msg} at line {err.lineno}") from None
+        raise ValueError(f"it is not valid JSON: {err.msg} at line {err.lineno}") from None
     if not isinstance(record, dict):
-        raise ValueError(f"{path} holds JSON but not a game record (an object with game, players, seed, actions)")
+        raise ValueError("it holds JSON but not a game record (an object with game, players, seed, actions)")
     return record
 
 
@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
             with Progress(console=console, transient=True) as progress:
                 decisions = review(record, seat, ms, seed, progress)
         except (ValueError, IllegalAction, RulesError) as err:
-            console.print(f"[red]Cannot review {path}:[/red] {err}", markup=True, highlight=False)
+            console.print(f"[red]Cannot review {path}:[/red] {err}", highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
         game_id = record["game"]
         name = api.game_info(game_id)["name"]
