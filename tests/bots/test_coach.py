@@ -70,7 +70,7 @@ def test_analyse_refuses_bad_requests() -> None:
     with pytest.raises(ValueError, match="ms must be"):
         analyse(view, legal, ms=0)
     with pytest.raises(ValueError, match=r"game\.view"):
-        analyse({"seat": 0}, legal)  # type: ignore[arg-type]
+        analyse({"seat": 0}, legal)
 
 
 def _finish_hand(game: Any, seat: int) -> float:

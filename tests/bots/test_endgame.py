@@ -105,7 +105,7 @@ def test_solver_value_equals_brute_force(game_id: str, count: int, left: int) ->
         expected = _minimax(game, maximising, leaf)
         s = solver(game, seat)
         assert s.value() == expected, before
-        moves = s.move_values()
+        moves: dict[Any, int] = dict(s.move_values())
         assert {str(a) for a in moves} == {str(a) for a in game.legal_actions()}
         for action, v in moves.items() if index % 4 == 0 else ():
             child = game.clone()
