@@ -110,8 +110,8 @@ def analyse(
         raise ValueError("analyse needs a budget: ms, rounds or both")
     if ms is not None and ms <= 0:
         raise ValueError(f"analyse ms must be a positive number of milliseconds, got {ms!r}")
-    if rounds is not None and rounds < 1:
-        raise ValueError(f"analyse rounds must be at least 1, got {rounds!r}")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+        raise ValueError(f"analyse rounds must be a whole number of at least 1, got {rounds!r}")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     deadline = None if ms is None else time.perf_counter() + ms / 1000
@@ -139,19 +139,24 @@ def analyse(
             continue
         seed = rng.getrandbits(64)
         start = list(world.scores)
-        for i, action in enumerate(legal_actions):
+        margins: list[float] = []
+        for action in legal_actions:
             game = world.clone()
             try:
                 game.apply(action)
             except IllegalAction:
-                game.apply(str(action))
+                break  # the world does not allow an action the view does: a sampler's slip, skip it
             _play_out(game, seat, view.get("hand_number", 1), random.Random(seed), chooser)
             gains = [float(a) - float(b) for a, b in zip(game.scores, start, strict=True)]
-            margin = gains[seat] - sum(gains[s] for s in opponents) / len(opponents)
-            results[i].append(sign * margin)
+            margins.append(sign * (gains[seat] - sum(gains[s] for s in opponents) / len(opponents)))
+        if len(margins) < len(legal_actions):
+            failures += 1
+            continue
+        for i, margin in enumerate(margins):
+            results[i].append(margin)
         done += 1
     if not done:
-        raise ValueError(f"no world could be sampled from this {game_id} view")
+        raise ValueError(f"no world could be sampled from this {game_id} view where every action was legal")
     judged = [Judgement(a, *_mean_error(r), tuple(r)) for a, r in zip(legal_actions, results, strict=True)]
     order = sorted(range(len(judged)), key=lambda i: -judged[i].value)
     return [judged[i] for i in order]
