@@ -61,3 +61,16 @@ def test_rounce_placement_and_trick_winner_from_the_view_are_the_engines() -> No
         assert last["plays"][rounce.trick_winner(placed, trump)]["seat"] == last["winner"]
         checked += 1
     assert checked > 30
+
+
+def test_rummikub_play_notation_is_the_engines_and_reads_back() -> None:
+    """One writer of the notation: the engine's actions print with it and parse back to themselves."""
+    from boneyard.games.rummikub.engine import Rummikub
+    from boneyard.games.rummikub.groups import play_notation
+
+    game = boneyard.new_game("rummikub", seed=4)
+    plays = [a for a in game.legal_actions() if a.kind == "play"]
+    assert plays
+    for action in plays:
+        assert str(action) == play_notation(action.groups)
+        assert Rummikub.parse_action(play_notation(action.groups)) == action

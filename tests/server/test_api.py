@@ -22,6 +22,8 @@ def auth(token: str) -> dict[str, str]:
 
 def new_table(client: TestClient, **body: Any) -> str:
     """Create a table; returns its id."""
+    if "seed" in body or "deck" in body:
+        body = {"practice": True, **body}
     r = client.post("/api/tables", json={"game": "rounce", **body})
     assert r.status_code == 201, r.text
     table_id: str = r.json()["id"]
@@ -62,7 +64,7 @@ def test_pages_are_served(client: TestClient) -> None:
     table_id = new_table(client)
     assert client.get(f"/tables/{table_id}").status_code == 200
     assert "Rounce" in client.get("/rules/rounce").text
-    assert client.get("/static/tiles.js").status_code == 200
+    assert client.get("/static/core/tiles.js").status_code == 200
     assert client.get("/rules/chess").status_code == 404
 
 

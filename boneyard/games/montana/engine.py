@@ -1,13 +1,14 @@
 """Montana Domino Rummy: a draw-and-discard rummy game for 2-4 players with four double-six sets.
 
-Rules as in ``docs/rules/montana.md`` (``../shared/rules/RULINGS.md``, montana 1-14).
+Rules as in ``docs/rules/montana.md``, its rulings included.
 Flow of a hand: ten tiles to each of four seats (empty seats are dead hands), then turns:
 the engine pulls for the player (a forced step), who may go out, declare quads, and
 discards, possibly declaring ready. After each discard the engine asks, in turn order
 after the discarder, every seat with a legal claim to claim or pass; the answers stay
 hidden until all have answered, then the best claim takes the tile. A hand ends when
 someone goes out or a pull meets an empty woodpile; the game ends once the deal has gone
-round the table. The hand analysis lives in :mod:`boneyard.games.montana_analysis`.
+round the table. The hand analysis lives in :mod:`.analysis`, the sampling of a view in
+:mod:`.sampling`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, NamedTuple
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
-from ..base import Game, deal_hidden
+from ..base import Game
 from . import analysis as an
 from .analysis import MASKS, P5, MeldSet
 
@@ -97,10 +98,11 @@ class MontanaRules(Rules):
 
     mode: str = option(
         "dealer",
+        label="Scoring",
         allowed=("dealer", "shootout"),
         doc="dealer: play for chips (220 each); shootout: no points, the most outs wins",
     )
-    one_pair: bool = option(False, doc="a winning hand must hold exactly one pair")
+    one_pair: bool = option(False, label="Exactly one pair", doc="a winning hand must hold exactly one pair")
 
 
 class Montana(Game):
@@ -121,6 +123,27 @@ class Montana(Game):
     default_players = 4
     hand_size = HAND
     Rules = MontanaRules
+
+    @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Shootout: outs, at most one a hand. Dealer: chips move only when a hand is won; a
+        hand is worth at most going out, ready and three quads' worth of the dearest sets,
+        paid at most three times over and doubled for the dealer, plus the ready stakes."""
+        if rules.mode == "shootout":
+            return 0, rules.max_hands
+        value = an.GOING_OUT_POINTS + an.READY_POINTS + 3 * an.set_points("quad", 0, True)
+        swing = 6 * value + READY_STAKE * players
+        return START_CHIPS - swing * rules.max_hands, START_CHIPS + swing * rules.max_hands
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Tiles reach a hand only by the deal (ten each) or a pull (the woodpile holds what
+        four hands leave), so that bounds the discards; every other seat answers a discard
+        at most once; a claim puts two hand tiles at least into a set for good; each of the
+        28 kinds makes at most one quad declaration or addition a hand."""
+        discards = HAND * players + len(cls.full_set(rules)) - HAND * SEATS
+        claims = (HAND * players + len(cls.full_set(rules)) - HAND * SEATS) // 2
+        return players * discards + claims + 28 + 2
 
     @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
@@ -146,6 +169,8 @@ class Montana(Game):
         self._deal(dealer)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1
@@ -836,302 +861,11 @@ class Montana(Game):
     def sample(cls, view: dict[str, Any], rng: random.Random) -> Montana:
         """A game matching ``view``, the hidden tiles dealt at random within what play proved.
 
-        Respected: the hand sizes; the copy limits proved by claim windows a seat was not
-        asked in; a ready seat's fixed hand (one tile from going out, and every pull and
-        discard since tested against it); and, in an open claim window, exactly who has
-        been asked so far (seats skipped had no claim). Ready hands are built from random
-        sets, the other hidden tiles dealt at random.
+        See :func:`boneyard.games.montana.sampling.sample`, where the sampling lives.
         """
-        n = view["players"]
-        seat = view["seat"]
-        game: Montana = cls._blank(n, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
-        game._restore_common(view)
-        game._deck_used = True
-        game.chips = list(view["chips"])
-        game.outs = list(view["outs"])
-        game.hand_number = view["hand_number"]
-        game.deal_passes = view["deal_passes"]
-        game.last_result = view["last_result"]
-        game.dealer = view["dealer"]
-        game.exposed = [[_meld_from(d) for d in sets] for sets in view["exposed"]]
-        game.discards = [(s, Tile.parse(t)) for s, t in view["discards"]]
-        game.ready = list(view["ready"])
-        game.stakes = list(view["stakes"])
-        game.limits = [{Tile.parse(t).key: k for t, k in lim.items()} for lim in view["proved_limits"]]
-        game.pulls = [0] * n
-        game.tests = [[(Tile.parse(t), how, wins) for t, how, wins in tests] for tests in view["proved_ready"]]
-        game.pending = []
-        game.claim_queue = []
-        game.claim_options = {}
-        game.answers = {}
-        game.pulled = []
-        claim = view["claim"]
-        game.claim_tile = Tile.parse(claim["tile"]) if claim else None
-        game.claim_from = claim["from"] if claim else -1
-        own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
-        pool = list(cls.full_set(game.rules))
-        public = own + [t for sets in game.exposed for m in sets for t in m.tiles] + [t for _, t in game.discards]
-        for t in public:
-            pool.remove(t)
-        hidden = [s for s in range(n) if s != seat]
-        sizes = view["hand_sizes"]
-        for _ in range(300):
-            hands = game._sample_hands(pool, hidden, sizes, own, seat, view, rng)
-            if hands is not None:
-                break
-        else:
-            raise ValueError("no deal of the hidden tiles fits what the view shows")
-        return game
+        from .sampling import sample
 
-    def _sample_hands(
-        self,
-        pool: list[Tile],
-        hidden: list[int],
-        sizes: list[int],
-        own: list[Tile],
-        seat: int | None,
-        view: dict[str, Any],
-        rng: random.Random,
-    ) -> list[list[Tile]] | None:
-        """One attempt at dealing the hidden tiles into ``self``; ``None`` if it fails a proof."""
-        n = self.players
-        one_pair = self.rules.one_pair
-        rest = list(pool)
-        rng.shuffle(rest)
-        hands: list[list[Tile]] = [[] for _ in range(n)]
-        if seat is not None:
-            hands[seat] = list(own)
-        pulled: list[Tile] = []
-        turn = self.phase == Phase.TURN
-        asked: set[int] = set()
-        if self.phase == Phase.CLAIM:
-            asked = {*view["claim"]["answered"], self.current_player}  # type: ignore[arg-type]
-        for s in hidden:
-            if not self.ready[s]:
-                continue
-            on_turn = turn and s == self.current_player
-            size = sizes[s] - (1 if on_turn else 0)
-            seeds = [t for t, _, wins in self.tests[s] if wins]
-            if s in asked:
-                seeds.insert(0, self.claim_tile)  # type: ignore[arg-type]
-            seed = seeds[0] if seeds else None
-            found = self._ready_hand(s, rest, size, seed, rng)
-            if found is None:
-                return None
-            whole = found
-            for t in whole:
-                rest.remove(t)
-            hands[s] = whole
-            if on_turn:
-                chances = [t for t in an.waits(an.encode(whole), one_pair) if t in rest]
-                if not chances:
-                    return None
-                pulled = [rng.choice(chances)]
-                rest.remove(pulled[0])
-                hands[s] = [*whole, pulled[0]]
-        free = [s for s in hidden if not self.ready[s]]
-        for s in free:
-            if s in asked:  # give an asked seat the tiles of one claim it could make
-                reason = self._claim_reason(s, rest, sizes[s], rng)
-                if reason is None:
-                    return None
-                hands[s] = reason
-                for t in reason:
-                    rest.remove(t)
-        dead = (SEATS - n) * HAND
-        places = [sizes[s] - len(hands[s]) for s in free] + [dead, view["woodpile"]]
-        try:
-            deal = deal_hidden(rest, places, rng, tries=1)
-        except ValueError:
-            return None
-        for i, s in enumerate(free):
-            hands[s] = hands[s] + deal[i]
-        self.hands = [sorted(h, reverse=True) for h in hands]
-        self.codes = [an.encode(h) for h in self.hands]
-        self.dead = deal[-2]
-        self.wood = deal[-1]
-        self.wood_at = 0
-        if not self._sample_fits(hidden, pulled):
-            return None
-        if turn:
-            cur = self.current_player
-            if cur == seat:
-                self.pulled = [Tile.parse(t) for t in view["pulled"]]
-            elif pulled:
-                self.pulled = pulled
-            else:
-                self.pulled = [rng.choice(self.hands[cur])] if cur is not None else []
-        else:
-            self.pulled = []
-        if self.phase == Phase.CLAIM and not self._sample_window(view, seat, rng):
-            return None
-        return self.hands
-
-    def _ready_hand(
-        self, seat: int, pool: list[Tile], size: int, seed: Tile | None, rng: random.Random
-    ) -> list[Tile] | None:
-        """A fixed hand of ``size`` tiles for a hidden ready seat that keeps every test made on it.
-
-        Built as a random complete hand of one tile more, less one tile (``seed``, a tile it
-        is known to win with, when there is one); up to 200 tries.
-        """
-        one_pair = self.rules.one_pair
-        # Without a known winning tile, every other try builds the hand around a wait the
-        # seat was never shown to pass on: with many non-winning pulls tested, a hand built
-        # from random sets alone almost never keeps them all.
-        passed_on = {t for t, _, wins in self.tests[seat] if not wins}
-        waits = [t for t in _KINDS if t not in passed_on] if seed is None else []
-        for attempt in range(200):
-            wait = seed if seed is not None else (rng.choice(waits) if waits and attempt % 2 == 0 else None)
-            whole = _random_complete(pool, size + 1, one_pair, rng, wait)
-            if whole is None:
-                continue
-            codes = an.encode(whole)
-            fits = []
-            for t in [wait] if wait is not None else list(dict.fromkeys(whole)):
-                codes[t.high] -= P5[t.low]
-                if self._ready_ok(seat, codes):
-                    fits.append(t)
-                codes[t.high] += P5[t.low]
-            if fits:
-                whole.remove(rng.choice(fits))
-                return whole
-        return None
-
-    def _claim_reason(self, seat: int, pool: list[Tile], size: int, rng: random.Random) -> list[Tile] | None:
-        """Tiles from ``pool`` that would let ``seat`` (holding ``size`` tiles) claim the offered tile."""
-        tile = self.claim_tile
-        assert tile is not None
-        copies = pool.count(tile)
-        options: list[list[Tile]] = []
-        if size == 1 and copies:
-            options.append([tile])  # a lone tile waiting for its pair
-        if copies >= 2:
-            options.append([tile, tile])
-        if copies >= 3:
-            options.append([tile, tile, tile])
-        if self.players > 2 and tile.high >= 2 and self._next(self.claim_from) == seat:
-            s, low = tile.high, tile.low
-            for start in range(max(0, low - 2), min(low, s - 2) + 1):
-                others = [Tile(s, k) for k in (start, start + 1, start + 2) if k != low]
-                if all(t in pool for t in others):
-                    options.append(others)
-        options = [o for o in options if len(o) <= size]
-        if not options:
-            return [] if rng.random() < 0.5 else None  # only a winning hand could claim: leave it to chance
-        return list(rng.choice(options))
-
-    def _sample_fits(self, hidden: list[int], pulled: list[Tile]) -> bool:
-        """Whether the dealt hidden hands keep every proved limit and every ready test."""
-        one_pair = self.rules.one_pair
-        for s in hidden:
-            codes = self.codes[s]
-            pulls = self.pulls[s]
-            for key, k in self.limits[s].items():
-                if (codes[key // 8] // P5[key % 8]) % 5 > k + pulls:
-                    return False
-            if not self.ready[s]:
-                continue
-            fixed = list(codes)
-            if pulled and s == self.current_player:
-                t = pulled[0]
-                fixed[t.high] -= P5[t.low]
-                if not an.complete(codes, one_pair):
-                    return False
-            if not self._ready_ok(s, fixed):
-                return False
-        return True
-
-    def _ready_ok(self, seat: int, fixed: list[int]) -> bool:
-        """Whether a ready seat's fixed hand (coded) waits and agrees with every test made on it."""
-        one_pair = self.rules.one_pair
-        if not an.is_waiting(fixed, one_pair):
-            return False
-        for t, how, wins in self.tests[seat]:
-            ok = an.goes_out(fixed, t, one_pair) if how == "pull" else self._claim_out_ok(fixed, t)
-            if ok != wins:
-                return False
-        return True
-
-    def _sample_window(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> bool:
-        """Rebuild an open claim window; ``False`` if the dealt hands would ask other seats."""
-        claim = view["claim"]
-        tile = self.claim_tile
-        assert tile is not None
-        answered = list(claim["answered"])
-        cur = self.current_player
-        queue, options = self._window(self.claim_from, tile)
-        if cur not in queue:
-            return False
-        at = queue.index(cur)
-        if queue[:at] != answered:
-            return False
-        self.claim_queue = queue[at:]
-        self.claim_options = options
-        self.answers = {}
-        for s in answered:
-            if s == seat:
-                self.answers[s] = self.parse_action(view["my_answer"])
-            else:
-                self.answers[s] = rng.choice(options[s])
-        return True
-
-
-_KINDS = double_six()
-
-
-def _random_complete(
-    pool: list[Tile], size: int, one_pair: bool, rng: random.Random, seed: Tile | None = None
-) -> list[Tile] | None:
-    """A random complete hand of ``size`` tiles built from random sets of ``pool`` (``None``: failed).
-
-    With ``seed``, the first set holds one extra copy of ``seed`` that is not taken from the pool.
-    """
-    have: dict[Tile, int] = {}
-    for t in pool:
-        have[t] = have.get(t, 0) + 1
-    if seed is not None:
-        have[seed] = have.get(seed, 0) + 1
-    kinds = list(have)
-    out: list[Tile] = []
-    left = size
-    pairs = 0
-    for _ in range(40):
-        if left == 0:
-            break
-        if left == 1:
-            return None
-        if seed is not None and not out:
-            want = rng.choice(("pair", "triple", "run"))
-        elif left == 2 or (one_pair and pairs == 0 and left % 3 == 2):
-            want = "pair"
-        elif one_pair:
-            want = rng.choice(("triple", "run"))
-        else:
-            want = rng.choice(("pair", "triple", "run"))
-        if seed is not None and not out:
-            t = seed
-            if want == "run" and seed.high >= 2:
-                t = Tile(seed.high, max(0, min(seed.low - rng.randrange(3), seed.high - 2)))
-        else:
-            t = rng.choice(kinds)
-        if want == "run":
-            if t.high < 2 or t.low > t.high - 2:
-                continue
-            tiles = [t, Tile(t.high, t.low + 1), Tile(t.high, t.low + 2)]
-            if any(have.get(x, 0) < 1 for x in tiles):
-                continue
-        else:
-            k = 2 if want == "pair" else 3
-            if have[t] < k:
-                continue
-            tiles = [t] * k
-        for x in tiles:
-            have[x] -= 1
-        out.extend(tiles)
-        left -= len(tiles)
-        pairs += want == "pair"
-    return out if left == 0 else None
+        return sample(cls, view, rng)
 
 
 def _is_run(a: Tile, b: Tile, c: Tile) -> bool:

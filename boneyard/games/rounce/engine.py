@@ -1,6 +1,6 @@
 """Domino Rounce: a five-trick game for 2-4 players counting down from 15.
 
-Rules as in ``docs/rules/rounce.md`` (``../shared/rules/RULINGS.md``, rounce 1-6).
+Rules as in ``docs/rules/rounce.md``, its rulings included.
 Flow of a hand: deal and turn-up, one call each from the left of the dealer (pass, fold,
 dummy, and for the dealer take or defend), face-down discards where a call needs them,
 five tricks, scoring. The game ends after the hand in which someone reaches 0.
@@ -60,7 +60,7 @@ _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-
 
 @dataclass(frozen=True)
 class RounceRules(Rules):
-    """Domino Rounce has no options: the rulings fix every point."""
+    """Domino Rounce's options: only the hand limit every game has; the rulings fix every other point."""
 
 
 class Play(NamedTuple):
@@ -168,6 +168,18 @@ class Rounce(Game):
     Rules = RounceRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points left: a hand starts with everyone above 0 and takes at most five off a seat
+        (so -4 at worst); a rounce puts five back on, at most once a hand."""
+        return 1 - TRICKS, START_POINTS + ROUNCE_PENALTY * rules.max_hands
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """One call a seat, at most six more call-phase steps (two dummies' discards, the
+        dealer's take, its discard and the defend choice), then five tricks."""
+        return players + 6 + TRICKS * players
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """One double-six set."""
         return double_six()
@@ -183,6 +195,8 @@ class Rounce(Game):
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1

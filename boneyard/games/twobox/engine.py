@@ -1,6 +1,6 @@
 """Four-man two-box draw: a block-and-draw game on a four-armed spinner with stacking.
 
-Rules as in ``docs/rules/twobox.md`` (``../shared/rules/RULINGS.md``, twobox 1-10).
+Rules as in ``docs/rules/twobox.md``, its rulings included.
 Two double-six sets (56 tiles), 2-6 players, 7 tiles each. Flow of a hand: the deal, the
 engine sets the highest double held as the spinner (scoring it when its pips are a
 multiple of 5), then turns of ``draw`` (any number, while the boneyard lasts), one tile
@@ -150,9 +150,15 @@ def scored(count: int) -> int:
 class TwoboxRules(Rules):
     """The options of four-man two-box draw."""
 
-    target: int = option(150, minimum=1, doc="points that win the game at once (100 short, 200 long)")
-    cutthroat: bool = option(False, doc="a stack right after a scoring play steals that score (doubled for a double)")
-    round_to_five: bool = option(False, doc="round the going-out award to the nearest 5")
+    target: int = option(
+        150, label="Target", minimum=1, maximum=1000, doc="points that win the game at once (100 short, 200 long)"
+    )
+    cutthroat: bool = option(
+        False,
+        label="Cutthroat",
+        doc="a stack right after a scoring play steals that score (doubled for a double)",
+    )
+    round_to_five: bool = option(False, label="Round to five", doc="round the going-out award to the nearest 5")
 
 
 class Twobox(Game):
@@ -176,6 +182,26 @@ class Twobox(Game):
     Rules = TwoboxRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points only grow, and the game ends the moment a seat reaches the target, so no seat
+        passes the target by more than one scoring event: a count or an award (at most every
+        pip in the set). Under cutthroat a steal moves points between seats; a stolen amount
+        is at most twice an amount that left its stealer below the target, which bounds it
+        by twice the players times the target, and the others' losses by the same."""
+        pips = sum(t.pips for t in cls.full_set(rules))
+        event = max(pips, 2 * players * rules.target) if rules.cutthroat else pips
+        low = -(players - 1) * (rules.target - 1) - event if rules.cutthroat else 0
+        return low, rules.target - 1 + event
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Each tile is played or stacked at most once and drawn at most once; passes come
+        only with an empty boneyard, at most one round between plays and one to block."""
+        tiles = len(cls.full_set(rules))
+        plays, draws = tiles, tiles - HAND_SIZE * players
+        return plays + draws + (players - 1) * plays + players
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Two double-six sets: 56 tiles."""
         return double_six(2)
@@ -191,6 +217,8 @@ class Twobox(Game):
 
     def _deal(self) -> None:
         """Deal a hand (redealing while nobody holds a double) and set the spinner."""
+        if self._hand_limit_reached():
+            return
         n = self.players
         while True:
             deck = self._deck()
