@@ -292,7 +292,9 @@ def main() -> None:
     report = "\n".join(lines) + "\n"
     print(report)
     if args.write is not None:
-        args.write.write_text(report, encoding="utf-8")
+        old = args.write.read_text(encoding="utf-8") if args.write.exists() else ""
+        cut = old.find("\n## Server load")  # written by server_load.py: kept as it is
+        args.write.write_text(report + (old[cut:] if cut >= 0 else ""), encoding="utf-8")
         print(f"wrote {args.write}", file=sys.stderr)
 
 

@@ -7,10 +7,14 @@ the human POST's p50/p99 (sent to answered), the server's event-loop lag (p50/p9
 its CPU (100% = one core) and memory, then the largest N each server sustains with p99
 under 100 ms and their ratio.
 
-boardgame.io (the npm package, ``benchmarks/bgio``: a minimal four-seat game, its own
-server with in-memory storage, and a Node load generator with the same pattern and
-pacing; bots are clients there, since boardgame.io has no server-side bots) is installed
-with npm into ``benchmarks/bgio/node_modules`` on first use.
+Both servers are driven by load generators in Node (``benchmarks/node``), so that the
+clients cost little and the same on both sides: ``load_boneyard.js`` (HTTP and the
+``ws`` package) and ``load_bgio.js`` (boardgame.io's own client over socket.io), with the
+same pattern and pacing. boardgame.io (the npm package) runs a minimal four-seat game of
+its own (``game.js``) on its own server (``server.js``, in-memory storage, so it never
+waits on a disk where boneyard fsyncs every action); its bots are clients, since it has
+no server-side bots. The packages are installed with npm into
+``benchmarks/node/node_modules`` on first use.
 
     python benchmarks/server_load.py                       # SQLite, 100/300/1000 tables
     python benchmarks/server_load.py --tables 50,200 --measure 15
@@ -23,10 +27,8 @@ noisy, and a level's p99 can move by tens of milliseconds from one run to the ne
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -39,10 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
 
 HERE = Path(__file__).resolve().parent
-BGIO = HERE / "bgio"
+NODE = HERE / "node"
 TICK = os.sysconf("SC_CLK_TCK")
 TARGET_MS = 100.0
 
@@ -91,7 +92,7 @@ class Level:
     rss: float = 0.0
     errors: int = 0
     lost: int | None = None
-    driver_cpu: float = 0.0  # the load generator's own CPU: near 100% it, not the server, sets the pace
+    driver_cpu: float = 0.0  # the load generator's own CPU: near 100%, it and not the server sets the pace
 
     def line(self) -> str:
         """One printed row."""
@@ -147,145 +148,50 @@ class Boneyard:
                 proc.kill()
 
 
-async def boneyard_load(ports: list[int], tables: int, ramp: float, measure: float) -> tuple[list[float], int, int]:
-    """Drive ``tables`` tables; returns the human POST latencies (ms) of the measured window, errors, lost."""
-    latencies: list[float] = []
-    errors = [0]
-    acked: dict[str, int] = {}
-    window = {"on": False}
-    stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30, limits=limits) for p in ports]
-
-    async def spectate(port: int, table_id: str) -> None:
-        try:
-            async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_size=None) as ws:
-                while not stop.is_set():
-                    await ws.recv()
-        except Exception:
-            return
-
-    async def act(http: httpx.AsyncClient, table_id: str, token: str, state: dict[str, Any]) -> None:
-        await asyncio.sleep(random.uniform(1.0, 3.0))
-        body = {"action": random.choice(state["legal_actions"]), "expected_version": state["version"]}
-        started = time.perf_counter()
-        try:
-            r = await http.post(f"/api/tables/{table_id}/actions", json=body,
-                                headers={"Authorization": f"Bearer {token}"})
-        except httpx.HTTPError:
-            errors[0] += 1
-            return
-        if window["on"]:
-            latencies.append((time.perf_counter() - started) * 1000)
-        if r.status_code == 200:
-            acked[table_id] = max(acked.get(table_id, 0), r.json()["version"])
-        elif r.status_code != 409:
-            errors[0] += 1
-
-    async def seat(slot: int) -> None:
-        # WebSocket on one process, POSTs to the other when there are two: any process serves any table
-        ws_port = ports[slot % len(ports)]
-        http = clients[(slot + 1) % len(clients)]
-        while not stop.is_set():
-            body = {"game": "rounce", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"]}
-            try:
-                table_id = (await http.post("/api/tables", json=body)).json()["id"]
-                token = (await http.post(f"/api/tables/{table_id}/join", json={"name": f"h{slot}"})).json()["token"]
-            except (httpx.HTTPError, KeyError):
-                errors[0] += 1
-                await asyncio.sleep(1)
-                continue
-            watchers = [asyncio.ensure_future(spectate(ws_port, table_id)) for _ in range(2)]
-            acted = -1
-            pending: asyncio.Task[None] | None = None
-            try:
-                async with connect(f"ws://127.0.0.1:{ws_port}/ws/tables/{table_id}?token={token}",
-                                   max_size=None) as ws:
-                    while not stop.is_set():
-                        try:
-                            state = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                        except TimeoutError:
-                            continue
-                        if state["is_over"]:
-                            break
-                        if state["current_player"] == 0 and state["version"] > acted and state["legal_actions"]:
-                            acted = state["version"]
-                            if pending is None or pending.done():
-                                pending = asyncio.ensure_future(act(http, table_id, token, state))
-            except Exception:
-                errors[0] += 1
-            finally:
-                for w in watchers:
-                    w.cancel()
-                if pending is not None:
-                    pending.cancel()
-
-    seats = []
-    for slot in range(tables):
-        seats.append(asyncio.ensure_future(seat(slot)))
-        await asyncio.sleep(ramp / tables)
-    window["on"] = True
-    await asyncio.sleep(measure)
-    window["on"] = False
-    stop.set()
-    await asyncio.wait(seats, timeout=10)
-    for task in seats:
-        task.cancel()
-    lost = 0
-    for table_id, version in list(acked.items())[:200]:  # every acknowledged action is stored
-        stored = (await clients[0].get(f"/api/tables/{table_id}")).json().get("version", -1)
-        lost += stored < version
-    for c in clients:
-        await c.aclose()
-    return latencies, errors[0], lost
-
-
 def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: int) -> Level:
-    """One level on boneyard: start fresh servers, drive them, measure, stop."""
+    """One level on boneyard: start fresh servers, drive them with load_boneyard.js, measure, stop."""
     server = Boneyard(db, processes)
     server.start()
     try:
         pids = [p.pid for p in server.procs]
-        loop = asyncio.new_event_loop()
-        task = loop.create_task(boneyard_load(server.ports, tables, ramp, measure))
-        loop.run_until_complete(asyncio.sleep(ramp))
-        cpu0, own0, t0 = sum(cpu_seconds(p) for p in pids), cpu_seconds(os.getpid()), time.monotonic()
-        loop.run_until_complete(asyncio.sleep(measure * 0.95))
+        urls = ",".join(f"http://127.0.0.1:{port}" for port in server.ports)
+        load = subprocess.Popen(["node", "load_boneyard.js", urls, str(tables), str(ramp), str(measure)], cwd=NODE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        time.sleep(ramp)
+        cpu0, own0, t0 = sum(cpu_seconds(p) for p in pids), cpu_seconds(load.pid), time.monotonic()
+        time.sleep(measure * 0.95)
         elapsed = time.monotonic() - t0
         cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / elapsed * 100
-        driver = (cpu_seconds(os.getpid()) - own0) / elapsed * 100
-        health = [httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json() for port in server.ports]
+        driver = (cpu_seconds(load.pid) - own0) / elapsed * 100
+        health = [_health(port) for port in server.ports]
         rss = sum(rss_mb(p) for p in pids)
-        latencies, errors, lost = loop.run_until_complete(task)
-        loop.close()
+        result = _finish(load, measure + 300)
     finally:
         server.stop()
-    lag = {k: max(h["loop_lag_ms"][k] for h in health) for k in ("p50", "p99", "max")}
+    lag = {k: max(h["loop_lag_ms"][k] for h in health if h) for k in ("p50", "p99", "max")} if all(health) else {}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
-    return Level(name, tables, len(latencies), percentile(latencies, 0.5), percentile(latencies, 0.99), lag, cpu,
-                 rss, errors, lost, driver)
+    return Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
+                 result["lost"], driver)
 
 
 # ----- boardgame.io ----------------------------------------------------------------------
 
 
-def ensure_bgio() -> bool:
-    """Install boardgame.io with npm into benchmarks/bgio/node_modules (once); False without npm."""
-    if (BGIO / "node_modules" / "boardgame.io").exists():
-        return True
+def ensure_node() -> None:
+    """Install the Node packages with npm into benchmarks/node/node_modules (once)."""
+    if (NODE / "node_modules" / "boardgame.io").exists() and (NODE / "node_modules" / "ws").exists():
+        return
     if shutil.which("npm") is None or shutil.which("node") is None:
-        print("boardgame.io: node/npm not found, skipped")
-        return False
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=BGIO, check=True)
-    return True
+        raise SystemExit("node and npm are needed for the load generators (apt-get install nodejs npm)")
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE, check=True)
 
 
 def run_bgio(tables: int, ramp: float, measure: float) -> Level:
-    """One level on boardgame.io's server, driven by benchmarks/bgio/load.js."""
+    """One level on boardgame.io's server, driven by benchmarks/node/load_bgio.js."""
     port = free_port()
     while _busy(port + 1):
         port = free_port()
-    server = subprocess.Popen(["node", "server.js", str(port)], cwd=BGIO, stdout=subprocess.PIPE,
+    server = subprocess.Popen(["node", "server.js", str(port)], cwd=NODE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
@@ -295,8 +201,8 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
                 break
         if "ready" not in line:
             raise RuntimeError(f"boardgame.io did not start: {line}")
-        load = subprocess.Popen(["node", "load.js", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}",
-                                 str(tables), str(ramp), str(measure)], cwd=BGIO, stdout=subprocess.PIPE,
+        load = subprocess.Popen(["node", "load_bgio.js", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}",
+                                 str(tables), str(ramp), str(measure)], cwd=NODE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
         time.sleep(ramp)
         cpu0, own0, t0 = cpu_seconds(server.pid), cpu_seconds(load.pid), time.monotonic()
@@ -304,15 +210,36 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
         cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0) * 100
         driver = (cpu_seconds(load.pid) - own0) / (time.monotonic() - t0) * 100
         rss = rss_mb(server.pid)
-        out, _ = load.communicate(timeout=measure + ramp + 120)
-        result = json.loads(out.strip().splitlines()[-1])
+        result = _finish(load, measure + 300)
     finally:
         server.terminate()
         lags = [json.loads(x)["lag"] for x in (server.communicate(timeout=10)[0] or "").splitlines() if '"lag"' in x]
     # the histogram's 10 ms resolution is part of every sample: what is left is the lag
     recent = lags[-max(1, int(measure / 5)):] if lags else []
     lag = {k: max(0.0, max(x[k] for x in recent) - 10.0) for k in ("p50", "p99", "max")} if recent else {}
-    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, 0, None, driver)
+    return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss,
+                 result.get("errors", 0), None, driver)
+
+
+def _finish(load: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+    """The load generator's result line; a generator that does not finish in time counts as a failed level."""
+    try:
+        out, _ = load.communicate(timeout=timeout)
+        result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+        return result
+    except (subprocess.TimeoutExpired, IndexError, json.JSONDecodeError):
+        load.kill()
+        load.wait()
+        return {"moves": 0, "p50": None, "p99": None, "errors": 1, "lost": None}
+
+
+def _health(port: int) -> dict[str, Any] | None:
+    """The server's /healthz, or None if it does not answer within 30 s."""
+    try:
+        health: dict[str, Any] = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).json()
+        return health
+    except httpx.HTTPError:
+        return None
 
 
 def _busy(port: int) -> bool:
@@ -365,28 +292,38 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="boneyard on a throwaway PostgreSQL")
     parser.add_argument("--processes", type=int, default=1, help="boneyard processes (PostgreSQL only)")
     parser.add_argument("--no-bgio", action="store_true", help="skip boardgame.io")
+    parser.add_argument("--write", type=Path, default=None,
+                        help="also write the figures as the 'Server load' section of this Markdown file")
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",")]
     if args.processes > 1 and not args.postgres:
         raise SystemExit("--processes above 1 needs --postgres")
     pg = Postgres() if args.postgres else None
     tmp = tempfile.mkdtemp(prefix="boneyard-bench-")
-    bgio = not args.no_bgio and ensure_bgio()
-    print(f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
-          f"{args.measure:.0f} s measured per level; latencies in ms")
-    print(f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
-          f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}  {'driver':>6}")
+    ensure_node()
+    bgio = not args.no_bgio
+    intro = (f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
+             f"{args.measure:.0f} s measured per level; latencies in ms")
+    heading = (f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
+               f"{'lagmax':>7}  {'cpu':>5} {'rss MB':>7}  {'driver':>6}")
+    print(intro)
+    print(heading)
+    printed: list[str] = [heading]
     levels: list[Level] = []
     try:
         for n in counts:
-            print(f"# load average before {n} tables: {os.getloadavg()[0]:.1f}", flush=True)
+            note = f"# load average before {n} tables: {os.getloadavg()[0]:.1f}"
+            print(note, flush=True)
+            printed.append(note)
             db = pg.url if pg else f"sqlite:///{tmp}/load-{n}.db"
             level = run_boneyard(n, args.ramp, args.measure, db, args.processes)
             print(level.line(), flush=True)
+            printed.append(level.line())
             levels.append(level)
             if bgio:
                 level = run_bgio(n, args.ramp, args.measure)
                 print(level.line(), flush=True)
+                printed.append(level.line())
                 levels.append(level)
     finally:
         if pg:
@@ -396,13 +333,37 @@ def main() -> None:
     for level in levels:
         if level.sustained:
             best[level.system] = max(best.get(level.system, 0), level.tables)
-    for system in dict.fromkeys(lv.system for lv in levels):
-        print(f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms")
+    summary = [f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms"
+               for system in dict.fromkeys(lv.system for lv in levels)]
     ours = next((s for s in best if s.startswith("boneyard")), None)
     if bgio and ours and best.get("bgio"):
-        ratio = best[ours] / best["bgio"]
         capped = " (boneyard sustained the largest level tried: a lower bound)" if best[ours] == max(counts) else ""
-        print(f"ratio boneyard/boardgame.io: {ratio:.2f}{capped}")
+        summary.append(f"ratio boneyard/boardgame.io: {best[ours] / best['bgio']:.2f}{capped}")
+    print("\n".join(summary))
+    if args.write is not None:
+        command = "python benchmarks/server_load.py " + " ".join(sys.argv[1:])
+        write_section(args.write, command, intro, printed, summary)
+
+
+def write_section(path: Path, command: str, intro: str, table: list[str], summary: list[str]) -> None:
+    """Put the figures in ``path`` as its last section, "Server load", replacing an older one."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Performance\n"
+    cut = text.find("\n## Server load")
+    kept = (text if cut < 0 else text[:cut]).rstrip("\n")
+    section = [
+        "## Server load", "",
+        f"Written by `{command.replace('--write ' + str(path), '').strip()} --write {path}` "
+        "(not a test; see the script's docstring for the client pattern).", "",
+        f"- {intro}",
+        "- per level: human POSTs measured, their p50/p99 (sent to answered), the server's event-loop lag "
+        "(p50/p99/max), server CPU (100% = one core), resident memory, the load generator's CPU",
+        "- boneyard commits every action to SQLite with fsync before answering; boardgame.io keeps its "
+        "matches in memory",
+        "- the machine was shared with other work while measuring (load average per level below): the "
+        "figures are noisy", "",
+        "```", *table, "```", "", *[f"- {line}" for line in summary], "",
+    ]
+    path.write_text(kept + "\n\n" + "\n".join(section), encoding="utf-8")
 
 
 if __name__ == "__main__":

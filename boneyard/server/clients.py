@@ -29,23 +29,26 @@ class Subscriber:
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]], queue_size: int = QUEUE_SIZE,
                  send_timeout: float = SEND_TIMEOUT) -> None:
         self.seat = seat
-        self.version = -1  # the version of the last state queued for it
+        self.serial = -1  # the serial of the last snapshot queued for it
         self._send = send
         self._queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self._send_timeout = send_timeout
         self.too_slow = asyncio.Event()  # set: the handler closes the socket with ``close_code``
         self.close_code = CLOSE_TOO_SLOW
 
-    def offer(self, text: str, version: int) -> None:
-        """Queue a push without waiting; a full queue marks the client too slow."""
-        if self.too_slow.is_set() or version <= self.version:
+    def offer(self, text: str, serial: int) -> None:
+        """Queue a push (of snapshot ``serial``) without waiting; a full queue marks the client too slow.
+
+        A snapshot older than the last one queued is dropped: a client never goes back in time.
+        """
+        if self.too_slow.is_set() or serial <= self.serial:
             return
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.too_slow.set()
             return
-        self.version = version
+        self.serial = serial
 
     async def run(self) -> None:
         """Send queued pushes in order; returns when one push takes too long (the client is too slow).

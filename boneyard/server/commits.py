@@ -67,6 +67,17 @@ class Committer:
         self._queue.put((fn, future, loop))
         return await future
 
+    def enqueue(self, fn: Write, future: asyncio.Future[Any], loop: asyncio.AbstractEventLoop) -> None:
+        """From any thread: run ``fn(session)`` in the next transaction and settle ``future`` on ``loop``.
+
+        A table's pool thread hands its write over this way, so that the commit, not a
+        trip back through the event loop, is what wakes the waiting request.
+        """
+        if self.closed:
+            _settle((fn, future, loop), error=ShuttingDown("the server is shutting down: nothing more is written"))
+            return
+        self._queue.put((fn, future, loop))
+
     def close(self) -> None:
         """Stop the writer thread once the queued writes are done."""
         self.closed = True

@@ -31,6 +31,7 @@ import collections
 import contextlib
 import difflib
 import functools
+import itertools
 import logging
 import random
 import re
@@ -153,6 +154,9 @@ def clean_name(name: Any) -> str:
     return name
 
 
+_SERIALS = itertools.count(1)
+
+
 @dataclass
 class Snapshot:
     """What readers see of a table at one committed version.
@@ -166,6 +170,7 @@ class Snapshot:
     version: int
     states: dict[int | None, dict[str, Any]]
     pushes: dict[int | None, str]
+    serial: int = field(default_factory=lambda: next(_SERIALS))  # orders snapshots, joins included
 
     def push(self, seat: int | None) -> str:
         """The bounded state of ``seat`` as JSON text."""
@@ -307,7 +312,12 @@ class TableService:
     """All live tables of one server, backed by a :class:`Store` and its group committer."""
 
     def __init__(self, store: Store, bot_delay: float = 0.6, idle_timeout: float = 6 * 3600,
-                 finished_linger: float = FINISHED_LINGER, workers: int = 4) -> None:
+                 finished_linger: float = FINISHED_LINGER, workers: int = 2) -> None:
+        # Discover the games here, on one thread: the registry fills itself on first use and
+        # must not be first used by several table threads at once.
+        for game_id in boneyard.games():
+            boneyard.game_info(game_id)
+        bots()
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
@@ -327,6 +337,7 @@ class TableService:
         self._leases: dict[str, float] = {}  # table id -> when this process's lease runs out
         self._background: set[asyncio.Task[Any]] = set()
         self.lag = LagMonitor()
+        self.loaded = asyncio.Event()  # set once the live tables are loaded after start
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -337,19 +348,32 @@ class TableService:
     # ----- loading -------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load the live tables (not the finished or expired ones), resume bots, start the sweeper."""
+        """Start the sweeper and start loading the live tables (not finished or expired ones) and their bots."""
         loop = asyncio.get_running_loop()
         if self.shared:
             from .notify import Listener
 
             self._listener = Listener(self.store.url, loop, self._on_notice, self._on_reconnect)
             self._listener.start()
-        ids = await self._run(self.store.live_tables)
+        self._sweeper = loop.create_task(self._sweep_forever())
+        self.lag.start()
+        self._spawn(self._load_live())
+
+    async def _load_live(self) -> None:
+        """Load the live tables in the background: the server answers meanwhile (any table on demand)."""
+        backoff = 0.25
+        while True:
+            try:
+                ids = await self._run(self.store.live_tables)
+                break
+            except SQLAlchemyError:
+                log.warning("the database cannot list the live tables; retrying in %.2f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
         for table_id in ids:
             with contextlib.suppress(ServerError):
                 await self.get(table_id)
-        self._sweeper = loop.create_task(self._sweep_forever())
-        self.lag.start()
+        self.loaded.set()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -634,8 +658,7 @@ class TableService:
                 raise BadRequest("the game is over: no action can be played")
             if game.current_player != seat:
                 raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
-            text, snapshot = await self._run(self._advance, table, action, seat)
-            await self._store(table, seat, text, snapshot, sent=action)
+            await self._play(table, seat, functools.partial(self._advance, table, action, seat), sent=action)
         self.broadcast(table)
         self.kick(table)
         return table, seat
@@ -654,13 +677,37 @@ class TableService:
         text = table.game.record()["actions"][-1]
         return text, self._snapshot(table, table.version + 1, acting=seat)
 
-    async def _store(self, table: Table, seat: int, text: str, snapshot: Snapshot, sent: str | None) -> None:
-        """Commit an action applied to ``table.game``; on failure rebuild the game as stored and refuse."""
+    async def _play(self, table: Table, seat: int, compute: Callable[[], tuple[str, Snapshot]],
+                    sent: str | None) -> None:
+        """Apply an action on the pool (``compute``), commit it, then publish it; the caller holds the lock.
+
+        The pool thread hands the write straight to the group committer, whose commit wakes
+        this coroutine: one trip from the event loop and one back, however busy the
+        machine. On a failed commit the game is rebuilt as stored and the action refused.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[str, Snapshot]] = loop.create_future()
         number = table.version
-        write = functools.partial(write_action, table_id=table.id, number=number, action=text, seat=seat,
-                                  is_over=bool(table.game.is_over))
+
+        def work() -> None:
+            try:
+                text, snapshot = compute()
+            except BaseException as err:
+                loop.call_soon_threadsafe(_fail, done, err)
+                return
+            is_over = bool(table.game.is_over)
+
+            def write(s: Any) -> tuple[str, Snapshot]:
+                write_action(s, table_id=table.id, number=number, action=text, seat=seat, is_over=is_over)
+                return text, snapshot
+
+            self.committer.enqueue(write, done, loop)
+
+        self.pool.submit(work)
         try:
-            await self.committer.write(write)
+            text, snapshot = await done
+        except BadRequest:
+            raise  # refused by the engine: the game is as it was
         except IntegrityError:
             # Another process stored this version first: take its actions and refuse ours.
             await self._run(self._rebuild, table)
@@ -713,19 +760,23 @@ class TableService:
         return changed
 
     async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """The solver's best play for the token's seat (rummikub), built from that seat's view only."""
-        from .hints import rummikub_hint
+        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
+
+        Built from that seat's view only, so a hint can never reveal a hidden tile.
+        """
+        from .hints import HINTS
 
         table = await self.get(table_id)
         seat = self.seat_of(table, token, required=True)
-        if table.game_id != "rummikub":
-            raise BadRequest(f"hints are given at rummikub tables only; this table plays {table.game_id}")
+        hint = HINTS.get(table.game_id)
+        if hint is None:
+            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
         state = self.state(table, seat)
         if state["is_over"]:
             raise Conflict("the game is over: there is nothing to hint")
         if state["current_player"] != seat:
             raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(rummikub_hint, state["view"])
+        found = await self._run_slow(hint, state["view"])
         async with table.lock:
             if table.version != state["version"]:
                 raise Conflict("the table moved on while the hint was worked out: ask again")
@@ -766,7 +817,7 @@ class TableService:
         self._next_sub += 1
         table.subscribers[self._next_sub] = sub
         assert table.snapshot is not None
-        sub.offer(table.snapshot.push(sub.seat), table.snapshot.version)
+        sub.offer(table.snapshot.push(sub.seat), table.snapshot.serial)
         return self._next_sub
 
     def unsubscribe(self, table: Table, sub: int) -> None:
@@ -778,7 +829,7 @@ class TableService:
         snapshot = table.snapshot
         assert snapshot is not None
         for sub in list(table.subscribers.values()):
-            sub.offer(snapshot.push(sub.seat), snapshot.version)
+            sub.offer(snapshot.push(sub.seat), snapshot.serial)
 
     # ----- bots ----------------------------------------------------------------------
 
@@ -842,9 +893,8 @@ class TableService:
             if table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots:
                 return False
             seat = table.game.current_player
-            text, snapshot = await self._run(self._bot_advance, table, seat)
             try:
-                await self._store(table, seat, text, snapshot, sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat), sent=None)
             except Stale:
                 return True  # another process played this turn: go on from its position
         self.broadcast(table)
@@ -899,13 +949,13 @@ class TableService:
     async def health(self) -> dict[str, Any]:
         """The database's state (``SELECT 1`` within 3 s) and the number of tables in memory."""
         try:
-            await asyncio.wait_for(self._run_slow(self.store.ping), 3.0)
+            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3.0)
             database = "ok"
             error = None
         except Exception as err:
             database = "unavailable"
             error = f"{type(err).__name__}: {str(err).splitlines()[0][:MAX_QUOTE] if str(err) else ''}"
-        out: dict[str, Any] = {"database": database, "tables": len(self.tables),
+        out: dict[str, Any] = {"database": database, "loaded": self.loaded.is_set(), "tables": len(self.tables),
                                "quarantined": len(self.quarantined), "loop_lag_ms": self.lag.summary(),
                                "commits": {"transactions": self.committer.batches, "writes": self.committer.writes}}
         if error:
@@ -929,6 +979,11 @@ class TableService:
         self.committer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _fail(future: asyncio.Future[Any], err: BaseException) -> None:
+    if not future.done():
+        future.set_exception(err)
 
 
 class LagMonitor:

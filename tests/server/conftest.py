@@ -55,17 +55,17 @@ class Server:
                "--bot-delay", str(self.bot_delay), "--limits", self.limits, *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # generous: the machine may be loaded
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                 raise RuntimeError(f"server exited: {err}")
             try:
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/games", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError("server did not start in 90 s")
 
     def kill(self) -> None:
         """kill -9: no shutdown code runs."""

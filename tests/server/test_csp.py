@@ -1,4 +1,4 @@
-"""The pages work under their Content-Security-Policy: no violation while a table is played."""
+"""The pages work under their Content-Security-Policy, and show which deals are fixed."""
 
 from __future__ import annotations
 
@@ -18,13 +18,22 @@ def test_lobby_and_table_pages_run_under_the_csp(live_server: Server, browser: A
     try:
         body = {"game": "rounce", "players": 2, "seats": ["human", "bot:random"]}
         table_id = httpx.post(live_server.url + "/api/tables", json=body).json()["id"]
+        practice = {"game": "rounce", "players": 2, "practice": True, "seed": 3}
+        fixed_id = httpx.post(live_server.url + "/api/tables", json=practice).json()["id"]
         page.goto(live_server.url + "/")
-        page.locator("#tables a.button").first.wait_for()
+        page.locator("#tables a.button").first.wait_for(timeout=60_000)
+        row = page.locator("#tables tr", has=page.locator(f"[data-link='/tables/{fixed_id}']"))
+        assert "fixed deal" in row.inner_text()
+        assert "fixed deal" not in page.locator("#tables tr", has=page.locator(
+            f"[data-link='/tables/{table_id}']")).inner_text()
         page.goto(f"{live_server.url}/tables/{table_id}")
         page.locator("#join-name").fill("Ann")
         page.locator("[data-join='0']").click()
-        page.locator("#hand svg.tile").first.wait_for()  # drawn from the WebSocket's pushes
-        page.locator("#conn.live").wait_for()
+        page.locator("#hand svg.tile").first.wait_for(timeout=60_000)  # drawn from the WebSocket's pushes
+        page.locator("#conn.live").wait_for(timeout=60_000)
+        assert "fixed deal" not in page.text_content("#title")
+        page.goto(f"{live_server.url}/tables/{fixed_id}")
+        page.locator("#title", has_text="fixed deal").wait_for(timeout=60_000)
         assert violations == []
     finally:
         context.close()

@@ -103,3 +103,28 @@ def test_websocket_handshakes_are_accepted_then_closed_with_a_code(tmp_path: Pat
         server.stop()
     assert server.proc is not None and server.proc.stderr is not None
     assert "Traceback" not in server.proc.stderr.read().decode()
+
+
+def test_input_postgresql_refuses_is_refused_before_it(cluster: PgCluster) -> None:
+    from fastapi.testclient import TestClient
+
+    from boneyard.server import create_app
+
+    from .conftest import NO_LIMITS
+
+    with TestClient(create_app(cluster.url, bot_delay=0.0, limits=NO_LIMITS)) as client:
+        table_id = client.post("/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
+        for body in ({"name": "nul\x00name"}, {"name": "x" * 41}):
+            assert client.post(f"/api/tables/{table_id}/join", json=body).status_code == 400
+        tokens = [client.post(f"/api/tables/{table_id}/join", json={"name": n}).json()["token"] for n in ("A", "B")]
+        bad_tables = [{"game": "rounce", "practice": True, "seed": int("7" * 100)},
+                      {"game": "roun\x00ce"}, {"game": "twobox", "rules": {"target": "1\x00"}},
+                      {"game": "rounce", "practice": True, "deck": ["6-6\x00"] * 28},
+                      {"game": "rounce", "seats": ["bot:\x00", "human", "human", "human"]}]
+        for body in bad_tables:
+            r = client.post("/api/tables", json=body)
+            assert r.status_code in (400, 422), (body, r.text)
+        seat = client.get(f"/api/tables/{table_id}").json()["current_player"]
+        r = client.post(f"/api/tables/{table_id}/actions", json={"action": "pl\x00ay 6-6"}, headers=auth(tokens[seat]))
+        assert r.status_code == 400
+        assert client.get("/healthz").json()["database"] == "ok"

@@ -350,6 +350,10 @@ def test_start_up_loads_only_live_tables(app_at: Any) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     restarted = app_at()
+    deadline = time.monotonic() + 20
+    while not restarted.get("/healthz").json()["loaded"]:  # loaded in the background
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
     assert set(restarted.app.state.service.tables) == {live_id}  # type: ignore[attr-defined]
     assert state(restarted, done_id)["is_over"]
 
@@ -405,3 +409,12 @@ def test_a_long_replay_does_not_hold_up_other_tables(client: TestClient, monkeyp
     replay.join()
     assert r.status_code == 200
     assert took < 1.0, f"an action waited {took:.2f} s for another table's replay"
+
+
+def test_a_join_is_pushed_to_everyone_watching(client: TestClient) -> None:
+    table_id = client.post("/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert [s["name"] for s in ws.receive_json()["seats"]] == [None, None]
+        client.post(f"/api/tables/{table_id}/join", json={"name": "Ann"})
+        pushed = ws.receive_json()
+        assert [s["name"] for s in pushed["seats"]] == ["Ann", None] and pushed["version"] == 0

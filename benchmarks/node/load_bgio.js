@@ -1,6 +1,6 @@
-// Drives N boardgame.io tables like benchmarks/server_load.py drives boneyard: per table one
+// Drives N boardgame.io tables as load_boneyard.js drives boneyard: per table one
 // human acting 1-3 s after its turn comes, three bots acting after 0.6 s, two spectators.
-// Usage: node load.js SOCKET_URL API_URL TABLES RAMP_S MEASURE_S
+// Usage: node load_bgio.js SOCKET_URL API_URL TABLES RAMP_S MEASURE_S
 // Prints {"moves", "p50", "p99"}: a human move's time from sending to its state update.
 const { Client } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
