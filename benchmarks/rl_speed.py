@@ -14,7 +14,11 @@ for about ``--seconds`` of CPU time, and prints actions per CPU second:
 - ``openspiel``: ``state.legal_actions()``, ``state.observation_tensor()`` and
   ``state.apply_action`` of a random legal index.
 
-``cost`` is the engine's rate over the adapter's (the target: at most 2). Then the peers,
+The machine may be shared, so every game is measured in ``--rounds`` interleaved rounds
+(engine, then each adapter, in every round; each measurement ``--seconds`` of CPU time):
+the rates printed are the medians over the rounds, and ``cost`` is the median over the
+rounds of the engine's rate over the adapter's in the same round (the target: at most 2).
+Then the peers,
 measured the same way in the same run (every loop picks its random legal action with
 Python's ``random``): PettingZoo's classic ``texas_holdem_v4`` and
 ``leduc_holdem_v4`` (they need ``rlcard``; when it cannot be imported the line says
@@ -25,7 +29,9 @@ to them.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -155,6 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
     parser.add_argument("--games", default=",".join(boneyard.games()), help="comma-separated game ids")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per game (medians are shown)")
     args = parser.parse_args()
     import boneyard.rl.openspiel as bos
 
@@ -169,15 +176,21 @@ def main() -> None:
     print(f"{'game':9s} {'adapter':11s} {'actions/s':>10s} {'cost':>6s}{heads}")
     worst = 0.0
     for game_id in games:
-        engine = timed(engine_game(game_id), args.seconds)
-        print(f"{game_id:9s} {'engine':11s} {engine:10,.0f} {'':>6s}")
-        rates = {
-            "pettingzoo": timed(aec_game(lambda g=game_id: pettingzoo_env(g)), args.seconds),
-            "gymnasium": timed(gym_game(game_id), args.seconds),
-            "openspiel": timed(spiel_game(bos.short_name(game_id)), args.seconds),
+        runs: dict[str, Callable[[int], int]] = {
+            "engine": engine_game(game_id),
+            "pettingzoo": aec_game(functools.partial(pettingzoo_env, game_id)),
+            "gymnasium": gym_game(game_id),
+            "openspiel": spiel_game(bos.short_name(game_id)),
         }
-        for adapter, rate in rates.items():
-            cost = engine / rate
+        rates: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(max(1, args.rounds)):
+            for name, run in runs.items():
+                rates[name].append(timed(run, args.seconds))
+        engine = statistics.median(rates["engine"])
+        print(f"{game_id:9s} {'engine':11s} {engine:10,.0f} {'':>6s}")
+        for adapter in ("pettingzoo", "gymnasium", "openspiel"):
+            rate = statistics.median(rates[adapter])
+            cost = statistics.median(e / a for e, a in zip(rates["engine"], rates[adapter], strict=True))
             worst = max(worst, cost)
             ratios = "".join(f"  {rate / v:24.2f}" for v in numbers.values())
             print(f"{'':9s} {adapter:11s} {rate:10,.0f} {cost:6.2f}{ratios}")

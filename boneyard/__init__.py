@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .api import game_info, games, new_game, replay, sample_game
 from .bots import Bot, bot, bots
+from .bots.coach import analyse
 from .errors import IllegalAction, RulesError
 from .sim import simulate
 from .tiles import Tile
@@ -21,6 +22,7 @@ __all__ = [
     "IllegalAction",
     "RulesError",
     "Tile",
+    "analyse",
     "bot",
     "bots",
     "game_info",

@@ -43,25 +43,21 @@ class Table:
         self.steps = 0
         self._legal: dict[int, Any] | None = None
         self._views: dict[int, dict[str, Any]] = {}
-        self._obs: dict[int, np.ndarray] = {}
+        self._position()
 
-    @property
-    def over(self) -> bool:
-        """Whether the game has ended."""
-        return bool(self.game.is_over)
-
-    @property
-    def seat(self) -> int | None:
-        """The seat to act, ``None`` once over."""
-        return None if self.over else self.game.current_player
+    def _position(self) -> None:
+        """Read who is to act and whether the game is over, once per position (the adapters ask often)."""
+        self.over: bool = bool(self.game.is_over)
+        #: The seat to act, ``None`` once over.
+        self.seat: int | None = None if self.over else int(self.game.current_player)
 
     def legal(self) -> dict[int, Any]:
         """Index -> legal action of the seat to act (empty once over)."""
         if self._legal is None:
-            if self.over:
+            seat = self.seat
+            if seat is None:
                 self._legal = {}
             else:
-                seat = self.game.current_player
                 self._legal = self.enc.legal_map(self.view(seat), self.game.legal_actions())
         return self._legal
 
@@ -79,11 +75,8 @@ class Table:
         return found
 
     def observe(self, seat: int) -> np.ndarray:
-        """The observation of ``seat``, from its view only (made once per position; a fresh copy each call)."""
-        found = self._obs.get(seat)
-        if found is None:
-            found = self._obs[seat] = self.enc.observe(self.view(seat))
-        return found.copy()
+        """The observation of ``seat``, from its view only (a new array each call: callers may keep or change it)."""
+        return self.enc.observe(self.view(seat))
 
     def play(self, index: int) -> list[float]:
         """Play the legal action of ``index``; returns every seat's reward for this step.
@@ -105,7 +98,7 @@ class Table:
         self.game.apply(action)
         self._legal = None
         self._views = {}
-        self._obs = {}
+        self._position()
         self.steps += 1
         return self._rewards()
 
@@ -127,7 +120,6 @@ class Table:
         new.hand_scores = list(self.hand_scores)
         new._legal = None if self._legal is None else dict(self._legal)
         new._views = {}
-        new._obs = {}
         return new
 
     def with_game(self, game: Any) -> Table:

@@ -45,6 +45,7 @@ TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_
 HISTORY_WINDOW = 8
 _LINE = re.compile(r"^seat (\d+) (\w+)")
 _TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
+_ONE = array("f", [1.0]).tobytes()
 
 
 def tile(text: str) -> Tile:
@@ -125,7 +126,14 @@ class Encoding(ABC):
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
-        self._lines: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+        # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
+        self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
+        self._parsed: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+        self._at_phase = self.off["phase"]
+        self._at_to_act = self.off["to_act"]
+        self._at_scores = self.off["scores"]
+        self._at_history = 4 * self.off["history"]
+        self._history_end = self._at_history + 4 * HISTORY_WINDOW * self._history_width
         self._index_cache: dict[Any, int] = {}
         self._zeros = bytes(4 * self.obs_size)
         self._score_lo = self.facts.score_bounds[0]
@@ -169,12 +177,15 @@ class Encoding(ABC):
 
     def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
         """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
-        m = np.zeros(self.num_actions, dtype=np.int8)
-        m[list(legal)] = 1
-        return m
+        m = bytearray(self.num_actions)
+        for i in legal:
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def check_index(self, index: int) -> int:
         """``index`` as an int, or ``ValueError`` naming the valid range."""
+        if type(index) is int and 0 <= index < self.num_actions:
+            return index
         if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= int(index) < self.num_actions:
             raise ValueError(f"action index must be 0 to {self.num_actions - 1}, got {index!r}")
         return int(index)
@@ -211,39 +222,53 @@ class Encoding(ABC):
             raise ValueError("observations are made for a seat, not for a spectator's view")
         obs = Obs(self._zeros)
         buf = obs.buf
-        o = self.off
         rel = self.rel_of[seat]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
-            buf[o["phase"] + phase] = 1.0
+            buf[self._at_phase + phase] = 1.0
         cur = view["current_player"]
-        buf[o["to_act"] + (self.players if cur is None else rel[cur])] = 1.0
-        base = o["scores"]
+        buf[self._at_to_act + (self.players if cur is None else rel[cur])] = 1.0
+        base = self._at_scores
         lo, span = self._score_lo, self._score_span
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self._fill_history(buf, view["history"], rel)
+        self._fill_history(buf, view["history"], seat)
         self.fill(obs, view)
         return obs.vector()
 
-    def _fill_history(self, buf: array[float], history: Sequence[str], rel: Sequence[int]) -> None:
+    def _fill_history(self, buf: array[float], history: Sequence[str], seat: int) -> None:
+        """Write the history window: one memoised row of bytes per line, joined and copied in once."""
         lines = history[-HISTORY_WINDOW:]
-        width = self._history_width
-        at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
-        memo = self._lines
-        for line in lines:
-            parsed = memo.get(line)
-            if parsed is None:
-                parsed = memo[line] = self._parse_line(line)
-                if len(memo) > 50_000:
-                    memo.clear()
-            actor, row = parsed
-            if actor is not None:
-                buf[at + rel[actor]] = 1.0
-            for r in row:
-                buf[at + r] = 1.0
-            at += width
+        rows = self._rows[seat]
+        try:
+            joined = b"".join(map(rows.__getitem__, lines))
+        except KeyError:
+            for line in lines:
+                if line not in rows:
+                    self._add_line(line, seat)
+            joined = b"".join(map(rows.__getitem__, lines))
+        end = self._history_end
+        memoryview(buf).cast("B")[end - len(joined) : end] = joined
+
+    def _add_line(self, line: str, seat: int) -> None:
+        """Memoise a history line's row (float32 bytes) as ``seat`` sees it: its actor is relative to the seat."""
+        rows = self._rows[seat]
+        if len(rows) > 20_000:
+            rows.clear()
+        parsed = self._parsed.get(line)
+        if parsed is None:
+            if len(self._parsed) > 20_000:
+                self._parsed.clear()
+            parsed = self._parsed[line] = self._parse_line(line)
+        actor, entries = parsed
+        row = bytearray(4 * self._history_width)
+        if actor is not None:
+            at = 4 * self.rel_of[seat][actor]
+            row[at : at + 4] = _ONE
+        for r in entries:
+            row[4 * r : 4 * r + 4] = _ONE
+        rows[line] = bytes(row)
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""

@@ -43,6 +43,10 @@ from .encoding import HISTORY_WINDOW, Encoding, encoded_games, encoding
 
 SEED_BYTES = 8
 CHANCE_OUTCOMES = 256
+# OpenSpiel's player ids as plain ints (comparing with the pybind enums on every call is slow).
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SEED_OUTCOMES = [(b, 1.0 / CHANCE_OUTCOMES) for b in range(CHANCE_OUTCOMES)]
 
 
 def short_name(game_id: str) -> str:
@@ -122,16 +126,15 @@ class BoneyardState(pyspiel.State):
         n = self.enc.players
         self._returns = [0.0] * n
         self._rewards = [0.0] * n
-        self._player = int(pyspiel.PlayerId.CHANCE)  # OpenSpiel asks often: kept up to date
+        self._player = _CHANCE  # OpenSpiel asks often: kept up to date
 
     def _update_player(self) -> None:
         table = self.table
         if table is None:
-            self._player = int(pyspiel.PlayerId.CHANCE)
-        elif table.over:
-            self._player = int(pyspiel.PlayerId.TERMINAL)
+            self._player = _CHANCE
         else:
-            self._player = int(table.game.current_player)
+            seat = table.seat
+            self._player = _TERMINAL if seat is None else seat
 
     # ----- the OpenSpiel State interface ------------------------------------------------
 
@@ -143,11 +146,42 @@ class BoneyardState(pyspiel.State):
         assert self.table is not None and player == self.table.seat
         return sorted(self.table.legal())
 
+    # The three calls below answer from Python what OpenSpiel's C++ ``State`` would answer
+    # by calling back into Python several times (and, for the tensor, building a state and
+    # an observation twice); C++ callers still take the C++ path, which gives the same values.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the one to act), as OpenSpiel's ``State`` gives them."""
+        me = self._player
+        if me == _TERMINAL:
+            return []
+        if me == _CHANCE:
+            return list(range(CHANCE_OUTCOMES))
+        if player is None or player == me:
+            return self._legal_actions(me)
+        if player < 0:
+            raise pyspiel.SpielError(f"legal actions asked for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a byte of the game seed."""
+        return self._player == _CHANCE
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the one to act), as the game's observer writes it."""
+        if player is None:
+            player = self._player
+        if not 0 <= player < self.enc.players:
+            raise pyspiel.SpielError(f"observation tensor asked for player {player}; players are 0 to "
+                                     f"{self.enc.players - 1}")
+        if self.table is None:
+            return [0.0] * self.enc.obs_size
+        return self.table.observe(player).tolist()
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next byte of the game seed: 256 equally likely outcomes."""
         assert self.table is None
-        p = 1.0 / CHANCE_OUTCOMES
-        return [(b, p) for b in range(CHANCE_OUTCOMES)]
+        return list(_SEED_OUTCOMES)
 
     def _apply_action(self, action: int) -> None:
         if self.table is None:
@@ -159,11 +193,12 @@ class BoneyardState(pyspiel.State):
                 self._update_player()
             return
         self._rewards = self.table.play(int(action))
-        self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
+        if any(self._rewards):
+            self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
         self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return f"seed byte {action}"
         if self.table is not None and not self.table.over and player == self.table.seat:
             legal = self.table.legal()
@@ -173,7 +208,7 @@ class BoneyardState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game has ended."""
-        return self._player == pyspiel.PlayerId.TERMINAL
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each player's total reward so far (the scaled score change since the start)."""

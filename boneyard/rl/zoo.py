@@ -76,6 +76,7 @@ class BoneyardAEC(AECEnv):
         self.table = Table(self.enc, game_seed, deck=options.get("deck"), dealer=options.get("dealer"))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._paid = False  # whether ``rewards`` holds a non-zero reward (of the last step)
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -99,16 +100,20 @@ class BoneyardAEC(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, got None")
-        rewards = self.table.play(int(action))
+        table = self.table
+        rewards = table.play(int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
-        if self.table.over:
+        if any(rewards) or self._paid:
+            # Rewards are paid only at hand ends: most steps skip rebuilding the dicts.
+            self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
+            self._paid = any(rewards)
+            self._accumulate_rewards()
+        if table.over:
             for a in self.agents:
                 self.terminations[a] = True
             self.agent_selection = agent
         else:
-            self.agent_selection = self.possible_agents[self.table.seat]  # type: ignore[index]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[table.seat]  # type: ignore[index]
         if self.render_mode == "human":
             self.render()
 

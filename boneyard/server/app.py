@@ -60,6 +60,18 @@ class CreateTable(BaseModel):
     deck: list[Tile] | None = Field(default=None, max_length=256,
                                     description="practice tables only: a fixed first deal, the full tile set")
     dealer: int | None = Field(default=None, ge=0, le=64, description="the first hand's dealer, where the game has one")
+    next_timeout: float | None = Field(
+        default=None, ge=0, le=600,
+        description='seconds the table waits between hands for every human to press "Next hand" (0: no wait; '
+                    "default 20)")
+
+
+class NextHand(BaseModel):
+    """``POST /api/tables/{id}/next``: the hand whose end the player has seen (null: whatever hand just ended)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: int | None = Field(default=None, ge=1, le=10**6)
 
 
 class JoinTable(BaseModel):
@@ -242,7 +254,8 @@ def create_app(
         rate.hit("create", address)
         rate.check_open_tables(service.open_tables_of(address))
         table = await service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
-                                     body.dealer, practice=body.practice, creator=address)
+                                     body.dealer, practice=body.practice, creator=address,
+                                     next_timeout=body.next_timeout)
         return {"id": table.id}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
@@ -264,6 +277,14 @@ def create_app(
         """Play the token's seat's action: 400 if illegal or out of turn, 409 if stale, 503 if not stored."""
         rate.hit("act", client_address(request))
         table, seat = await service.act(table_id, bearer(authorization), body.action, body.expected_version)
+        return pushed(service.push(table, seat))
+
+    @app.post("/api/tables/{table_id}/next", tags=["tables"])
+    async def next_hand(table_id: str, request: Request, body: NextHand | None = None,
+                        authorization: str | None = Header(default=None)) -> Response:
+        """Press "Next hand": the table deals on once every human has (or its timeout passed). Idempotent."""
+        rate.hit("act", client_address(request))
+        table, seat = await service.next_hand(table_id, bearer(authorization), body.hand if body else None)
         return pushed(service.push(table, seat))
 
     @app.get("/api/tables/{table_id}/hint", tags=["tables"])

@@ -71,6 +71,7 @@ class TableRow(Base):
     expired: Mapped[bool] = mapped_column(Boolean, default=False)  # closed for lack of play
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # process running its bots
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    next_timeout: Mapped[float | None] = mapped_column(Float, nullable=True)  # between-hands hold (None: default)
 
 
 # Columns added after the first release, with their SQL type and default, so that an older
@@ -82,6 +83,7 @@ _ADDED_COLUMNS = {
     "expired": "BOOLEAN NOT NULL DEFAULT FALSE",
     "lease_owner": "VARCHAR(64)",
     "lease_until": "FLOAT",
+    "next_timeout": "FLOAT",
 }
 
 # The PostgreSQL channel on which every committed change is announced to the other processes.
@@ -294,8 +296,10 @@ def new_table_row(
     practice: bool = False,
     fixed_deal: bool = False,
     creator: str | None = None,
+    next_timeout: float | None = None,
 ) -> TableRow:
     """The row of a new table (JSON columns get plain JSON copies)."""
     return TableRow(id=table_id, game=game, players=players, seed=str(seed), rules=json.loads(json.dumps(rules)),
                     seats=list(seats), deck=deck, dealer=dealer, created=time.time(), is_over=False,
-                    practice=practice, fixed_deal=fixed_deal, creator=creator, expired=False)
+                    practice=practice, fixed_deal=fixed_deal, creator=creator, expired=False,
+                    next_timeout=next_timeout)

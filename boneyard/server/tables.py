@@ -63,6 +63,8 @@ MAX_QUOTE = 200  # characters of a client's input an error message may quote
 HISTORY_LIMIT = 200  # history entries a push carries (the newest); GET has them all
 LOBBY_LIMIT = 200  # tables the lobby lists (newest first)
 FINISHED_LINGER = 120.0  # seconds a finished table stays in memory after its last action
+NEXT_TIMEOUT = 20.0  # seconds a table waits between hands for its humans to press "Next hand" (default)
+ENDED_HISTORY = 50  # log lines of the hand-ending view a state keeps (the board needs only the recent ones)
 LEASE = 6.0  # seconds a process holds the right to play a table's bots (PostgreSQL, several processes)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 STORE_ERRORS = (SQLAlchemyError, ShuttingDown)  # a write that was not stored, through no fault of the request
@@ -158,6 +160,17 @@ _SERIALS = itertools.count(1)
 
 
 @dataclass
+class Hold:
+    """A table between hands: bots wait and humans may not act until every joined human has
+    pressed "Next hand" (``ready``) or ``until`` (wall-clock time) has passed."""
+
+    hand: int  # the hand that ended
+    until: float
+    ready: set[int] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
 class Snapshot:
     """What readers see of a table at one committed version.
 
@@ -171,6 +184,8 @@ class Snapshot:
     states: dict[int | None, dict[str, Any]]
     pushes: dict[int | None, str]
     serial: int = field(default_factory=lambda: next(_SERIALS))  # orders snapshots, joins included
+    ended: dict[int | None, dict[str, Any]] | None = None  # the table's ``ended`` as of this snapshot
+    hold: Hold | None = None  # the table's ``hold`` as of this snapshot
 
     def push(self, seat: int | None) -> str:
         """The bounded state of ``seat`` as JSON text."""
@@ -213,6 +228,13 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     snapshot: Snapshot | None = None
     touched: float = field(default_factory=time.monotonic)
+    next_timeout: float = NEXT_TIMEOUT
+    ended: dict[int | None, dict[str, Any]] | None = None  # per seat: the last finished hand as it ended
+    hold: Hold | None = None  # set while the table waits between hands
+
+    def humans(self) -> list[int]:
+        """The joined human seats: the players a between-hands hold waits for."""
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names]
 
     @property
     def version(self) -> int:
@@ -417,7 +439,8 @@ class TableService:
         table = Table(id=row.id, game_id=row.game, players=row.players, seed=int(row.seed), rules=dict(row.rules),
                       seats=list(row.seats), game=None, deck=row.deck, dealer=row.dealer,
                       practice=bool(row.practice), fixed_deal=bool(row.fixed_deal), creator=row.creator,
-                      created=row.created)
+                      created=row.created,
+                      next_timeout=NEXT_TIMEOUT if row.next_timeout is None else row.next_timeout)
         stored = self.store.actions(table_id)
         table.actions = [a for a, _ in stored]
         table.last_seat = stored[-1][1] if stored else None
@@ -489,11 +512,25 @@ class TableService:
             "history_from": 0,
         }
 
-    def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None) -> Snapshot:
-        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread)."""
+    def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None,
+                  ended: dict[int | None, dict[str, Any]] | None = None, hold: Hold | None = None) -> Snapshot:
+        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread).
+
+        ``ended`` and ``hold`` are the between-hands facts of this position when they change
+        with it (a hand just ended); otherwise the table's own are shown.
+        """
         version = table.version if version is None else version
+        if ended is None:
+            ended, hold = table.ended, table.hold
         states = {seat: self._state(table, seat, version) for seat in [None, *range(table.players)]}
-        snapshot = Snapshot(version, states, {})
+        between = None
+        if hold is not None:
+            between = {"hand": hold.hand, "waiting": [s for s in table.humans() if s not in hold.ready],
+                       "until": round(hold.until, 3)}
+        for seat, state in states.items():
+            state["between_hands"] = between
+            state["ended_hand"] = ended.get(seat) if ended else None
+        snapshot = Snapshot(version, states, {}, ended=ended, hold=hold)
         for seat in {acting, *(sub.seat for sub in list(table.subscribers.values()))}:
             snapshot.push(seat)
         return snapshot
@@ -538,13 +575,18 @@ class TableService:
 
     async def create(
         self, game_id: Any, players: Any, rules: Any, seats: Any, seed: Any = None, deck: Any = None,
-        dealer: Any = None, practice: bool = False, creator: str | None = None,
+        dealer: Any = None, practice: bool = False, creator: str | None = None, next_timeout: Any = None,
     ) -> Table:
         """Open a new table; ``BadRequest`` names a bad game, player count, rule, seat, deck or dealer.
 
         A chosen ``seed`` or ``deck`` makes the deal known to whoever chose it, so it is
         accepted only at a practice table, which says "fixed deal" wherever it is shown.
+        ``next_timeout`` is how long the table waits between hands for its humans to press
+        "Next hand" (seconds, 0 to 600; 0: it deals on at once; default :data:`NEXT_TIMEOUT`).
         """
+        if next_timeout is not None and (isinstance(next_timeout, bool) or not isinstance(next_timeout, int | float)
+                                         or not 0 <= next_timeout <= 600):
+            raise BadRequest(f"next_timeout must be a number of seconds from 0 to 600, got {quote(next_timeout)}")
         if not isinstance(game_id, str) or game_id not in boneyard.games():
             raise BadRequest(f"unknown game {quote(game_id)}; known games: {', '.join(boneyard.games())}")
         rules = check_rules(rules)
@@ -559,8 +601,11 @@ class TableService:
         table = await self._run(self._new_table, game_id, players, rules, seats, seed, deck, dealer,
                                 practice, fixed, creator)
         row = new_table_row(table.id, game_id, table.players, seed, table.rules, table.seats, table.deck,
-                            table.dealer, practice=practice, fixed_deal=fixed, creator=creator)
+                            table.dealer, practice=practice, fixed_deal=fixed, creator=creator,
+                            next_timeout=next_timeout)
         row.created = table.created
+        if next_timeout is not None:
+            table.next_timeout = float(next_timeout)
         try:
             await self.committer.write(functools.partial(write_table, row=row))
         except STORE_ERRORS as err:
@@ -654,6 +699,8 @@ class TableService:
                 raise Stale(f"the table has moved on: your view is of version {expected_version}, the table is at "
                             f"version {version}; here is the current state", self.state(table, seat))
             game = table.game
+            if table.hold is not None:
+                raise Conflict(self._holding(table))
             if game.is_over:
                 raise BadRequest("the game is over: no action can be played")
             if game.current_player != seat:
@@ -664,18 +711,98 @@ class TableService:
         return table, seat
 
     @staticmethod
+    def _holding(table: Table) -> str:
+        """Why an action waits: the hand is over and who has still to press "Next hand"."""
+        hold = table.hold
+        assert hold is not None
+        waiting = [table.who(s) for s in table.humans() if s not in hold.ready]
+        names = ", ".join(waiting[:-1]) + f" and {waiting[-1]}" if len(waiting) > 1 else "".join(waiting)
+        left = max(1, round(hold.until - time.time()))
+        return (f"hand {hold.hand} has just ended: the next hand starts when {names or 'everyone'} "
+                f"{'has' if len(waiting) == 1 else 'have'} pressed Next hand, or in {left} s")
+
+    async def next_hand(self, table_id: str, token: str | None, hand: int | None = None) -> tuple[Table, int]:
+        """A human's "Next hand": the table deals on once every joined human has pressed it.
+
+        Idempotent: pressing again, pressing when the table is not between hands, or
+        pressing for another ``hand`` than the one that ended changes nothing.
+        """
+        table = await self.get(table_id)
+        seat = self.seat_of(table, token, required=True)
+        assert seat is not None
+        async with table.lock:
+            hold = table.hold
+            if hold is None or (hand is not None and hand != hold.hand) or seat in hold.ready:
+                return table, seat
+            hold.ready.add(seat)
+            if all(s in hold.ready for s in table.humans()):
+                self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
+        return table, seat
+
+    @staticmethod
+    def _end_hold(table: Table) -> None:
+        if table.hold is not None and table.hold.timer is not None:
+            table.hold.timer.cancel()
+        table.hold = None
+
+    async def _release(self, table: Table, hand: int) -> None:
+        """The hold's timeout: deal on whoever has not pressed "Next hand"."""
+        async with table.lock:
+            if table.hold is None or table.hold.hand != hand:
+                return
+            self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
+
+    @staticmethod
     def _repeats(table: Table, action: str) -> bool:
         sent = " ".join(action.split())
         return bool(table.actions) and sent in (table.actions[-1], " ".join((table.last_sent or "").split()))
 
     def _advance(self, table: Table, action: str, seat: int | None = None) -> tuple[str, Snapshot]:
         """Apply ``seat``'s action to the game (worker thread) and build the states it leads to."""
+        game = table.game
+        hand, was_over = game.hand_number, game.is_over
         try:
-            table.game.apply(action)
+            game.apply(action)
         except IllegalAction as err:
             raise BadRequest(_scrub(str(err), action)) from None
-        text = table.game.record()["actions"][-1]
-        return text, self._snapshot(table, table.version + 1, acting=seat)
+        text = game.record()["actions"][-1]
+        if game.hand_number == hand and game.is_over == was_over:
+            return text, self._snapshot(table, table.version + 1, acting=seat)
+        ended = self._ended(table, hand)
+        hold = None
+        if not game.is_over and table.next_timeout > 0 and table.humans():
+            hold = Hold(hand, time.time() + table.next_timeout)
+        return text, self._snapshot(table, table.version + 1, acting=seat, ended=ended, hold=hold)
+
+    def _ended(self, table: Table, hand: int) -> dict[int | None, dict[str, Any]]:
+        """Each seat's record of the hand that just ended, built only from its own views.
+
+        ``before`` is the view the seat had just before the hand's last action (the last
+        log lines only), ``lines`` the log lines that action added, ``result`` the seat's
+        view of the hand's result: a page that was not watching draws the hand as it ended
+        from these, exactly as one that saw it happen does.
+        """
+        assert table.snapshot is not None
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat, state in table.snapshot.states.items():
+            before = dict(state["view"])
+            after = table.game.view(seat)
+            seen = before.get("history")
+            count = len(seen) if isinstance(seen, list) else 0
+            if isinstance(seen, list):
+                before["history"] = seen[-ENDED_HISTORY:]
+                before["history_start"] = count - len(before["history"])
+            lines = after.get("history")
+            out[seat] = {"hand": hand, "before": before,
+                         "lines": lines[count:] if isinstance(lines, list) else [],
+                         "result": after.get("last_result")}
+        return out
 
     async def _play(self, table: Table, seat: int, compute: Callable[[], tuple[str, Snapshot]],
                     sent: str | None) -> None:
@@ -725,6 +852,12 @@ class TableService:
         table.last_seat, table.last_sent = seat, sent
         table.snapshot = snapshot
         table.touched = time.monotonic()
+        if snapshot.ended is not table.ended:
+            table.ended, table.hold = snapshot.ended, snapshot.hold
+            if table.hold is not None:
+                hand = table.hold.hand
+                table.hold.timer = asyncio.get_running_loop().call_later(
+                    table.next_timeout, lambda: self._spawn(self._release(table, hand)))
 
     def _rebuild(self, table: Table) -> None:
         """Rebuild the game from the stored actions (after a refused commit)."""
@@ -760,19 +893,23 @@ class TableService:
         return changed
 
     async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """The solver's best play for the token's seat (rummikub), built from that seat's view only."""
-        from .hints import rummikub_hint
+        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
+
+        Built from that seat's view only, so a hint can never reveal a hidden tile.
+        """
+        from .hints import HINTS
 
         table = await self.get(table_id)
         seat = self.seat_of(table, token, required=True)
-        if table.game_id != "rummikub":
-            raise BadRequest(f"hints are given at rummikub tables only; this table plays {table.game_id}")
+        hint = HINTS.get(table.game_id)
+        if hint is None:
+            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
         state = self.state(table, seat)
         if state["is_over"]:
             raise Conflict("the game is over: there is nothing to hint")
         if state["current_player"] != seat:
             raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(rummikub_hint, state["view"])
+        found = await self._run_slow(hint, state["view"])
         async with table.lock:
             if table.version != state["version"]:
                 raise Conflict("the table moved on while the hint was worked out: ask again")
@@ -832,7 +969,7 @@ class TableService:
     def kick(self, table: Table) -> None:
         """Start the table's bot loop if a bot is to act and none is running."""
         game = table.game
-        if game.is_over or game.current_player not in table.bots:
+        if game.is_over or game.current_player not in table.bots or table.hold is not None:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -886,7 +1023,8 @@ class TableService:
             game = table.game
             return table.id in self.tables and not game.is_over and game.current_player in table.bots
         async with table.lock:
-            if table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots:
+            if (table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots
+                    or table.hold is not None):
                 return False
             seat = table.game.current_player
             try:

@@ -170,7 +170,7 @@ def test_refused_actions_leave_the_table_unchanged(client: TestClient) -> None:
 
 
 def test_a_whole_game_over_http_matches_the_engine(client: TestClient) -> None:
-    table_id = new_table(client, seed=9, players=3)
+    table_id = new_table(client, seed=9, players=3, next_timeout=0)  # no wait between hands
     tokens = join_all(client, table_id, 3)
     game = boneyard.new_game("rounce", players=3, seed=9)
     rng = random.Random(9)
@@ -286,7 +286,8 @@ def test_no_message_reveals_another_seats_tiles(client: TestClient, game_id: str
         if decks is None:
             continue
         deck, swapped, seat = decks
-        ids = [new_table(client, game=game_id, players=players, seed=seed, deck=d, dealer=0) for d in (deck, swapped)]
+        ids = [new_table(client, game=game_id, players=players, seed=seed, deck=d, dealer=0, next_timeout=0)
+               for d in (deck, swapped)]
         tokens = [join_all(client, t, players) for t in ids]
         rng = random.Random(seed)
         with client.websocket_connect(f"/ws/tables/{ids[0]}?token={tokens[0][seat]}") as ws_a, \

@@ -142,7 +142,7 @@ def test_seeds_are_secret_until_the_end_and_fixed_deals_are_marked(client: TestC
 
 
 def test_the_seed_is_published_at_the_end_and_replays_the_game(client: TestClient) -> None:
-    table_id, tokens = make(client, players=2)
+    table_id, tokens = make(client, players=2, next_timeout=0)
     played = []
     rng = random.Random(3)
     while not state(client, table_id)["is_over"]:

@@ -48,7 +48,7 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_plays_on(server: Ser
     with httpx.Client(base_url=server.url, timeout=30) as http:
         # a long game (eighty to 1,000 points): far more pushes than socket buffers and queues hold
         body = {"game": "eighty", "players": 4, "rules": {"target": 1000},
-                "seats": ["human", "bot:random", "bot:random", "bot:random"]}
+                "seats": ["human", "bot:random", "bot:random", "bot:random"], "next_timeout": 0}
         table_id = http.post("/api/tables", json=body).json()["id"]
         token = http.post(f"/api/tables/{table_id}/join", json={"name": "Ann"}).json()["token"]
         stuck = [raw_websocket(server.port, f"/ws/tables/{table_id}") for _ in range(3)]

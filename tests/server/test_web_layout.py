@@ -216,7 +216,7 @@ def seated_pages(live_server: Server, browser: Any) -> Iterator[Any]:
     def open_table(game_id: str) -> Any:
         n = boneyard.game_info(game_id)["players"]["default"]
         seats = ["human"] + ["bot:random"] * (n - 1)
-        body = {"game": game_id, "seats": seats, "seed": 9, "practice": True}
+        body = {"game": game_id, "seats": seats, "seed": 9, "practice": True, "next_timeout": 0}
         table = httpx.post(f"{live_server.url}/api/tables", json=body).json()["id"]
         token = httpx.post(f"{live_server.url}/api/tables/{table}/join", json={"name": "Zoë"}).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}

@@ -115,6 +115,39 @@ def trick_winner(plays: Sequence[Placed], trump: int) -> int:
     return best
 
 
+def legal_plays(hand: Sequence[Tile], trump: int, led: int | None, first_trick: bool) -> list[RounceAction]:
+    """The legal plays from ``hand`` (rules of leading and following), in hand order.
+
+    ``led``: the suit the trick was led in (``None``: this play leads); ``first_trick``: no
+    trick of the hand is finished yet. A leader holding a trump must lead one after the
+    first trick (in the first, only when holding three or more); a plain lead names its
+    suit (one action per end). A follower must follow the led suit (trumps follow only a
+    trump lead), else must trump when holding three or more trumps, else plays anything.
+    The engine and the endgame solver both play by this function.
+    """
+    trumps = [t for t in hand if t.high == trump or t.low == trump]
+    if led is None:
+        if trumps and (not first_trick or len(trumps) >= 3):
+            return [RounceAction("play", t) for t in trumps]
+        out = []
+        for t in hand:
+            if t.high == trump or t.low == trump or t.high == t.low:
+                out.append(RounceAction("play", t))
+            else:
+                out.append(RounceAction("play", t, t.high))
+                out.append(RounceAction("play", t, t.low))
+        return out
+    if led == trump:
+        follow = trumps
+    else:
+        follow = [t for t in hand if (t.high == led or t.low == led) and t.high != trump and t.low != trump]
+    if follow:
+        return [RounceAction("play", t) for t in follow]
+    if len(trumps) >= 3:
+        return [RounceAction("play", t) for t in trumps]
+    return [RounceAction("play", t) for t in hand]
+
+
 class Rounce(Game):
     """The Domino Rounce engine."""
 
@@ -226,30 +259,8 @@ class Rounce(Game):
         return others.count("fold") == 2 and others.count("dummy") == 1
 
     def _legal_plays(self, seat: int) -> list[RounceAction]:
-        hand = self.hands[seat]
-        trump = self.trump
-        trumps = [t for t in hand if t.high == trump or t.low == trump]
-        if not self.trick:
-            if trumps and (self.tricks or len(trumps) >= 3):
-                return [RounceAction("play", t) for t in trumps]
-            out = []
-            for t in hand:
-                if t.high == trump or t.low == trump or t.high == t.low:
-                    out.append(RounceAction("play", t))
-                else:
-                    out.append(RounceAction("play", t, t.high))
-                    out.append(RounceAction("play", t, t.low))
-            return out
-        led = self.trick[0].suit
-        if led == trump:
-            follow = trumps
-        else:
-            follow = [t for t in hand if (t.high == led or t.low == led) and t.high != trump and t.low != trump]
-        if follow:
-            return [RounceAction("play", t) for t in follow]
-        if len(trumps) >= 3:
-            return [RounceAction("play", t) for t in trumps]
-        return [RounceAction("play", t) for t in hand]
+        led = self.trick[0].suit if self.trick else None
+        return legal_plays(self.hands[seat], self.trump, led, not self.tricks)
 
     # ----- applying actions --------------------------------------------------------------
 

@@ -85,7 +85,10 @@ class EightyEncoding(Encoding):
         o = self.off
         rel = self.rel_of[me]
         buf = obs.buf
-        obs.counts(o["hand"], view["hand"], 2, TEXT_INDEX_NO_BLANK)
+        index = TEXT_INDEX_NO_BLANK
+        base = o["hand"]
+        for t in view["hand"]:
+            buf[base + index[t]] += 0.5
         buf[o["shuffler"] + rel[view["shuffler"]]] = 1.0
         base = o["bids"]
         for s, b in enumerate(view["bids"]):
@@ -120,10 +123,13 @@ class EightyEncoding(Encoding):
         trick = view["trick"]
         for j, p in enumerate(trick[:3]):
             buf[base + j * 25 + rel[p["seat"]]] = 1.0
-            buf[base + j * 25 + 4 + TEXT_INDEX_NO_BLANK[p["tile"]]] = 1.0
-        played = [p["tile"] for t in view["tricks"] for p in t["plays"]]
-        played += [p["tile"] for p in trick]
-        obs.counts(o["played"], played, 2, TEXT_INDEX_NO_BLANK)
+            buf[base + j * 25 + 4 + index[p["tile"]]] = 1.0
+        base = o["played"]
+        for t in view["tricks"]:
+            for p in t["plays"]:
+                buf[base + index[p["tile"]]] += 0.5
+        for p in trick:
+            buf[base + index[p["tile"]]] += 0.5
         base = o["tricks_won"]
         for s, k in enumerate(view["tricks_won"]):
             if k:

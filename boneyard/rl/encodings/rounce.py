@@ -91,8 +91,13 @@ class RounceEncoding(Encoding):
         o = self.off
         rel = self.rel_of[me]
         buf = obs.buf
-        obs.counts(o["hand"], view["hand"], 1)
-        obs.counts(o["discarded"], view["discarded"], 1)
+        index = TEXT_INDEX
+        base = o["hand"]
+        for t in view["hand"]:
+            buf[base + index[t]] = 1.0
+        base = o["discarded"]
+        for t in view["discarded"]:
+            buf[base + index[t]] = 1.0
         buf[o["trump"] + view["trump"]] = 1.0
         buf[o["turn_up"] + TEXT_INDEX[view["turn_up"]]] = 1.0
         if view["turn_up_taken"]:
@@ -121,9 +126,12 @@ class RounceEncoding(Encoding):
         for j, p in enumerate(trick[: n - 1]):
             buf[base + j * width + rel[p["seat"]]] = 1.0
             buf[base + j * width + n + TEXT_INDEX[p["tile"]]] = 1.0
-        played = [p["tile"] for t in view["tricks"] for p in t["plays"]]
-        played += [p["tile"] for p in trick]
-        obs.counts(o["played"], played, 1)
+        base = o["played"]
+        for t in view["tricks"]:
+            for p in t["plays"]:
+                buf[base + index[p["tile"]]] = 1.0
+        for p in trick:
+            buf[base + index[p["tile"]]] = 1.0
         base = o["tricks_won"]
         for s, k in enumerate(view["tricks_won"]):
             if k:

@@ -92,6 +92,7 @@ function render() {
   showHandsFaceUp();
   revealLastPlay();
   autoPlay(shown);
+  pressNext(shown);
 }
 
 // When a hand's end is first shown, scroll the page so that the last play on the board is
@@ -112,7 +113,7 @@ function revealLastPlay() {
 // played by the page itself, a moment after the state that forces it is drawn.
 let autoVersion = -1;
 function autoPlay(s) {
-  if (replay || ending || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
+  if (replay || ending || s.between_hands || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
   const action = game.autoAction(s);
   if (!action || autoVersion === s.version) return;
   autoVersion = s.version;
@@ -129,7 +130,9 @@ function gameName(id) {
 function renderStatus(s) {
   const v = s.view;
   let text;
+  const b = s.between_hands;
   if (ending && !replay && !s.is_over) text = `Hand ${ending.result.hand} is over.`;
+  else if (b && !replay) text = `Hand ${b.hand} is over: the next hand starts when ${b.waiting.map(seatName).join(" and ") || "everyone"} ${b.waiting.length === 1 ? "presses" : "press"} Next hand (or in ${Math.max(1, Math.round(b.until - Date.now() / 1000))} s).`;
   else if (replay) text = replayWords();
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
   else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${game.ask(v.phase, v)}.`;
@@ -182,6 +185,8 @@ function noticeHandEnd(before, s, sent) {
     const mine = sent || (pending && pending.from === before.version ? pending.action : null);
     const view = game.endView ? game.endView(before.view, s.view, mine) : before.view;
     ending = { result: r, before: before.view, view };
+  } else if (fromServer(s, r)) {
+    // a reload, or a page that joined after the hand ended: the server kept the hand as it ended
   } else if (s.is_over) {
     ending = { result: r, before: null, view: s.view };
   } else {
@@ -189,12 +194,41 @@ function noticeHandEnd(before, s, sent) {
   }
 }
 
+// The hand-end panel from the state's `ended_hand` (this seat's view just before the hand's
+// last action, and the log lines that action added), while the table still waits for this
+// player's "Next hand" or the game is over. Returns whether it was shown.
+function fromServer(s, r) {
+  const e = s.ended_hand;
+  const b = s.between_hands;
+  const waiting = b && b.hand === r.hand && (s.seat === null || b.waiting.includes(s.seat));
+  if (!e || e.hand !== r.hand || !(waiting || s.is_over)) return false;
+  const seen = (e.before.history_start || 0) + (e.before.history || []).length;
+  const after = Object.assign({}, s.view, { history: e.lines, history_start: seen, last_result: e.result });
+  const view = game.endView ? game.endView(e.before, after, null) : e.before;
+  ending = { result: e.result || r, before: e.before, view };
+  return true;
+}
+
+// "Next hand": the server deals on once every human has pressed it; this page shows the new hand at once.
 function nextHand() {
-  if (ending) localStorage.setItem(seenKey, String(ending.result.hand));
+  const hand = ending ? ending.result.hand : null;
+  if (ending) localStorage.setItem(seenKey, String(hand));
   ending = null;
   clearTimeout(autoNext);
   autoNext = null;
   render();
+}
+
+// Tell the server this player is ready for the next hand, once per hand, whenever the table
+// waits for this seat and no hand-end panel is up (pressed, timed out, or nothing to show).
+let nextSent = 0;
+function pressNext(s) {
+  const b = s.between_hands;
+  if (replay || ending || !me || !b || !b.waiting.includes(me.seat) || nextSent === b.hand) return;
+  nextSent = b.hand;
+  api(`/api/tables/${tableId}/next`, { method: "POST", body: JSON.stringify({ hand: b.hand }) })
+    .then(accept)
+    .catch((e) => flash(inWords(e.message)));
 }
 
 // Seconds before the next hand is dealt by itself at a table with one human (0: never).

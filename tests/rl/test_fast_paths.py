@@ -1,0 +1,162 @@
+"""The adapters' fast paths give exactly what a straightforward encoder and OpenSpiel's C++ path give.
+
+The encoder memoises history rows, the tables read each position once and the OpenSpiel
+state answers ``legal_actions``, ``is_chance_node`` and ``observation_tensor`` from
+Python. Here a plain reference (every entry written from the view, no caches) and
+OpenSpiel's own C++ ``State`` methods check them on a few hundred positions per game,
+for every seat.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pyspiel = pytest.importorskip("pyspiel")
+
+import boneyard  # noqa: E402
+import boneyard.rl.openspiel as bos  # noqa: E402
+from boneyard.rl import pettingzoo_env  # noqa: E402
+from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, Encoding, Obs, encoding  # noqa: E402
+from boneyard.tiles import Tile  # noqa: E402
+
+GAMES = boneyard.games()
+POSITIONS = 300
+
+
+def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
+    """The observation written the plain way: every common entry from the view, then the game's blocks."""
+    n = enc.players
+    me = view["seat"]
+    out = np.zeros(enc.obs_size, np.float32)
+    o = enc.off
+    if view["phase"] in enc.phases:
+        out[o["phase"] + enc.phases.index(view["phase"])] = 1.0
+    cur = view["current_player"]
+    out[o["to_act"] + (n if cur is None else (cur - me) % n)] = 1.0
+    lo, hi = enc.facts.score_bounds
+    for s, v in enumerate(view["scores"]):
+        out[o["scores"] + (s - me) % n] = min(max((v - lo) / (hi - lo), 0.0), 1.0)
+    width = n + len(enc.verbs) + 1 + len(KINDS)
+    lines = view["history"][-HISTORY_WINDOW:]
+    for j, line in enumerate(lines):
+        row = o["history"] + (HISTORY_WINDOW - len(lines) + j) * width
+        m = re.match(r"^seat (\d+) (\w+)", line)
+        if m is None:
+            continue
+        actor = int(m.group(1))
+        if actor < n:
+            out[row + (actor - me) % n] = 1.0
+        verb = m.group(2)
+        out[row + n + (enc.verbs.index(verb) if verb in enc.verbs else len(enc.verbs))] = 1.0
+        t = re.search(r"\b(\d)-(\d)\b", line[m.end():])
+        if t is not None:
+            out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile(int(t.group(1)), int(t.group(2))))] = 1.0
+    game_part = Obs(bytes(4 * enc.obs_size))
+    enc.fill(game_part, view)
+    start = o["history"] + HISTORY_WINDOW * width
+    out[start:] = game_part.vector()[start:]
+    return out
+
+
+def reference_mask(enc: Encoding, view: Mapping[str, Any], legal: Any) -> np.ndarray:
+    """The legal mask written the plain way."""
+    m = np.zeros(enc.num_actions, np.int8)
+    for i in enc.legal_map(view, legal):
+        m[i] = 1
+    return m
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pettingzoo_observations_match_the_reference(game_id: str) -> None:
+    env = pettingzoo_env(game_id)
+    fresh = encoding(game_id)  # its own, empty caches
+    checked = 0
+    seed = 0
+    while checked < POSITIONS:
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            game = env.table.game  # type: ignore[union-attr]
+            for other in env.possible_agents:
+                seat = int(other.split("_")[1])
+                view = game.view(seat)
+                got = env.observe(other)
+                assert np.array_equal(got["observation"], reference(fresh, view)), (game_id, seat, checked)
+                want_mask = (reference_mask(fresh, view, game.legal_actions()) if seat == game.current_player
+                             else np.zeros(fresh.num_actions, np.int8))
+                assert np.array_equal(got["action_mask"], want_mask)
+                checked += 1
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            if checked >= POSITIONS:
+                break
+
+
+def test_observations_are_fresh_arrays() -> None:
+    env = pettingzoo_env("rounce")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    first["observation"][:] = 7.0
+    first["action_mask"][:] = 0
+    again = env.observe(agent)
+    assert again["observation"].max() <= 1.0
+    assert again["action_mask"].sum() > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_openspiel_python_answers_match_the_cpp_path(game_id: str) -> None:
+    game = pyspiel.load_game(bos.short_name(game_id))
+    fresh = encoding(game_id)
+    checked = 0
+    seed = 0
+    while checked < POSITIONS // 2:
+        rng = random.Random(seed)
+        seed += 1
+        state = game.new_initial_state()
+        while not state.is_terminal() and checked < POSITIONS // 2:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(game.num_players()):
+                assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+                fast = state.observation_tensor(p)
+                assert fast == pyspiel.State.observation_tensor(state, p)
+                if state.table is not None:
+                    want = reference(fresh, state.table.game.view(p))
+                    assert np.array_equal(np.asarray(fast, np.float32), want)
+                checked += 1
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(256))
+            else:
+                assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+
+
+def test_openspiel_bad_players_are_refused_like_cpp() -> None:
+    game = pyspiel.load_game(bos.short_name("rounce"))
+    state = game.new_initial_state()
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor()  # a chance node has no observing player
+    for _ in range(bos.SEED_BYTES):
+        state.apply_action(5)
+    for bad in (-1, game.num_players()):
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(bad)
+    with pytest.raises(pyspiel.SpielError):
+        state.legal_actions(-2)
+    other = (state.current_player() + 1) % game.num_players()
+    assert state.legal_actions(other) == [] == pyspiel.State.legal_actions(state, other)

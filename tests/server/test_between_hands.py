@@ -1,0 +1,110 @@
+"""Between hands: the table waits for every human's "Next hand", and the ended hand survives a reload."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from .test_api import auth, join_all, new_table
+
+
+def play_to_hand_end(client: TestClient, table_id: str, tokens: list[str]) -> tuple[dict[Any, Any], dict[str, Any]]:
+    """Humans play their first legal action until a hand ends; returns each seat's state just
+    before the ending action (spectator under ``None``) and the state after it."""
+    for _ in range(300):
+        before = {s: client.get(f"/api/tables/{table_id}", headers=auth(t)).json() for s, t in enumerate(tokens)}
+        before[None] = client.get(f"/api/tables/{table_id}").json()
+        s = before[None]["current_player"]
+        r = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[s]),
+                        json={"action": before[s]["legal_actions"][0], "expected_version": before[s]["version"]})
+        assert r.status_code == 200, r.text
+        after = r.json()
+        if after["ended_hand"] is not None:
+            return before, after
+    raise AssertionError("no hand ended in 300 actions")
+
+
+def test_the_table_waits_for_every_humans_next(client: TestClient) -> None:
+    table_id = new_table(client, players=2, seed=5)
+    tokens = join_all(client, table_id, 2)
+    before, after = play_to_hand_end(client, table_id, tokens)
+    assert after["between_hands"]["hand"] == 1 and after["between_hands"]["waiting"] == [0, 1]
+    assert after["view"]["hand_number"] == 2
+    # the ended hand, for each seat, is that seat's own view before the last action, nothing else
+    for seat, token in [(0, tokens[0]), (1, tokens[1]), (None, None)]:
+        state = client.get(f"/api/tables/{table_id}", headers=auth(token) if token else {}).json()
+        ended = state["ended_hand"]
+        seen = before[seat]["view"]
+        assert ended["hand"] == 1 and ended["result"] == state["view"]["last_result"]
+        assert {k: v for k, v in ended["before"].items() if k not in ("history", "history_start")} == \
+            {k: v for k, v in seen.items() if k != "history"}
+        assert seen["history"][ended["before"]["history_start"]:] == ended["before"]["history"]
+        assert state["view"]["history"][len(seen["history"]):][: len(ended["lines"])] == ended["lines"]
+    # nobody may act until both have pressed Next: a 409 in words, the table unchanged
+    s = after["current_player"]
+    version = after["version"]
+    r = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[s]),
+                    json={"action": after["legal_actions"][0] if after["seat"] == s else "pass"})
+    assert r.status_code == 409
+    assert "hand 1 has just ended" in r.json()["detail"] and "p0 and p1 have pressed Next hand" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0]), json={"hand": 1})
+    assert r.status_code == 200 and r.json()["between_hands"]["waiting"] == [1]
+    again = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0])).json()
+    assert again["between_hands"]["waiting"] == [1]
+    assert client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[1]), json={"hand": 7}).json()[
+        "between_hands"]["waiting"] == [1]  # another hand's Next changes nothing
+    assert client.post(f"/api/tables/{table_id}/next").status_code == 401
+    r = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[1]), json={"hand": 1})
+    assert r.json()["between_hands"] is None and r.json()["version"] == version
+    assert r.json()["ended_hand"]["hand"] == 1  # the ended hand stays for a later reload
+    state = client.get(f"/api/tables/{table_id}", headers=auth(tokens[s])).json()
+    r = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[s]),
+                    json={"action": state["legal_actions"][0], "expected_version": version})
+    assert r.status_code == 200, r.text
+    # a Next pressed when the table is not between hands changes nothing
+    assert client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0])).json()["version"] == version + 1
+
+
+def test_bots_wait_for_the_timeout_then_deal_on(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "bot:random"],
+                                         "next_timeout": 1.0, "practice": True, "seed": 3})
+    table_id = r.json()["id"]
+    token = client.post(f"/api/tables/{table_id}/join", json={"name": "Ann"}).json()["token"]
+    state: dict[str, Any] = {}
+    for _ in range(300):
+        state = client.get(f"/api/tables/{table_id}", headers=auth(token)).json()
+        if state["between_hands"]:
+            break
+        if state["current_player"] == 0:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token),
+                        json={"action": state["legal_actions"][0], "expected_version": state["version"]})
+        else:
+            time.sleep(0.02)
+    held = state["version"]
+    assert state["between_hands"] == {**state["between_hands"], "hand": 1, "waiting": [0]}
+    time.sleep(0.4)
+    assert client.get(f"/api/tables/{table_id}").json()["version"] == held  # bots wait
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/tables/{table_id}").json()["between_hands"] is not None:
+        assert time.monotonic() < deadline, "the hold did not end at its timeout"
+        time.sleep(0.05)
+    state = client.get(f"/api/tables/{table_id}", headers=auth(token)).json()
+    if state["current_player"] == 1:  # the bot deals on by itself once the hold is over
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/tables/{table_id}").json()["version"] == held:
+            assert time.monotonic() < deadline, "the bot did not play after the hold"
+            time.sleep(0.05)
+
+
+def test_next_timeout_is_checked(client: TestClient) -> None:
+    for bad in (-1, 601, "soon"):
+        r = client.post("/api/tables", json={"game": "rounce", "next_timeout": bad})
+        assert r.status_code == 422 and "next_timeout" in r.text
+    r = client.post("/api/tables", json={"game": "rounce", "players": 2, "next_timeout": 0, "practice": True,
+                                         "seed": 5})
+    table_id = r.json()["id"]
+    tokens = join_all(client, table_id, 2)
+    _, after = play_to_hand_end(client, table_id, tokens)
+    assert after["between_hands"] is None and after["ended_hand"]["hand"] == 1  # no wait, the hand still kept
