@@ -10,24 +10,33 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from typing import Any
 
 _registry: dict[str, Any] = {}
 _discovered = False
+_lock = threading.RLock()  # re-entrant: a game package may itself ask the registry while importing
 
 
 def _discover() -> None:
-    """Import every game package under ``boneyard.games`` once and register its ``GAME``."""
+    """Import every game package under ``boneyard.games`` once and register its ``GAME``.
+
+    Thread-safe: the server's worker threads may ask for games at the same time, and none
+    may see the registry before it is filled.
+    """
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    for module in pkgutil.iter_modules(__path__):
-        if not module.ispkg:
-            continue
-        game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
-        if game is not None and game.id not in _registry:
-            _registry[game.id] = game
+    with _lock:
+        if _discovered:
+            return
+        for module in pkgutil.iter_modules(__path__):
+            if not module.ispkg:
+                continue
+            game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
+            if game is not None and game.id not in _registry:
+                _registry[game.id] = game
+        _discovered = True
 
 
 def register(cls: Any) -> Any:
