@@ -23,6 +23,7 @@ import datetime
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -144,6 +145,74 @@ PEERS = (
     Peer("OpenSpiel gin_rummy", "open_spiel", "C++", "montana", 2, openspiel("gin_rummy")),
     Peer("RLCard mahjong", "rlcard", "Python", "montana", 4, rlcard_mahjong),
 )
+
+
+# ----- interleaved ratios to abw333's dominoes -------------------------------------------
+
+# The games held against abw333's ``dominoes`` (each at its default player count), and the
+# ratio to it each must reach.
+TARGETS = {"rounce": 1.5, "eighty": 1.5, "twobox": 1.5, "montana": 1.0}
+
+
+def interleaved_ratios(rounds: int, seconds: float) -> dict[str, list[tuple[float, float]]]:
+    """Each target game's (ours, dominoes) moves/s pairs, measured back to back, ``rounds`` times.
+
+    Each pair is measured adjacently in time, in alternating order from one round to the
+    next, so that the load of a shared machine weighs on both sides of a ratio alike; this
+    is why the ratios are steadier than the absolute figures.
+    """
+    pairs: dict[str, list[tuple[float, float]]] = {g: [] for g in TARGETS if g in boneyard.games()}
+    for r in range(rounds):
+        for game_id in pairs:
+            print(f"  round {r + 1}/{rounds}: {game_id} against abw333 dominoes...", file=sys.stderr)
+            if r % 2:
+                ours = boneyard_moves(game_id, seconds)
+                peer = abw333_dominoes(seconds)
+            else:
+                peer = abw333_dominoes(seconds)
+                ours = boneyard_moves(game_id, seconds)
+            pairs[game_id].append((ours, peer))
+    return pairs
+
+
+def interleaved_section(rounds: int, seconds: float) -> MarkdownLines:
+    """The interleaved ratios of random play to abw333's ``dominoes``, their min and median."""
+    lines = [
+        "## Random play against abw333's `dominoes`, interleaved",
+        "",
+        f"Each game (default player count, through the public API: `legal_actions()` and `apply()`) "
+        f"and abw333's `dominoes` (four-player block game) run back to back for {seconds:g} s each, "
+        f"{rounds} rounds, alternating which goes first; a ratio is ours ÷ theirs within one round.",
+        "",
+    ]
+    try:
+        import dominoes  # noqa: F401
+    except ImportError as err:
+        return [*lines, f"abw333's `dominoes` is not installed (`pip install dominoes`: {err}): no ratio."]
+    lines += [
+        "| game | engines | ours moves/s (median) | dominoes moves/s (median) | ratio min | ratio median "
+        "| target | met |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    kind = compiled_state()
+    for game_id, pairs in interleaved_ratios(rounds, seconds).items():
+        ratios = [ours / peer for ours, peer in pairs]
+        low, mid = min(ratios), statistics.median(ratios)
+        target = TARGETS[game_id]
+        lines.append(
+            f"| {game_id} | {kind} | {statistics.median(o for o, _ in pairs):,.0f} | "
+            f"{statistics.median(p for _, p in pairs):,.0f} | {low:.2f}× | {mid:.2f}× | {target:.1f}× | "
+            f"{'yes' if low >= target else 'median only' if mid >= target else 'no'} |"
+        )
+    return lines
+
+
+def compiled_state() -> str:
+    """Whether the engines run compiled (mypyc) or as pure Python, for the report."""
+    state = getattr(boneyard, "compiled_engines", None)
+    if state is None:
+        return "pure Python"
+    return "compiled" if state() else "pure Python"
 
 
 # ----- the report ------------------------------------------------------------------------
@@ -278,11 +347,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per figure (default 3)")
     parser.add_argument("--sim-seconds", type=float, default=8.0, help="seconds per simulate run (default 8)")
     parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds against dominoes (default 5)")
+    parser.add_argument("--ratio-seconds", type=float, default=1.0, help="seconds per side of a round (default 1)")
+    parser.add_argument("--only-ratios", action="store_true", help="measure only the interleaved ratios")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.sim_seconds <= 0:
-        parser.error("--seconds and --sim-seconds must be positive")
+    if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds at least 1")
     lines = header(args.seconds)
+    lines += [*interleaved_section(args.rounds, args.ratio_seconds), ""]
+    if args.only_ratios:
+        print("\n".join(lines))
+        return
     engine_lines, ours = engines_section(args.seconds)
     lines += [*engine_lines, ""]
     lines += [*peers_section(args.seconds, ours), ""]
