@@ -16,6 +16,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from .errors import RulesError
 
 
@@ -36,9 +38,10 @@ def option(
     return dataclasses.field(default=default, metadata=meta)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """Base class of every game's options."""
+    """Base class of every game's options (compiled with the engines; plug-ins subclass it too)."""
 
     @classmethod
     def describe(cls) -> dict[str, dict[str, Any]]:

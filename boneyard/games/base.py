@@ -32,6 +32,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from ..errors import IllegalAction
 from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
@@ -47,8 +49,13 @@ class Action(Protocol):
 Event = tuple[int | None, str, str | None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
-    """One whole game (every hand to the end), driven through the public contract."""
+    """One whole game (every hand to the end), driven through the public contract.
+
+    The engines are compiled with mypyc at install (see ``boneyard.compiled``); games
+    written in plain Python (plug-ins, tests) may still subclass this class.
+    """
 
     id: ClassVar[str]
     order: ClassVar[int] = 100  # where the game stands in listings (lower first)
@@ -77,7 +84,11 @@ class Game(ABC):
         rules: RulesBase,
         deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
+        if _blank:  # an empty shell for ``_blank`` and ``_shallow_copy``: the caller sets the fields
+            return
         self._init_common(players, seed, rules)
         self._given_deck: list[Tile] | None = None
         self._given_dealer: int | None = None
@@ -110,9 +121,34 @@ class Game(ABC):
     @classmethod
     def _blank(cls, players: int, rules: RulesBase, seed: int) -> Any:
         """A game object with the common fields set and nothing dealt, for ``sample``."""
-        game = cls.__new__(cls)
+        # Through the constructor: a compiled class's ``__new__`` would run ``__init__``.
+        game = cls(players, seed, rules, _blank=True)
         game._init_common(players, seed, rules)
         return game
+
+    def _shallow_copy(self) -> Any:
+        """A new game of the same class whose fields are this game's values (not copies of them).
+
+        The start of a fast ``_copy``: an engine then copies the containers play changes.
+        Works on compiled classes (fields listed in ``__mypyc_attrs__``), interpreted ones
+        (``__dict__``) and interpreted subclasses of compiled ones (both).
+        """
+        new = type(self)(self.players, self.seed, self.rules, _blank=True)
+        for name, value in self._fields().items():
+            setattr(new, name, value)
+        return new
+
+    def _fields(self) -> dict[str, Any]:
+        """Every field this game has set, by name (compiled or not)."""
+        out: dict[str, Any] = {}
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if not name.startswith("__"):
+                try:
+                    out[name] = getattr(self, name)
+                except AttributeError:  # a field this game never set
+                    continue
+        out.update(getattr(self, "__dict__", {}))
+        return out
 
     # ----- facts -------------------------------------------------------------------
 
@@ -240,7 +276,12 @@ class Game(ABC):
         return copy_
 
     def _copy(self) -> Any:
-        return copy.deepcopy(self)
+        """A deep copy, field by field (the rules options, immutable, are shared)."""
+        new = type(self)(self.players, self.seed, self.rules, _blank=True)
+        memo: dict[int, Any] = {id(self.rules): self.rules}
+        for name, value in self._fields().items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
 
     def determinize(self, seat: int, rng: random.Random | int) -> Any:
         """A game consistent with ``view(seat)`` whose hidden tiles are dealt at random."""

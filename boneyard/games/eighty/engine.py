@@ -549,8 +549,7 @@ class Eighty(Game):
         return places
 
     def _copy(self) -> Eighty:
-        new: Eighty = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new: Eighty = self._shallow_copy()
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.hands = [list(h) for h in self.hands]

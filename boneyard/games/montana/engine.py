@@ -805,31 +805,29 @@ class Montana(Game):
         return places
 
     def _copy(self) -> Montana:
-        new: Montana = object.__new__(type(self))
-        d = dict(self.__dict__)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate())
-        d["_actions"] = list(self._actions)
-        d["_history"] = list(self._history)
-        d["chips"] = list(self.chips)
-        d["outs"] = list(self.outs)
-        d["hands"] = [list(h) for h in self.hands]
-        d["codes"] = [list(c) for c in self.codes]
-        d["dead"] = list(self.dead)
-        d["wood"] = list(self.wood)
-        d["exposed"] = [list(e) for e in self.exposed]
-        d["discards"] = list(self.discards)
-        d["ready"] = list(self.ready)
-        d["stakes"] = list(self.stakes)
-        d["pending"] = list(self.pending)
-        d["pulled"] = list(self.pulled)
-        d["claim_queue"] = list(self.claim_queue)
-        d["claim_options"] = {k: list(v) for k, v in self.claim_options.items()}
-        d["answers"] = dict(self.answers)
-        d["limits"] = [dict(x) for x in self.limits]
-        d["pulls"] = list(self.pulls)
-        d["tests"] = [list(x) for x in self.tests]
-        new.__dict__.update(d)
+        new: Montana = self._shallow_copy()
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new._actions = list(self._actions)
+        new._history = list(self._history)
+        new.chips = list(self.chips)
+        new.outs = list(self.outs)
+        new.hands = [list(h) for h in self.hands]
+        new.codes = [list(c) for c in self.codes]
+        new.dead = list(self.dead)
+        new.wood = list(self.wood)
+        new.exposed = [list(e) for e in self.exposed]
+        new.discards = list(self.discards)
+        new.ready = list(self.ready)
+        new.stakes = list(self.stakes)
+        new.pending = list(self.pending)
+        new.pulled = list(self.pulled)
+        new.claim_queue = list(self.claim_queue)
+        new.claim_options = {k: list(v) for k, v in self.claim_options.items()}
+        new.answers = dict(self.answers)
+        new.limits = [dict(x) for x in self.limits]
+        new.pulls = list(self.pulls)
+        new.tests = [list(x) for x in self.tests]
         return new
 
     @classmethod

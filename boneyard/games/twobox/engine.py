@@ -516,8 +516,7 @@ class Twobox(Game):
         return layout
 
     def _copy(self) -> Twobox:
-        game: Twobox = Twobox.__new__(Twobox)
-        game.__dict__.update(self.__dict__)
+        game: Twobox = self._shallow_copy()
         game.rng = random.Random()
         game.rng.setstate(self.rng.getstate())
         game.winners = list(self.winners)
