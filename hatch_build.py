@@ -37,7 +37,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # run as a script (``python hatch_build.py``) where hatchling is not installed
+    BuildHookInterface = object
 
 SOURCES = {
     Path("boneyard/games/rummikub/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
@@ -257,3 +260,18 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
             build_data["pure_python"] = False
             build_data["infer_tag"] = True
             build_data["force_include"][str(out)] = f"{source.parent.as_posix()}/{out.name}"
+
+
+def main() -> int:
+    """``python hatch_build.py``: (re)build the compiled modules in place, as an editable install does."""
+    root = Path(__file__).resolve().parent
+    made, reason = compile_engines(root)
+    if reason is not None:
+        print(f"boneyard: the engines were not compiled ({reason})", file=sys.stderr)
+    for source, fallback in SOURCES.items():
+        compile_module(root, source, fallback)
+    return 0 if reason is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -134,7 +134,7 @@ def install() -> None:
     if sources:
         sys.meta_path.insert(0, _SourceFinder(sources))
         if "changed since" in reason or "incomplete" in reason:
-            warnings.warn(f"boneyard engines: {reason}", RuntimeWarning, stacklevel=2)
+            warnings.warn(f"boneyard engines: {reason}", RuntimeWarning, stacklevel=1)
 
 
 def is_compiled() -> bool:

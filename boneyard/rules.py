@@ -78,7 +78,7 @@ class Rules:
         return "; ".join(parts) if parts else "none"
 
     @classmethod
-    def from_dict(cls, given: Mapping[str, Any] | None) -> Self:
+    def from_dict(cls, given: Any) -> Self:
         """Build validated options from a dict (``None`` or ``{}``: all defaults)."""
         if given is None:
             return cls()

@@ -27,7 +27,7 @@ class Tile:
     key: int
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
-    def __new__(cls, a: int, b: int) -> Tile:
+    def __new__(cls, a: Any, b: Any) -> Tile:
         """Return the tile with ends ``a`` and ``b`` (in either order)."""
         try:
             return cls._interned[(a, b)]
@@ -49,7 +49,7 @@ class Tile:
         return tile
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
+    def parse(cls, text: Any) -> Tile:
         """Parse ``"6-4"`` (either end first; surrounding spaces ignored)."""
         if isinstance(text, Tile):
             return text
@@ -141,7 +141,7 @@ def tile_strs(tiles: Iterable[Tile]) -> list[str]:
     return [str(t) for t in tiles]
 
 
-def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
+def check_deck(deck: Any, full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise ValueError("deck must be a list of tile strings")

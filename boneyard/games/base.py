@@ -217,7 +217,7 @@ class Game(ABC):
         listed = ", ".join(str(a) for a in self.legal_actions())
         return f"'{action}' is not legal now for seat {self.current_player}; legal actions: {listed}"
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """Everything ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0 to {self.players - 1}, got {seat!r}")
@@ -236,7 +236,7 @@ class Game(ABC):
         self._fill_view(view, seat)
         return view
 
-    def history(self, seat: int | None) -> list[str]:
+    def history(self, seat: Any) -> list[str]:
         """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
         # Each seat's lines are kept and extended with the events logged since the last
         # call, so a view costs a list copy, not a walk over the whole game.
@@ -306,7 +306,7 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_action(cls, text: str) -> Any:
+    def parse_action(cls, text: Any) -> Any:
         """Parse the action notation; ``IllegalAction`` naming the expected form if malformed."""
 
     @abstractmethod

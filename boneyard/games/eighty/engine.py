@@ -433,7 +433,7 @@ class Eighty(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> EightyAction:
+    def parse_action(cls, text: Any) -> EightyAction:
         """Parse ``pass``, ``bid N``, ``bid nel-o``, ``trump N`` or ``play T``."""
         if not isinstance(text, str):
             raise IllegalAction(f"not an Eighty action: {text!r}; expected {_FORMS}")

@@ -639,7 +639,7 @@ class Montana(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> MontanaAction:
+    def parse_action(cls, text: Any) -> MontanaAction:
         """Parse the Montana action notation (see ``_FORMS``)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Montana action: {text!r}; expected {_FORMS}")

@@ -362,7 +362,7 @@ class Rounce(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> RounceAction:
+    def parse_action(cls, text: Any) -> RounceAction:
         """Parse ``pass``, ``fold``, ``dummy``, ``defend``, ``take``, ``discard T``, ``play T [as S]``."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Rounce action: {text!r}; expected {_FORMS}")

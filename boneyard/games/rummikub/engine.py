@@ -245,7 +245,7 @@ class Rummikub(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> RummikubAction:
+    def parse_action(cls, text: Any) -> RummikubAction:
         """Parse ``draw``, ``pass`` or ``play G1 | G2 ...`` (each group: tiles split by spaces)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Rummikub action: {text!r}; expected {_FORMS}")

@@ -392,7 +392,7 @@ class Twobox(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> TwoboxAction:
+    def parse_action(cls, text: Any) -> TwoboxAction:
         """Parse ``draw``, ``pass``, ``play T to A`` (A 1-4) or ``stack T on A`` (A 0-4)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a twobox action: {text!r}; expected {_FORMS}")
