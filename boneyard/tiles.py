@@ -21,10 +21,11 @@ class Tile:
     ('6-4', 6, 4, 10)
     """
 
-    __slots__ = ("high", "key", "low")
+    __slots__ = ("high", "key", "low", "text")
     high: int
     low: int
     key: int
+    text: str
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     def __new__(cls, a: Any, b: Any) -> Tile:
@@ -44,6 +45,7 @@ class Tile:
             object.__setattr__(tile, "high", high)
             object.__setattr__(tile, "low", low)
             object.__setattr__(tile, "key", high * 8 + low)
+            object.__setattr__(tile, "text", f"{high}-{low}")
             cls._interned[(high, low)] = tile
         cls._interned[(a, b)] = tile
         return tile
@@ -62,7 +64,7 @@ class Tile:
         raise AttributeError("Tile is immutable")
 
     def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"

@@ -54,6 +54,12 @@ DUMMY = RounceAction("dummy")
 DEFEND = RounceAction("defend")
 TAKE = RounceAction("take")
 _WORDS = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
+# Every tile action made once, by tile key (and suit): legal-action lists reuse them.
+_PLAY: dict[int, RounceAction] = {t.key: RounceAction("play", t) for t in double_six()}
+_PLAY_AS: dict[int, RounceAction] = {
+    t.key * 8 + s: RounceAction("play", t, s) for t in double_six() for s in (t.high, t.low)
+}
+_DISCARD: dict[int, RounceAction] = {t.key: RounceAction("discard", t) for t in double_six()}
 _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-4 as 4'"
 
 
@@ -141,7 +147,7 @@ class Rounce(Game):
         if phase == Phase.CALL:
             return self._legal_calls(seat)
         if phase == Phase.DISCARD:
-            return [RounceAction("discard", t) for t in dict.fromkeys(self.hands[seat])]
+            return [_DISCARD[t.key] for t in dict.fromkeys(self.hands[seat])]
         return [PASS, DEFEND]  # Phase.DEFEND: after taking the turn-up
 
     def _legal_calls(self, seat: int) -> list[RounceAction]:
@@ -172,14 +178,14 @@ class Rounce(Game):
         trumps = [t for t in hand if t.high == trump or t.low == trump]
         if not self.trick:
             if trumps and (self.tricks or len(trumps) >= 3):
-                return [RounceAction("play", t) for t in trumps]
+                return [_PLAY[t.key] for t in trumps]
             out = []
             for t in hand:
                 if t.high == trump or t.low == trump or t.high == t.low:
-                    out.append(RounceAction("play", t))
+                    out.append(_PLAY[t.key])
                 else:
-                    out.append(RounceAction("play", t, t.high))
-                    out.append(RounceAction("play", t, t.low))
+                    out.append(_PLAY_AS[t.key * 8 + t.high])
+                    out.append(_PLAY_AS[t.key * 8 + t.low])
             return out
         led = self.trick[0].suit
         if led == trump:
@@ -187,10 +193,10 @@ class Rounce(Game):
         else:
             follow = [t for t in hand if (t.high == led or t.low == led) and t.high != trump and t.low != trump]
         if follow:
-            return [RounceAction("play", t) for t in follow]
+            return [_PLAY[t.key] for t in follow]
         if len(trumps) >= 3:
-            return [RounceAction("play", t) for t in trumps]
-        return [RounceAction("play", t) for t in hand]
+            return [_PLAY[t.key] for t in trumps]
+        return [_PLAY[t.key] for t in hand]
 
     # ----- applying actions --------------------------------------------------------------
 
