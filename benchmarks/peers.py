@@ -209,10 +209,9 @@ def interleaved_section(rounds: int, seconds: float) -> MarkdownLines:
 
 def compiled_state() -> str:
     """Whether the engines run compiled (mypyc) or as pure Python, for the report."""
-    state = getattr(boneyard, "compiled_engines", None)
-    if state is None:
-        return "pure Python"
-    return "compiled" if state() else "pure Python"
+    from boneyard import compiled
+
+    return "compiled (mypyc)" if compiled.is_compiled() else "pure Python"
 
 
 # ----- the report ------------------------------------------------------------------------
@@ -333,6 +332,7 @@ def header(seconds: float) -> MarkdownLines:
         "",
         f"- measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPU cores, load average {load:.2f} at the start",
+        f"- engines: {__import__('boneyard.compiled').compiled.describe()}",
         f"- {seconds:g} s of random play per figure; a move is one player decision (deals and other chance "
         "events are not counted, but their time is)",
         "- the machine was shared with other work while measuring: treat the figures as rough, the ratios "
