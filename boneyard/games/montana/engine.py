@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ...errors import IllegalAction
 from ...rules import Rules, option
@@ -25,11 +25,11 @@ from ..base import Game, deal_hidden
 from . import analysis as an
 from .analysis import MASKS, P5, MeldSet
 
-SEATS = 4
-HAND = 10
-START_CHIPS = 220
-READY_STAKE = 4
-CLAIM_RANK = {"claim quad": 4, "claim triple": 3, "pair": 2, "run": 1, "triple": 3, "claim run": 1}
+SEATS: Final = 4
+HAND: Final = 10
+START_CHIPS: Final = 220
+READY_STAKE: Final = 4
+CLAIM_RANK: Final = {"claim quad": 4, "claim triple": 3, "pair": 2, "run": 1, "triple": 3, "claim run": 1}
 
 
 class Phase(StrEnum):
@@ -59,16 +59,16 @@ class MontanaAction(NamedTuple):
         return f"{kind} {self.tile}"
 
 
-OUT = MontanaAction("out")
-PASS = MontanaAction("pass")
-CLAIM_TRIPLE = MontanaAction("claim triple")
-CLAIM_QUAD = MontanaAction("claim quad")
-CLAIM_OUT = MontanaAction("claim out")
-CLAIM_PAIR = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
-_DISCARD = {t: MontanaAction("discard", t) for t in double_six()}
-_READY = {t: MontanaAction("ready", t) for t in double_six()}
-_QUAD = {t: MontanaAction("quad", t) for t in double_six()}
-_ADD = {t: MontanaAction("add", t) for t in double_six()}
+OUT: Final = MontanaAction("out")
+PASS: Final = MontanaAction("pass")
+CLAIM_TRIPLE: Final = MontanaAction("claim triple")
+CLAIM_QUAD: Final = MontanaAction("claim quad")
+CLAIM_OUT: Final = MontanaAction("claim out")
+CLAIM_PAIR: Final = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
+_DISCARD: Final = {t: MontanaAction("discard", t) for t in double_six()}
+_READY: Final = {t: MontanaAction("ready", t) for t in double_six()}
+_QUAD: Final = {t: MontanaAction("quad", t) for t in double_six()}
+_ADD: Final = {t: MontanaAction("add", t) for t in double_six()}
 
 
 def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
@@ -79,12 +79,12 @@ def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
     return table
 
 
-_DISCARD_K = _by_key(_DISCARD)
-_READY_K = _by_key(_READY)
-_FULL = tuple(double_six(4))
-_KEY = attrgetter("key")
-_NAME = [f"{k // 8}-{k % 8}" for k in range(56)]
-_WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
+_DISCARD_K: Final = _by_key(_DISCARD)
+_READY_K: Final = _by_key(_READY)
+_FULL: Final = tuple(double_six(4))
+_KEY: Final = attrgetter("key")
+_NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
+_WORDS: Final = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
     "'claim quad', 'claim run 4-1 4-2', 'claim out' or 'pass'"
@@ -1075,7 +1075,7 @@ class Montana(Game):
         return True
 
 
-_KINDS = double_six()
+_KINDS: Final = double_six()
 
 
 def _random_complete(
@@ -1150,7 +1150,7 @@ def _run_table() -> list[list[tuple[int, int, MontanaAction]]]:
     return table
 
 
-_RUNS = _run_table()
+_RUNS: Final = _run_table()
 
 
 def _run_claims(codes: list[int], tile: Tile) -> list[MontanaAction]:

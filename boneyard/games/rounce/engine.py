@@ -11,16 +11,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ...errors import IllegalAction
 from ...rules import Rules
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
 
-START_POINTS = 15
-TRICKS = 5
-ROUNCE_PENALTY = 5
+START_POINTS: Final = 15
+TRICKS: Final = 5
+ROUNCE_PENALTY: Final = 5
 
 
 class Phase(StrEnum):
@@ -48,18 +48,18 @@ class RounceAction(NamedTuple):
         return f"{self.kind} {self.tile} as {self.suit}"
 
 
-PASS = RounceAction("pass")
-FOLD = RounceAction("fold")
-DUMMY = RounceAction("dummy")
-DEFEND = RounceAction("defend")
-TAKE = RounceAction("take")
-_WORDS = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
+PASS: Final = RounceAction("pass")
+FOLD: Final = RounceAction("fold")
+DUMMY: Final = RounceAction("dummy")
+DEFEND: Final = RounceAction("defend")
+TAKE: Final = RounceAction("take")
+_WORDS: Final = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
 # Every tile action made once, by tile key (and suit): legal-action lists reuse them.
-_PLAY: dict[int, RounceAction] = {t.key: RounceAction("play", t) for t in double_six()}
-_PLAY_AS: dict[int, RounceAction] = {
+_PLAY: Final[dict[int, RounceAction]] = {t.key: RounceAction("play", t) for t in double_six()}
+_PLAY_AS: Final[dict[int, RounceAction]] = {
     t.key * 8 + s: RounceAction("play", t, s) for t in double_six() for s in (t.high, t.low)
 }
-_DISCARD: dict[int, RounceAction] = {t.key: RounceAction("discard", t) for t in double_six()}
+_DISCARD: Final[dict[int, RounceAction]] = {t.key: RounceAction("discard", t) for t in double_six()}
 _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-4 as 4'"
 
 
