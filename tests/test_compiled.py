@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import pytest
 
 import boneyard
 from boneyard import compiled
+from boneyard.games import game_class
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_MODULES = ("boneyard.tiles", "boneyard.rules", "boneyard.games.base")
@@ -95,7 +97,7 @@ def test_the_engines_run_compiled_when_the_build_is_there() -> None:
         pytest.skip(f"no compiled build in use here: {compiled.describe()}")
     assert compiled.is_compiled(), compiled.describe()
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    for name in (*ENGINE_MODULES, *(boneyard.games.game_class(g).__module__ for g in boneyard.games())):
+    for name in (*ENGINE_MODULES, *(game_class(g).__module__ for g in boneyard.games())):
         __import__(name)
         assert sys.modules[name].__file__.endswith(suffixes), f"{name} runs from {sys.modules[name].__file__}"
 
@@ -106,9 +108,10 @@ def test_the_pure_python_engines_pass_the_conformance_suite() -> None:
     script = (
         "import sys, pytest, boneyard, boneyard.compiled as c\n"
         "assert not c.is_compiled(), c.describe()\n"
-        "rc = pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'no:xdist', 'tests/test_conformance.py'])\n"
-        "mods = [m for n, m in sys.modules.items() if n.startswith('boneyard.games.') or n in "
-        f"{ENGINE_MODULES!r}]\n"
+        "rc = pytest.main(['-o', 'addopts=', '--import-mode=importlib', '-q', '-p', 'no:cacheprovider', "
+        "'-p', 'no:xdist', 'tests/test_conformance.py'])\n"
+        "mods = [m for n, m in sys.modules.items() if (n.startswith('boneyard.games.') or n in "
+        f"{ENGINE_MODULES!r}) and not n.rsplit('.', 1)[-1].startswith('_')]  # not the C helpers\n"
         "bad = [m.__name__ for m in mods if not (getattr(m, '__file__', '') or '').endswith('.py')]\n"
         "print('compiled modules used:', bad, 'engine modules:', len(mods))\n"
         "sys.exit(rc or (3 if bad or len(mods) < 8 else 0))\n"
@@ -161,7 +164,9 @@ def test_a_copy_of_the_build_with_an_edited_source_runs_the_edit(tmp_path: Path)
     copy = tmp_path / "boneyard"
     shutil.copytree(compiled.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__", "static"))
     rounce = copy / "games" / "rounce" / "engine.py"
-    rounce.write_text(rounce.read_text().replace("START_POINTS = 15", "START_POINTS = 14"))
+    edited = re.sub(r"^(START_POINTS\b[^=]*=) 15$", r"\1 14", rounce.read_text(), count=1, flags=re.M)
+    assert edited != rounce.read_text()
+    rounce.write_text(edited)
     script = (
         "import warnings; warnings.simplefilter('always')\n"
         "import boneyard, boneyard.compiled as c, sys\n"
