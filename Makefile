@@ -2,7 +2,13 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# What playing needs (make run), and everything the tests and benchmarks need on top.
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c
+# make run HOST=0.0.0.0 serves other machines on the LAN too (see README).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run test bench build lint chromium postgres compiler clean
 
@@ -10,21 +16,26 @@ STAMP := $(VENV)/.installed
 ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py boneyard/games/base.py \
 	boneyard/games/*/engine.py boneyard/games/*/analysis.py boneyard/games/*/sampling.py)
 
-# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box
-# playouts); redone when any of them changes, and it says once which engines run.
-$(STAMP): pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c \
-		$(ENGINES) | compiler
+$(VENV)/bin/python:
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+
+# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box
+# playouts); redone when any of them changes, and it says once which engines run.
+$(STAMP): $(SOURCES) $(ENGINES) | compiler $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e .
 	@$(BIN)/python -c "import boneyard.compiled as c; print('boneyard engines:', c.describe())"
 	touch $(STAMP)
+
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[dev,rl]'
+	touch $(DEV_STAMP)
 
 # (Re)build the compiled engines and C modules in place when their sources changed.
 build: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/boneyard serve --host 127.0.0.1 --port 8000 --db sqlite:///boneyard.db
+	$(BIN)/boneyard serve --host $(HOST) --port $(PORT) --db sqlite:///boneyard.db
 
 # A C compiler and Python's headers for the compiled modules (Debian's gcc).
 compiler:
@@ -41,20 +52,20 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		(apt-get update && apt-get install -y --no-install-recommends postgresql)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check boneyard tests benchmarks
 	$(BIN)/mypy
 
 # The suite runs against the compiled engines (a test fails if they are not in use);
 # tests/test_compiled.py also runs the conformance suite on the pure-Python engines.
-test: $(STAMP) chromium postgres lint
+test: $(DEV_STAMP) chromium postgres lint
 	BONEYARD_REQUIRE_COMPILED=1 $(BIN)/pytest -n 2
 
 # The peers are installed only here (the tests never need them); one that cannot be
 # installed is reported as such in the table.
 PEERS := 'dominoes>=6.0' 'open_spiel>=1.5' 'rlcard>=1.2'
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	@for p in $(PEERS); do $(BIN)/python -m pip install -q "$$p" || echo "could not install $$p"; done
 	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 

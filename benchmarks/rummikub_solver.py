@@ -16,20 +16,28 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from boneyard.games.rummikub import solver
+from boneyard.games.rummikub.groups import is_joker
+from boneyard.tiles import Tile
+
+# The reference (SciPy's HiGHS) and the random positions are test tooling, kept with the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.games import rummikub_reference as reference
 
 
-def positions(count: int, seed: int) -> list[tuple[list[list[solver.Tile]], list[solver.Tile]]]:
+def positions(count: int, seed: int) -> list[tuple[list[list[Tile]], list[Tile]]]:
     """The fixed benchmark positions: (table groups, hand), each with a joker somewhere."""
     rng = random.Random(seed)
-    out: list[tuple[list[list[solver.Tile]], list[solver.Tile]]] = []
+    out: list[tuple[list[list[Tile]], list[Tile]]] = []
     while len(out) < count:
-        groups, hand = solver.random_position(rng, rng.randint(10, 50), rng.randint(4, 20))
+        groups, hand = reference.random_position(rng, rng.randint(10, 50), rng.randint(4, 20))
         size = sum(len(g) for g in groups)
         tiles = [t for g in groups for t in g] + hand
-        if 10 <= size <= 52 and any(solver.is_joker(t) for t in tiles):
+        if 10 <= size <= 52 and any(is_joker(t) for t in tiles):
             out.append((groups, hand))
     return out
 
@@ -64,7 +72,7 @@ def main() -> None:
         if args.no_milp:
             continue
         start = time.perf_counter()
-        ref = solver.milp_score(table, hand)
+        ref = reference.milp_score(table, hand)
         highs.append(time.perf_counter() - start)
         if sol.exact and ref != sol.score:
             mismatches += 1

@@ -1,4 +1,4 @@
-"""The public functions of the contract (``../shared/API.md``)."""
+"""The public functions of the contract (``docs/api.md``)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,20 @@ def games() -> list[str]:
     return game_ids()
 
 
-def game_info(game_id: str) -> dict[str, Any]:
-    """A game's facts: name, player counts, teams, rules options and a summary."""
-    info: dict[str, Any] = game_class(game_id).info()
+def game_info(game_id: str, players: int | None = None, rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A game's facts, declared by the game so that generic code never lists game ids.
+
+    Name, player counts, teams, rules options (label, help, default, valid values), a
+    summary, and what bots, arenas, simulations and RL adapters need: ``lower_is_better``,
+    ``score_bounds`` and ``max_game_length``. The last two depend on the player count and
+    rules, given here or else the standard count and default rules.
+    """
+    cls = game_class(game_id)
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not cls.min_players <= players <= cls.max_players
+    ):
+        raise ValueError(f"{game_id} is played by {cls.min_players} to {cls.max_players} players, got {players!r}")
+    info: dict[str, Any] = cls.info(players, rules)
     return info
 
 

@@ -4,7 +4,8 @@ A game declares its options as fields made with :func:`option`::
 
     @dataclass(frozen=True)
     class RounceRules(Rules):
-        start: int = option(15, minimum=1, doc="points each player starts with")
+        start: int = option(15, label="Starting points", minimum=1, maximum=99,
+                            doc="points each player starts with")
 
 ``RounceRules.from_dict({"start": 10})`` validates names and values and raises
 :class:`~boneyard.errors.RulesError` listing the valid options on any mistake.
@@ -24,32 +25,72 @@ from .errors import RulesError
 def option(
     default: Any,
     *,
+    label: str,
     doc: str,
     allowed: Sequence[Any] | None = None,
     minimum: float | None = None,
+    maximum: float | None = None,
 ) -> Any:
-    """Declare a rules option with its default, its documentation and its valid values.
+    """Declare a rules option with its default, its wording for people and its valid values.
 
-    ``allowed`` lists the only valid values; ``minimum`` bounds a number from below
-    (exclusive of nothing: the minimum itself is valid). The option's type is the
-    default's type (an int option also takes whole floats such as ``150.0``).
+    ``label`` is the short name a player reads (a form label, a column head) and ``doc``
+    the one-line help that explains it, so that the lobby, the terminal and the rules pages
+    never show an identifier. ``allowed`` lists the only valid values; ``minimum`` and
+    ``maximum`` bound a number (both inclusive). Every number needs both bounds: an
+    unbounded target would let a game run for ever. The option's type is the default's
+    type (an int option also takes whole floats such as ``150.0``).
     """
-    meta = {"doc": doc, "allowed": tuple(allowed) if allowed is not None else None, "minimum": minimum}
+    number = isinstance(default, int | float) and not isinstance(default, bool)
+    if number and allowed is None and (minimum is None or maximum is None):
+        raise TypeError(f"a number option needs a minimum and a maximum (label {label!r})")
+    meta = {
+        "label": label,
+        "doc": doc,
+        "allowed": tuple(allowed) if allowed is not None else None,
+        "minimum": minimum,
+        "maximum": maximum,
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """Base class of every game's options (compiled with the engines; plug-ins subclass it too)."""
+    """Base class of every game's options (compiled with the engines; plug-ins subclass it too).
+
+    ``max_hands`` is common to every game: in each of them some hands can end with
+    nothing moving toward the game's end (a blocked hand nobody scores, four passes and a
+    redeal, a dealer who keeps winning), so without a limit a game has no bound on its
+    length, and analysts, bots and RL need one. No ordinary game comes near the default.
+    """
+
+    max_hands: int = option(
+        100,
+        label="Hand limit",
+        minimum=1,
+        maximum=1000,
+        doc="the game also ends after this many hands; the best score then wins",
+    )
+
+    @classmethod
+    def _fields(cls) -> list[dataclasses.Field[Any]]:
+        """The options, each game's own first and the common ones (declared here) last."""
+        common = {f.name for f in dataclasses.fields(Rules)}
+        fields = dataclasses.fields(cls)
+        return [f for f in fields if f.name not in common] + [f for f in fields if f.name in common]
 
     @classmethod
     def describe(cls) -> dict[str, dict[str, Any]]:
-        """Each option's default, type, valid values and documentation, JSON-ready."""
+        """Each option's label, help, default, type and valid values, JSON-ready.
+
+        ``label`` and ``help`` are for people; ``doc`` repeats ``help`` for older callers.
+        """
         out: dict[str, dict[str, Any]] = {}
-        for f in dataclasses.fields(cls):
+        for f in cls._fields():
             meta = f.metadata
             entry: dict[str, Any] = {
+                "label": meta.get("label") or f.name.replace("_", " ").capitalize(),
+                "help": meta.get("doc", ""),
                 "default": f.default,
                 "type": type(f.default).__name__,
                 "doc": meta.get("doc", ""),
@@ -58,8 +99,9 @@ class Rules:
                 entry["allowed"] = list(meta["allowed"])
             elif isinstance(f.default, bool):
                 entry["allowed"] = [False, True]
-            if meta.get("minimum") is not None:
-                entry["minimum"] = meta["minimum"]
+            for bound in ("minimum", "maximum"):
+                if meta.get(bound) is not None:
+                    entry[bound] = meta[bound]
             out[f.name] = entry
         return out
 
@@ -70,6 +112,8 @@ class Rules:
         for name, d in cls.describe().items():
             if "allowed" in d:
                 values = "|".join(_show(v) for v in d["allowed"])
+            elif "minimum" in d and "maximum" in d:
+                values = f"{d['type']} {_show(d['minimum'])}..{_show(d['maximum'])}"
             elif "minimum" in d:
                 values = f"{d['type']} >= {_show(d['minimum'])}"
             else:
@@ -90,7 +134,7 @@ class Rules:
         values: dict[str, Any] = {}
         for name, value in given.items():
             if name not in fields:
-                raise RulesError(f"unknown rules option {name!r}; valid options: {cls.valid_options()}")
+                raise RulesError(f"unknown rules option {_quote(name)}; valid options: {cls.valid_options()}")
             values[name] = _check_value(name, value, fields[name], cls)
         return cls(**values)
 
@@ -121,7 +165,13 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """All options with their values, JSON-ready."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {f.name: getattr(self, f.name) for f in self._fields()}
+
+
+def _quote(value: Any, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so an error never echoes a flood back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 def _show(value: Any) -> str:
@@ -133,7 +183,7 @@ def _show(value: Any) -> str:
 def _check_value(name: str, value: Any, field: dataclasses.Field[Any], cls: type[Rules]) -> Any:
     default = field.default
     meta = field.metadata
-    bad = RulesError(f"bad value {value!r} for rules option {name!r}; valid options: {cls.valid_options()}")
+    bad = RulesError(f"bad value {_quote(value)} for rules option {name!r}; valid options: {cls.valid_options()}")
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise bad
@@ -155,5 +205,8 @@ def _check_value(name: str, value: Any, field: dataclasses.Field[Any], cls: type
         raise bad
     minimum = meta.get("minimum")
     if minimum is not None and value < minimum:
+        raise bad
+    maximum = meta.get("maximum")
+    if maximum is not None and value > maximum:
         raise bad
     return value

@@ -36,17 +36,33 @@ _REGISTRY: dict[str, Callable[..., Bot]] = {
 }
 
 
+def _plugins() -> dict[str, Any]:
+    """Bots declared by installed packages under the entry-point group ``boneyard.bots``.
+
+    That is how an optional extra adds a bot without the core importing it (the ``rl``
+    extra's ``policy`` bot); each is loaded only when it is made.
+    """
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group="boneyard.bots") if ep.name not in _REGISTRY}
+
+
 def bots() -> list[str]:
     """The names of the available bots."""
-    return list(_REGISTRY)
+    return [*_REGISTRY, *_plugins()]
 
 
 def bot(name: str, **params: Any) -> Bot:
     """Make a bot by name; ``ValueError`` naming the available bots if unknown."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; available bots: {', '.join(_REGISTRY)}") from None
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        plugin = _plugins().get(name)
+        if plugin is None:
+            raise ValueError(f"unknown bot {name!r}; available bots: {', '.join(bots())}")
+        try:
+            factory = plugin.load()
+        except ImportError as err:
+            raise ValueError(f"bot {name!r} needs an optional extra that is not installed ({err})") from None
     return factory(**params)
 
 

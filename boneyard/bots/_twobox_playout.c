@@ -7,7 +7,9 @@
  * going out, the blocked hand, the target) and the greedy heuristic of greedy/twobox.py,
  * operation for operation (same values, same tie-break), so a playout here takes exactly
  * the actions the Python greedy bot would take on the engine (tests/bots check this
- * action by action).
+ * action by action, with the heuristic's weights passed in from Python, so that one source
+ * defines them). It returns raw outcomes (final scores, the winner); the search's reward is
+ * computed from them in Python (boneyard.bots.ismcts.seat_reward), never here.
  *
  * Tiles are numbered 0..27: high*(high+1)/2 + low. A state comes in as bytes:
  *
@@ -15,14 +17,13 @@
  *   5 spinner number, 6 spinner stacked (0/1), 7 passes in a row, 8 seat of the last
  *   scoring play that may be stolen (255: none),
  *   9 + 4*arm: arm holds tiles (0/1), its last tile, its open (outer) number, stacked (0/1),
- *   25: boneyard size B, then B tiles (the next draw is the last; rewards() shuffles them),
+ *   25: boneyard size B, then B tiles (the next draw is the last; outcomes() shuffles them),
  *   then per seat: hand size k, then k tiles.
  *
  * and the scores, the target and the stealable points as Python ints.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -374,20 +375,6 @@ static void playout(State *s, const Weights *w, PyObject *trace)
     }
 }
 
-static double reward(const State *s, const int *start, double scale)
-{
-    double delta[MAXP], mean = 0;
-    for (int p = 0; p < s->n; p++) {
-        delta[p] = (double)(s->points[p] - start[p]);
-        mean += delta[p];
-    }
-    mean /= s->n;
-    double margin = 0.5 + 0.5 * tanh((delta[s->me] - mean) / scale);
-    if (!s->over)
-        return margin;
-    return 0.5 * margin + 0.5 * (s->winner == s->me ? 1.0 : 0.0);
-}
-
 static uint64_t next_random(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -508,16 +495,15 @@ static int legal_candidate(const State *s, int kind, int t, int arm)
 
 /* ---- the module's functions ----------------------------------------------------------- */
 
-static PyObject *rewards(PyObject *self, PyObject *args)
+static PyObject *outcomes(PyObject *self, PyObject *args)
 {
     Py_buffer state_buf, cand_buf;
     PyObject *points, *weights;
     long target, steal_pts;
     int rounds;
     unsigned long long seed;
-    double scale;
-    if (!PyArg_ParseTuple(args, "y*O!lly*iKO!d", &state_buf, &PyTuple_Type, &points, &target, &steal_pts,
-                          &cand_buf, &rounds, &seed, &PyTuple_Type, &weights, &scale))
+    if (!PyArg_ParseTuple(args, "y*O!lly*iKO!", &state_buf, &PyTuple_Type, &points, &target, &steal_pts,
+                          &cand_buf, &rounds, &seed, &PyTuple_Type, &weights))
         return NULL;
     PyObject *result = NULL;
     State start, s;
@@ -526,8 +512,8 @@ static PyObject *rewards(PyObject *self, PyObject *args)
     const unsigned char *c = cand_buf.buf;
     if (!parse_state(&start, &state_buf, points, target, steal_pts) || !parse_weights(&w, weights))
         goto done;
-    if (cand_buf.len % 3 || ncand < 1 || rounds < 1 || scale <= 0) {
-        PyErr_SetString(PyExc_ValueError, "need candidates as (kind, tile, arm) byte triples, rounds >= 1, scale > 0");
+    if (cand_buf.len % 3 || ncand < 1 || rounds < 1) {
+        PyErr_SetString(PyExc_ValueError, "need candidates as (kind, tile, arm) byte triples and rounds >= 1");
         goto done;
     }
     for (int j = 0; j < ncand; j++)
@@ -535,7 +521,8 @@ static PyObject *rewards(PyObject *self, PyObject *args)
             PyErr_Format(PyExc_ValueError, "candidate %d is not a legal play or stack", j);
             goto done;
         }
-    result = PyList_New((Py_ssize_t)rounds * ncand);
+    int width = start.n + 1;
+    result = PyList_New((Py_ssize_t)rounds * ncand * width);
     if (!result)
         goto done;
     uint64_t rng = seed;
@@ -552,12 +539,15 @@ static PyObject *rewards(PyObject *self, PyObject *args)
             s = world;
             apply_play(&s, c[3 * j], c[3 * j + 1], c[3 * j + 2]);
             playout(&s, &w, NULL);
-            PyObject *v = PyFloat_FromDouble(reward(&s, start.points, scale));
-            if (!v) {
-                Py_CLEAR(result);
-                goto done;
+            Py_ssize_t at = ((Py_ssize_t)r * ncand + j) * width;
+            for (int p = 0; p <= s.n; p++) {
+                PyObject *v = PyLong_FromLong(p < s.n ? s.points[p] : (s.over ? s.winner : -1));
+                if (!v) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                PyList_SET_ITEM(result, at + p, v);
             }
-            PyList_SET_ITEM(result, (Py_ssize_t)r * ncand + j, v);
         }
     }
 done:
@@ -599,12 +589,13 @@ done:
 }
 
 static PyMethodDef METHODS[] = {
-    {"rewards", rewards, METH_VARARGS,
-     "rewards(state, points, target, steal_points, candidates, rounds, seed, weights, scale)\n\n"
-     "The observer's reward in [0, 1] for each candidate in each round (round-major): the\n"
-     "candidate is played, then greedy plays every seat to the end of the hand. Every round\n"
-     "shuffles the boneyard afresh (the same order for every candidate of the round).\n"
-     "candidates: bytes, (kind, tile, arm) per candidate."},
+    {"outcomes", outcomes, METH_VARARGS,
+     "outcomes(state, points, target, steal_points, candidates, rounds, seed, weights)\n\n"
+     "Each candidate in each round (round-major) is played, then greedy plays every seat to\n"
+     "the end of the hand; the outcome is one flat list, per playout the seats' final scores\n"
+     "and the winner (-1 unless the game ended). Every round shuffles the boneyard afresh\n"
+     "(the same order for every candidate of the round). The reward is computed from these\n"
+     "outcomes in Python. candidates: bytes, (kind, tile, arm) per candidate."},
     {"trace", trace, METH_VARARGS,
      "trace(state, points, target, steal_points, weights)\n\n"
      "Greedy play from the state to the end of the hand: (actions as (kind, tile, arm),\n"

@@ -1,6 +1,6 @@
 """Type stub of the compiled two-box playouts (``_twobox_playout.c``)."""
 
-def rewards(
+def outcomes(
     state: bytes,
     points: tuple[int, ...],
     target: int,
@@ -9,10 +9,9 @@ def rewards(
     rounds: int,
     seed: int,
     weights: tuple[float, float, float, float, float],
-    scale: float,
     /,
-) -> list[float]:
-    """The observer's reward per round and candidate (round-major), greedy playouts to the hand's end."""
+) -> list[int]:
+    """Per round and candidate (round-major), greedy played to the hand's end: the scores, then the winner or -1."""
 
 def trace(
     state: bytes,

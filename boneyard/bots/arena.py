@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import api
+from ..games import game_class
 from .spec import BotSpec, parse_bot_spec
 
-LOWER_IS_BETTER = frozenset({"rounce"})
 MAX_ACTIONS = 200_000
 # Two-sided 95% Student-t quantiles by degrees of freedom (normal beyond 30).
 _T95 = (
@@ -133,7 +133,7 @@ def game_outcome(result: Mapping[str, Any], label: str, lower_is_better: bool) -
 
 def summarize(game_id: str, specs: Sequence[BotSpec], results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per bot: win rate, mean score margin (each with a 95% CI over deals) and decision times."""
-    lower = game_id in LOWER_IS_BETTER
+    lower = bool(game_class(game_id).lower_is_better)
     out = []
     for spec in specs:
         label = spec.label

@@ -12,8 +12,12 @@ the ``greedy`` bot; ``random`` plays uniformly. The playout runs to the end of t
 current hand (or the game), never further, or stops after ``depth`` actions (default:
 the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
 ``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
-game's own views. The reward is the score margin the hand brought (plus that estimate),
-squashed into [0, 1]; a finished game counts the win as well. The bot sees nothing but
+game's own views. The hand's end is read from the game's declared ``hand_number`` (a
+hand that ends with nobody scoring, a blocked two-box hand, ends the playout too). The
+reward is the score margin the hand brought (plus that estimate), counted the other way
+for a game that declares ``lower_is_better``, squashed into [0, 1] by the game's
+``MARGIN_SCALE`` knob (else :data:`DEFAULT_MARGIN_SCALE`); a finished game counts the win
+as well: see :func:`seat_reward`. The bot sees nothing but
 its view and legal actions: the simulations run only on sampled games.
 
 The final choice is the most visited action, the greedy bot's choice counting ``prior``
@@ -27,7 +31,7 @@ errors: for games where a few dozen noisy playouts per action cannot be trusted.
 With ``shape="flat"`` (or a game's ``SEARCH = "flat"``) the bot instead compares a few
 candidates (the game's ``candidates`` knob, else every legal action) on common sampled
 worlds: see :meth:`IsmctsBot._flat`. A game may play those rounds itself, faster (the
-``rewards`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
+``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
 given its own ``rollout`` or ``depth``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
@@ -45,12 +49,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ..api import sample_game
+from ..games import game_class
 from .greedy import GreedyBot, policy
 
-# Games whose score is points left (lowest best): the margin is counted the other way.
-LOWER_IS_BETTER = frozenset({"rounce"})
-# Typical size of a hand's score swing per game, to squash margins into [0, 1].
-MARGIN_SCALE = {"rounce": 2.0, "eighty": 40.0, "twobox": 25.0, "rummikub": 25.0, "montana": 30.0}
+# The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
+# greedy module sets no ``MARGIN_SCALE``.
+DEFAULT_MARGIN_SCALE = 20.0
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
@@ -226,10 +230,12 @@ class IsmctsBot:
         candidate with the best mean reward, kept only when its mean paired difference
         from greedy's choice beats zero by ``evidence`` standard errors; else greedy's.
 
-        With the game's ``rewards(world, actions, seat, seed, scale)`` knob (and no
-        ``rollout`` or ``depth`` of the bot's own), each sampled world is handed to it and
-        gives several rounds at once (rows of one reward per candidate); the knob returns
-        ``None`` where it cannot, and the round is played out here.
+        With the game's ``outcomes(world, actions, seat, seed)`` knob (and no ``rollout`` or
+        ``depth`` of the bot's own), each sampled world is handed to it and gives several
+        rounds at once (rows of one outcome per candidate: the scores at the hand's end and
+        the winners if the game ended); those are scored by :func:`seat_reward` like every
+        other playout. The knob returns ``None`` where it cannot, and the round is played
+        out here.
         """
         seat = view["seat"]
         game_id = view["game"]
@@ -249,9 +255,10 @@ class IsmctsBot:
         # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
         # world; not when the bot was given its own rollout policy or playout depth
         own = self.rollout != "auto" or self.depth is not None
-        fast = getattr(knobs, "rewards", None) if knobs is not None and not own else None
-        scale = MARGIN_SCALE.get(game_id, 20.0)
-        hand = view.get("hand_number")
+        fast = getattr(knobs, "outcomes", None) if knobs is not None and not own else None
+        scale = margin_scale(game_id)
+        lower = bool(game_class(game_id).lower_is_better)
+        hand = view.get("hand_number", 1)
         per_key = game_id if fast is None else game_id + ":fast"
         looping = time.perf_counter()
         done = failures = 0
@@ -272,15 +279,16 @@ class IsmctsBot:
                 failures += 1
                 continue
             seed = rng.getrandbits(64)
-            rows = fast(world, actions, seat, seed, scale) if fast is not None else None
+            rows = fast(world, actions, seat, seed) if fast is not None else None
+            start = list(world.scores)
             if rows is not None:
                 for row in rows:
-                    for i, r in enumerate(row):
-                        rewards[i].append(r)
+                    for i, (final, winners) in enumerate(row):
+                        gains = [float(a) - float(b) for a, b in zip(final, start, strict=True)]
+                        rewards[i].append(seat_reward(gains, seat, winners, lower, scale))
                 batch = max(1, len(rows))
                 done += len(keys) * len(rows)
                 continue
-            start = list(world.scores)
             for i, action in enumerate(actions):
                 game = world.clone()
                 game.apply(action)
@@ -311,7 +319,7 @@ class IsmctsBot:
         except ValueError:
             return False
         start = list(game.scores)
-        hand = view.get("hand_number")
+        hand = view.get("hand_number", 1)
         node = root
         path = [root]
         first = True
@@ -382,7 +390,7 @@ class IsmctsBot:
         self,
         game: Any,
         start: list[Any],
-        hand: Any,
+        hand: int,
         rng: random.Random,
         chooser: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None,
         depth: int | None,
@@ -390,40 +398,25 @@ class IsmctsBot:
         """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first."""
         limit = MAX_PLAYOUT if depth is None else depth
         for _ in range(limit):
-            if game.is_over:
+            if self._hand_over(game, start, hand):
                 return False
             actions = game.legal_actions()
             if len(actions) == 1:
-                if self._hand_over(game, start, hand):
-                    return False
                 game.apply(actions[0])
-                continue
-            if chooser is None:
-                if self._hand_over(game, start, hand):
-                    return False
+            elif chooser is None:
                 game.apply(actions[rng.randrange(len(actions))])
-                continue
-            seen = game.view(game.current_player)  # the chooser's view tells the hand's number too
-            if self._hand_over(game, start, hand, seen):
-                return False
-            game.apply(chooser(seen, actions, rng))
-        return depth is not None and not (game.is_over or self._hand_over(game, start, hand))
+            else:
+                game.apply(chooser(game.view(game.current_player), actions, rng))
+        return depth is not None and not self._hand_over(game, start, hand)
 
     @staticmethod
-    def _hand_over(game: Any, start: list[Any], hand: Any, seen: dict[str, Any] | None = None) -> bool:
-        """The current hand has ended: the game is over, or the scores moved and a new hand began.
+    def _hand_over(game: Any, start: list[Any], hand: int) -> bool:
+        """The hand numbered ``hand`` has ended: the game is over or its ``hand_number`` moved on.
 
-        ``seen``: a view of the game as it is now, if one is at hand (saves making one).
+        ``start`` (the scores when the search began) is not needed to tell: a hand may end
+        with nobody scoring (a blocked two-box hand), and that too ends the playout.
         """
-        if game.is_over:
-            return True
-        if list(game.scores) == start:
-            return False
-        if hand is None:
-            return True
-        if seen is None:
-            seen = game.view(None)
-        return bool(seen.get("hand_number") != hand)
+        return bool(game.is_over or getattr(game, "hand_number", 1) != hand)
 
     @staticmethod
     def _reward(game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None) -> list[float]:
@@ -431,19 +424,43 @@ class IsmctsBot:
 
         ``rest``: the estimated further gain of each seat in the hand (a cut-off playout).
         """
-        n = game.players
-        sign = -1.0 if game_id in LOWER_IS_BETTER else 1.0
-        scale = MARGIN_SCALE.get(game_id, 20.0)
-        delta = [sign * (float(a) - float(b)) for a, b in zip(game.scores, start, strict=True)]
+        delta = [float(a) - float(b) for a, b in zip(game.scores, start, strict=True)]
         if rest is not None:
-            delta = [d + sign * float(r) for d, r in zip(delta, rest, strict=True)]
-        mean = sum(delta) / n
-        margin = [0.5 + 0.5 * math.tanh((d - mean) / scale) for d in delta]
-        if not game.is_over:
-            return margin
-        share = 1.0 / len(game.winners) if game.winners else 0.0
-        won = [share if s in game.winners else 0.0 for s in range(n)]
-        return [0.5 * m + 0.5 * w for m, w in zip(margin, won, strict=True)]
+            delta = [d + float(r) for d, r in zip(delta, rest, strict=True)]
+        winners = game.winners if game.is_over else None
+        lower, scale = bool(game_class(game_id).lower_is_better), margin_scale(game_id)
+        return [seat_reward(delta, seat, winners, lower, scale) for seat in range(game.players)]
+
+
+def margin_scale(game_id: str) -> float:
+    """The score swing that squashes a hand's margin into [0, 1]: the game's knob, else the default.
+
+    A bot tuning fact, so it sits beside the game's greedy heuristic (``MARGIN_SCALE``); a
+    game without one gets :data:`DEFAULT_MARGIN_SCALE`.
+    """
+    return float(getattr(policy(game_id), "MARGIN_SCALE", DEFAULT_MARGIN_SCALE))
+
+
+def seat_reward(
+    gains: Sequence[float], seat: int, winners: Sequence[int] | None, lower_is_better: bool, scale: float
+) -> float:
+    """One seat's reward in [0, 1] for a playout: the search's only reward formula.
+
+    ``gains``: each seat's score change over the playout (plus any estimate of the rest of
+    the hand); ``winners``: the game's winners if the playout finished the game, else
+    ``None``. The seat's margin over the mean gain (the other way round for a game whose
+    lower score is better) is squashed by ``0.5 + 0.5 * tanh(margin / scale)``; a finished
+    game averages that with the seat's share of the win. Every playout of the search,
+    compiled or not, is scored here.
+    """
+    n = len(gains)
+    mean = sum(gains) / n
+    lead = gains[seat] - mean
+    margin = 0.5 + 0.5 * math.tanh((-lead if lower_is_better else lead) / scale)
+    if winners is None:
+        return margin
+    won = 1.0 / len(winners) if winners and seat in winners else 0.0
+    return 0.5 * margin + 0.5 * won
 
 
 def _paired_lead(mine: Sequence[float], theirs: Sequence[float]) -> float:

@@ -6,6 +6,7 @@ live progress bar, prints the table and writes the JSON and PNG files asked for.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from pathlib import Path
@@ -66,6 +67,8 @@ def register(app: typer.Typer) -> None:
         check_game(game_id)
         if plot_file is not None and plot_file.suffix.lower() != ".png":
             raise typer.BadParameter(f"--plot must name a .png file, got {plot_file}")
+        if plot_file is not None and importlib.util.find_spec("matplotlib") is None:
+            raise typer.BadParameter("--plot needs matplotlib: pip install 'boneyard[plot]'")
         try:
             specs = parse_bots(bots)
             run = Arena(game_id, specs, games=games, seed=seed, workers=workers, players=players,

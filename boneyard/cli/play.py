@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def play(
-        game_id: Annotated[str, typer.Argument(metavar="GAME", help="montana, twobox, rummikub, eighty or rounce")],
+        game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id; `boneyard games` lists them")],
         players: Annotated[int | None, typer.Option(help="number of seats (default: the game's standard)")] = None,
         seed: Annotated[int | None, typer.Option(help="seed for a replayable game")] = None,
         seat: Annotated[int, typer.Option(help="the seat you play")] = 0,

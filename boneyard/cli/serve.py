@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import os
+from typing import Annotated, Any
 
 import typer
 
@@ -16,13 +17,41 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
         db: Annotated[str, typer.Option(help="database URL: sqlite:///FILE or postgresql://...")] = "sqlite:///boneyard.db",
         bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before acting")] = 0.6,
+        limits: Annotated[str, typer.Option(
+            help="per-address limits: 'off' or e.g. 'create=30/minute,join=60/minute,act=20/second,open=50'")] = "",
+        idle_timeout: Annotated[float, typer.Option(help="seconds without an action after which a table expires")] = (
+            6 * 3600),
+        workers: Annotated[int, typer.Option(help="worker processes (more than 1 needs PostgreSQL)")] = 1,
+        forwarded_allow_ips: Annotated[str, typer.Option(
+            help="proxy addresses whose X-Forwarded-For is trusted (behind a reverse proxy)")] = "127.0.0.1",
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
 
         from ..server import create_app
+        from ..server.ratelimit import LimitSettings
 
         if bot_delay < 0:
             raise typer.BadParameter("--bot-delay must be 0 or more seconds")
-        typer.echo(f"boneyard: lobby at http://{host}:{port}/  (database {db})")
-        uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+        if idle_timeout <= 0:
+            raise typer.BadParameter("--idle-timeout must be a positive number of seconds")
+        try:
+            settings = LimitSettings.parse(limits) if limits else LimitSettings()
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None
+        if workers < 1:
+            raise typer.BadParameter("--workers must be 1 or more")
+        if workers > 1 and not db.startswith("postgresql"):
+            raise typer.BadParameter("--workers above 1 needs a PostgreSQL --db: SQLite serves one process")
+        from ..server.wsprotocol import AbortableWebSocketProtocol
+
+        typer.echo(f"boneyard: lobby at http://{host}:{port}/  (database {db}, {workers} worker(s))")
+        options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 65536,
+                                   "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
+        if workers == 1:
+            app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout)
+            uvicorn.run(app, **options)
+            return
+        os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
+                           "BONEYARD_IDLE_TIMEOUT": str(idle_timeout)})
+        uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

@@ -65,6 +65,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     teams: ClassVar[bool] = False
+    lower_is_better: ClassVar[bool] = False  # the best score is the lowest (rounce: points left)
     hand_size: ClassVar[int]
     Rules: ClassVar[type[RulesBase]]
 
@@ -76,6 +77,7 @@ class Game(ABC):
     is_over: bool
     winners: list[int]
     phase: str
+    hand_number: int  # the hand being played, 1 for the first
 
     def __init__(
         self,
@@ -158,8 +160,36 @@ class Game(ABC):
         """The game's whole tile multiset, sorted."""
 
     @classmethod
-    def info(cls) -> dict[str, Any]:
-        """The game's facts as a JSON-ready dict (what ``boneyard.game_info`` returns)."""
+    @abstractmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """The lowest and highest score a seat can have at any point of a game.
+
+        Bounds that hold for every game under these rules (the hand limit included), so
+        that generic code can scale scores (rewards, ratings, plots) without knowing the
+        game; they need not be tight.
+        """
+
+    @classmethod
+    @abstractmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """The most actions one hand can take: the bound behind :meth:`max_game_length`."""
+
+    @classmethod
+    def max_game_length(cls, players: int, rules: Any) -> int:
+        """The most actions a whole game can take: every hand up to the hand limit at its longest."""
+        return int(rules.max_hands) * cls.max_hand_length(players, rules)
+
+    @classmethod
+    def info(cls, players: int | None = None, rules: Any = None) -> dict[str, Any]:
+        """The game's facts as a JSON-ready dict (what ``boneyard.game_info`` returns).
+
+        ``score_bounds`` and ``max_game_length`` depend on the player count and the rules:
+        they are given for ``players`` and ``rules`` (a ``Rules`` object or a dict), by
+        default the standard count and the default rules.
+        """
+        n = cls.default_players if players is None else players
+        parsed = cls.Rules.from_dict(rules)
+        low, high = cls.score_bounds(n, parsed)
         return {
             "id": cls.id,
             "name": cls.name,
@@ -167,6 +197,10 @@ class Game(ABC):
             "teams": cls.teams,
             "options": cls.Rules.describe(),
             "summary": cls.summary,
+            "lower_is_better": cls.lower_is_better,
+            "score_bounds": [low, high],
+            "max_game_length": cls.max_game_length(n, parsed),
+            "hand_size": cls.hand_size,
         }
 
     # ----- the contract ------------------------------------------------------------
@@ -355,6 +389,22 @@ class Game(ABC):
         self.current_player = None
         self._log(message or f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
 
+    def _hand_limit_reached(self) -> bool:
+        """End the game instead of dealing again once the rules' ``max_hands`` hands are played.
+
+        Every game calls this before dealing a new hand; the best score then wins (all
+        tied seats), as the rules option says.
+        """
+        if self.hand_number < self.rules.max_hands:
+            return False
+        scores = self.scores
+        best = min(scores) if self.lower_is_better else max(scores)
+        self._end_game(
+            [s for s in range(self.players) if scores[s] == best],
+            f"game over: the hand limit ({_hands(self.rules.max_hands)}) is reached",
+        )
+        return True
+
     def _next(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
         return (seat + 1) % self.players
@@ -367,6 +417,10 @@ class Game(ABC):
         self.is_over = view["is_over"]
         self.winners = list(view["winners"])
         self.phase = view["phase"]
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" if n == 1 else f"{n} hands"
 
 
 def deal_hidden(

@@ -6,24 +6,41 @@ with uvicorn. The pages are static HTML/JS under ``static/`` that talk to the sa
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
 from boneyard.bots import bots
 
+from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
-from .tables import ServerError, TableService
+from .ratelimit import LimitSettings, RateLimits
+from .tables import MAX_ACTION, ServerError, TableService, encode
 
 STATIC = resources.files("boneyard.server").joinpath("static")
+
+# Bounds of request fields that have no rules of their own (beyond them: 422 naming the field).
+MAX_SEED = 2**63
+Tile = Annotated[str, StringConstraints(max_length=8)]
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON with non-ASCII escaped, so any text (even a lone surrogate echoed back) can be sent."""
+
+    def render(self, content: Any) -> bytes:
+        """Serialize compactly; ``ensure_ascii`` never fails on characters UTF-8 cannot encode."""
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 class CreateTable(BaseModel):
@@ -31,13 +48,17 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="a game id from GET /api/games")
-    players: int | None = Field(default=None, description="number of seats (default: the game's standard)")
-    rules: dict[str, Any] = Field(default_factory=dict, description="rules options by name")
-    seats: list[str] | None = Field(default=None, description='per seat: "human" or "bot:NAME" (default: all human)')
-    seed: int | None = Field(default=None, description="seed for a reproducible deal (default: random)")
-    deck: list[str] | None = Field(default=None, description="a fixed first deal (tests, puzzles): the full tile set")
-    dealer: int | None = Field(default=None, description="the first hand's dealer, where the game has one")
+    game: str = Field(max_length=40, description="a game id from GET /api/games")
+    players: int | None = Field(default=None, ge=0, le=64, description="number of seats (default: the game's standard)")
+    rules: dict[str, Any] = Field(default_factory=dict, description="rules options by name (ranges: GET /api/games)")
+    seats: list[Annotated[str, StringConstraints(max_length=64)]] | None = Field(
+        default=None, max_length=64, description='per seat: "human" or "bot:NAME" (default: all human)')
+    practice: bool = Field(default=False, description="a practice table: seed and deck may be chosen (fixed deal)")
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED,
+                             description="practice tables only: seed of a reproducible deal (default: secret, random)")
+    deck: list[Tile] | None = Field(default=None, max_length=256,
+                                    description="practice tables only: a fixed first deal, the full tile set")
+    dealer: int | None = Field(default=None, ge=0, le=64, description="the first hand's dealer, where the game has one")
 
 
 class JoinTable(BaseModel):
@@ -45,16 +66,54 @@ class JoinTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seat: int | None = None
-    name: str
+    seat: int | None = Field(default=None, ge=0, le=64)
+    name: str = Field(max_length=400, description="1 to 40 printable characters")
 
 
 class PlayAction(BaseModel):
-    """``POST /api/tables/{id}/actions``: one action in the action notation."""
+    """``POST /api/tables/{id}/actions``: one action in the action notation, and the version it was chosen at."""
 
     model_config = ConfigDict(extra="forbid")
 
-    action: str
+    action: str = Field(max_length=MAX_ACTION)
+    expected_version: int | None = Field(
+        default=None, ge=0, description="the version of the state the action was chosen from (exactly-once play)")
+
+
+# Headers on every HTTP answer. The pages load only their own scripts and styles; the API
+# docs page (/docs, /redoc) loads FastAPI's documentation bundle from its CDN.
+_BASE_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+_CSP = (b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+_DOCS_CSP = (b"default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+             b"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https:; "
+             b"worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'")
+
+
+class SecurityHeaders:
+    """ASGI middleware adding CSP (with frame-ancestors), Referrer-Policy and nosniff to every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to the answer's start message."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = _DOCS_CSP if scope["path"] in ("/docs", "/redoc") else _CSP
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_BASE_HEADERS,
+                                      (b"content-security-policy", csp)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -67,6 +126,11 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
+def client_address(request: Request | WebSocket) -> str:
+    """The address limits are counted against (the proxy's client when uvicorn trusts its headers)."""
+    return request.client.host if request.client else "unknown"
+
+
 def _static_page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
@@ -76,18 +140,43 @@ def _validation_message(err: RequestValidationError) -> str:
     for e in err.errors():
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
+    return "; ".join(parts)[:1000] or "invalid request"
 
 
-def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
-    """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting."""
+def _close_reason(message: str) -> str:
+    """A close frame's reason: at most 123 bytes of UTF-8."""
+    return message.encode("utf-8", "replace")[:120].decode("utf-8", "ignore")
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read and ignore whatever the client sends (text, binary, junk) until it disconnects."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+def create_app(
+    db_url: str = DEFAULT_DB,
+    bot_delay: float = 0.6,
+    *,
+    limits: LimitSettings | None = None,
+    idle_timeout: float = 6 * 3600,
+    finished_linger: float = 120.0,
+) -> FastAPI:
+    """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
+
+    ``limits`` sets the per-address rate limits and table cap (default
+    :class:`LimitSettings`); a table with no action for ``idle_timeout`` seconds expires; a
+    finished table leaves memory ``finished_linger`` seconds after its last action.
+    """
     store = Store(db_url)
-    service = TableService(store, bot_delay=bot_delay)
+    service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
+    rate = RateLimits(limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        service.load_all()
-        service.resume_bots()
+        await service.start()
         yield
         await service.stop()
         store.close()
@@ -97,22 +186,37 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
         version="0.1.0",
         summary="Play five domino games in the browser, with friends and bots.",
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
     app.state.service = service
+    app.state.rate = rate
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ServerError)
-    async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
-        return JSONResponse({"detail": str(err)}, status_code=err.status)
+    async def _server_error(_request: Request, err: ServerError) -> Response:
+        content: dict[str, Any] = {"detail": str(err)}
+        if err.state is not None:
+            content["state"] = err.state
+        return SafeJSONResponse(content, status_code=err.status, headers=err.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, err: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _validation_message(err)}, status_code=422)
+    async def _invalid(_request: Request, err: RequestValidationError) -> Response:
+        return SafeJSONResponse({"detail": _validation_message(err)}, status_code=422)
+
+    def pushed(text: str) -> Response:
+        return Response(content=text, media_type="application/json")
 
     # ----- the HTTP contract -----------------------------------------------------------
 
+    @app.get("/healthz", tags=["service"])
+    async def healthz() -> Response:
+        """200 ``{"database": "ok", ...}`` when the database answers, else 503 with the error."""
+        health = await service.health()
+        return SafeJSONResponse(health, status_code=200 if health["database"] == "ok" else 503)
+
     @app.get("/api/games", tags=["games"])
     async def list_games() -> list[dict[str, Any]]:
-        """Every game with its facts (``boneyard.game_info``)."""
+        """Every game with its facts (``boneyard.game_info``), rules options with their ranges."""
         return [boneyard.game_info(g) for g in boneyard.games()]
 
     @app.get("/api/games/{game_id}/rules", response_class=PlainTextResponse, tags=["games"])
@@ -127,34 +231,42 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
 
     @app.get("/api/tables", tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:
-        """Every table, newest first: game, seats (who sits where, which are open), whether over."""
-        return [service.summary(t) for t in sorted(service.tables.values(), key=lambda t: t.id)]
+        """Live and recently finished tables, newest first: game, seats, whether over, whether a fixed deal."""
+        return service.lobby()
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create_table(body: CreateTable) -> dict[str, Any]:
-        """Open a table. 400 names an unknown game, a bad player count, rules option or seat."""
-        table = service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck, body.dealer)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Open a table. 400 names an unknown game, a bad player count, rules option or seat; 429 past the limits."""
+        address = client_address(request)
+        rate.hit("create", address)
+        rate.check_open_tables(service.open_tables_of(address))
+        table = await service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
+                                     body.dealer, practice=body.practice, creator=address)
         return {"id": table.id}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
-    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+    async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take a human seat; the token is the seat's secret for every later request."""
+        rate.hit("join", client_address(request))
         seat, token = await service.join(table_id, body.seat, body.name)
         return {"token": token, "seat": seat}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """The table as the token's seat sees it (no token: as a spectator)."""
-        table = service.get(table_id)
-        return service.state(table, service.seat_of(table, bearer(authorization), required=False))
+    async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
+        table = await service.get(table_id)
+        return pushed(encode(service.state(table, service.seat_of(table, bearer(authorization), required=False))))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
-    async def play(table_id: str, body: PlayAction, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """Play the token's seat's action: 400 if illegal (the engine's message) or out of turn."""
-        return await service.act(table_id, bearer(authorization), body.action)
+    async def play(table_id: str, body: PlayAction, request: Request,
+                   authorization: str | None = Header(default=None)) -> Response:
+        """Play the token's seat's action: 400 if illegal or out of turn, 409 if stale, 503 if not stored."""
+        rate.hit("act", client_address(request))
+        table, seat = await service.act(table_id, bearer(authorization), body.action, body.expected_version)
+        return pushed(service.push(table, seat))
 
     @app.get("/api/tables/{table_id}/hint", tags=["tables"])
-    async def hint(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def hint(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """Rummikub: the solver's best play for the token's seat, in the action notation.
 
         Built only from that seat's view and the public solver. ``action`` is null when no
@@ -162,37 +274,51 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
         for another table's token, 400 at a table of another game, 409 when it is not this
         seat's turn or the game is over.
         """
+        rate.hit("act", client_address(request))
         return await service.hint(table_id, bearer(authorization))
 
     @app.get("/api/tables/{table_id}/replay", tags=["tables"])
     async def replay_step(
         table_id: str,
-        step: int = Query(ge=0, description="number of actions played"),
+        step: int = Query(ge=0, le=10**7, description="number of actions played"),
         authorization: str | None = Header(default=None),
     ) -> dict[str, Any]:
         """A finished game after ``step`` actions, as the token's seat (or a spectator) saw it."""
-        table = service.get(table_id)
-        return service.replay_state(table, service.seat_of(table, bearer(authorization), required=False), step)
+        table = await service.get(table_id)
+        seat = service.seat_of(table, bearer(authorization), required=False)
+        return await service.replay_state(table, seat, step)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        """Pushes the table's state (same shape as GET) on connect and on every change."""
+        """Pushes the table's state on connect and on every change; closes 4403/4404/4410 or 4008 (too slow)."""
+        await websocket.accept()
         try:
-            table = service.get(table_id)
+            table = await service.get(table_id)
             seat = service.seat_of(table, token, required=False)
         except ServerError as err:
-            await websocket.close(code=4000 + err.status, reason=str(err))
+            code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
+            await websocket.close(code=code, reason=_close_reason(str(err)))
             return
-        await websocket.accept()
-        sub = service.subscribe(table, seat, websocket.send_json)
+        sub = Subscriber(seat, websocket.send_text)
+        sub_id = service.subscribe(table, sub)
+        tasks = [asyncio.ensure_future(sub.run()), asyncio.ensure_future(_drain(websocket)),
+                 asyncio.ensure_future(sub.too_slow.wait())]
         try:
-            await websocket.send_json(service.state(table, seat))
-            while True:
-                await websocket.receive_text()  # clients only listen; this notices disconnects
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            service.unsubscribe(table, sub)
+            service.unsubscribe(table, sub_id)
+            for task in tasks:
+                task.cancel()
+        if sub.too_slow.is_set():
+            reason = "too slow: reconnect to get the current state" if sub.close_code != CLOSE_GONE \
+                else "the table expired"
+            try:
+                await asyncio.wait_for(websocket.close(code=sub.close_code, reason=reason), 2.0)
+            except Exception:
+                # it reads nothing, so no close frame can reach it: reset the connection
+                abort = websocket.scope.get("boneyard.abort")
+                if abort is not None:
+                    abort()
 
     # ----- pages -----------------------------------------------------------------------
 
@@ -224,13 +350,34 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.6) -> FastAPI:
     return app
 
 
+ENV_PREFIX = "BONEYARD_"
+
+
+def app_from_env() -> FastAPI:
+    """The app as ``boneyard serve --workers N`` starts it in each worker process.
+
+    uvicorn's workers import the app by name, so the options travel as environment
+    variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``.
+    """
+    import os
+
+    env = os.environ
+    limits = env.get(ENV_PREFIX + "LIMITS", "")
+    return create_app(
+        env.get(ENV_PREFIX + "DB", DEFAULT_DB),
+        bot_delay=float(env.get(ENV_PREFIX + "BOT_DELAY", "0.6")),
+        limits=LimitSettings.parse(limits) if limits else None,
+        idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
+    )
+
+
 def _rules_markdown(game_id: str) -> str:
     from boneyard.rulespages import rules_page
 
-    from .tables import NotFound
+    from .tables import NotFound, quote
 
     if game_id not in boneyard.games():
-        raise NotFound(f"unknown game {game_id!r}; known games: {', '.join(boneyard.games())}")
+        raise NotFound(f"unknown game {quote(game_id)}; known games: {', '.join(boneyard.games())}")
     try:
         return rules_page(game_id)
     except FileNotFoundError:

@@ -4,12 +4,21 @@ A table is stored as what is needed to rebuild it with ``boneyard.replay``: game
 seed, rules, and the ordered action strings. An action row is committed before the action
 is acknowledged, so a server killed at any moment restarts with every table exactly as
 its players last saw it.
+
+Writes are plain functions of a :class:`~sqlalchemy.orm.Session` (:func:`write_table`,
+:func:`write_seat`, :func:`write_action`...) so that the server's group committer
+(``commits.py``) can put the writes of many tables into one transaction. The primary key
+``(table_id, number)`` of an action makes two writers of the same table version collide,
+which is how several server processes sharing one PostgreSQL serialize a table's actions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import secrets
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +35,10 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -53,6 +65,27 @@ class TableRow(Base):
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     is_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    practice: Mapped[bool] = mapped_column(Boolean, default=False)  # seed/deck could be chosen
+    fixed_deal: Mapped[bool] = mapped_column(Boolean, default=False)  # and were: the deal is not secret
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)  # client address, for the cap
+    expired: Mapped[bool] = mapped_column(Boolean, default=False)  # closed for lack of play
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # process running its bots
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+# Columns added after the first release, with their SQL type and default, so that an older
+# database file keeps working (``create_all`` creates missing tables, never missing columns).
+_ADDED_COLUMNS = {
+    "practice": "BOOLEAN NOT NULL DEFAULT FALSE",
+    "fixed_deal": "BOOLEAN NOT NULL DEFAULT FALSE",
+    "creator": "VARCHAR(64)",
+    "expired": "BOOLEAN NOT NULL DEFAULT FALSE",
+    "lease_owner": "VARCHAR(64)",
+    "lease_until": "FLOAT",
+}
+
+# The PostgreSQL channel on which every committed change is announced to the other processes.
+CHANNEL = "boneyard"
 
 
 class SeatRow(Base):
@@ -102,18 +135,67 @@ def make_engine(url: str) -> Engine:
     else:
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url[len("postgresql://") :]
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
     return engine
 
 
+# This process's name in notices and bot leases (host, pid and a random part).
+ORIGIN = f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def announce(s: Session, table_id: str, what: str) -> None:
+    """On PostgreSQL, ``NOTIFY`` the other server processes of a change, delivered at commit.
+
+    The payload is ``"what:table_id:origin"``; ``what`` is ``new`` (a table), ``seat`` or
+    the table's new version. SQLite serves one process, so there is nobody to tell.
+    """
+    if s.get_bind().dialect.name == "postgresql":
+        payload = f"{what}:{table_id}:{ORIGIN}"
+        s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+
+def write_table(s: Session, row: TableRow) -> None:
+    """Add a new table row."""
+    s.add(row)
+    announce(s, row.id, "new")
+
+
+def write_seat(s: Session, table_id: str, seat: int, name: str, token: str) -> None:
+    """Record that a human took ``seat`` (an integrity error if it is already taken)."""
+    s.add(SeatRow(table_id=table_id, seat=seat, name=name, token_hash=hash_token(token)))
+    announce(s, table_id, "seat")
+
+
+def write_action(s: Session, table_id: str, number: int, action: str, seat: int, is_over: bool) -> None:
+    """Append the ``number``-th action (an integrity error if another writer stored it first)."""
+    s.add(ActionRow(table_id=table_id, number=number, action=action, seat=seat, at=time.time()))
+    if is_over:
+        s.execute(update(TableRow).where(TableRow.id == table_id).values(is_over=True))
+    announce(s, table_id, str(number + 1))
+
+
+def write_expired(s: Session, table_id: str) -> None:
+    """Close a table nobody plays at any more."""
+    s.execute(update(TableRow).where(TableRow.id == table_id).values(expired=True))
+
+
 class Store:
-    """The server's database: create tables, join seats, append actions, load everything."""
+    """The server's database: create tables, join seats, append actions, load tables."""
 
     def __init__(self, url: str = DEFAULT_DB) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.is_postgres = self.engine.dialect.name == "postgresql"
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _add_missing_columns(self) -> None:
+        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        with self.engine.begin() as conn:
+            for name, ddl in _ADDED_COLUMNS.items():
+                if name not in have:
+                    conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {ddl}"))
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -132,36 +214,19 @@ class Store:
         deck: list[str] | None = None,
         dealer: int | None = None,
     ) -> None:
-        """Store a new table."""
+        """Store a new table (outside the group committer: tools and tests)."""
         with self.session() as s:
-            s.add(
-                TableRow(
-                    id=table_id,
-                    game=game,
-                    players=players,
-                    seed=str(seed),
-                    rules=json.loads(json.dumps(rules)),
-                    seats=list(seats),
-                    deck=deck,
-                    dealer=dealer,
-                    created=time.time(),
-                    is_over=False,
-                )
-            )
+            write_table(s, new_table_row(table_id, game, players, seed, rules, seats, deck, dealer))
 
     def add_seat(self, table_id: str, seat: int, name: str, token: str) -> None:
         """Record that a human took ``seat`` (an integrity error if it is already taken)."""
         with self.session() as s:
-            s.add(SeatRow(table_id=table_id, seat=seat, name=name, token_hash=hash_token(token)))
+            write_seat(s, table_id, seat, name, token)
 
     def add_action(self, table_id: str, number: int, action: str, seat: int, is_over: bool) -> None:
         """Append an action; the commit happens before this returns."""
         with self.session() as s:
-            s.add(ActionRow(table_id=table_id, number=number, action=action, seat=seat, at=time.time()))
-            if is_over:
-                row = s.get(TableRow, table_id)
-                if row is not None:
-                    row.is_over = True
+            write_action(s, table_id, number, action, seat, is_over)
 
     def table(self, table_id: str) -> TableRow | None:
         """A table's row, or None."""
@@ -173,17 +238,64 @@ class Store:
         with self.session() as s:
             return list(s.scalars(select(TableRow).order_by(TableRow.created.desc())))
 
+    def live_tables(self) -> list[str]:
+        """The ids of the tables still in play (not over, not expired), newest first."""
+        with self.session() as s:
+            query = (select(TableRow.id).where(TableRow.is_over.is_(False), TableRow.expired.is_(False))
+                     .order_by(TableRow.created.desc()))
+            return list(s.scalars(query))
+
     def seats(self, table_id: str) -> list[SeatRow]:
         """The joined seats of a table."""
         with self.session() as s:
             return list(s.scalars(select(SeatRow).where(SeatRow.table_id == table_id)))
 
-    def actions(self, table_id: str) -> list[str]:
-        """The table's actions in order."""
+    def actions(self, table_id: str, start: int = 0) -> list[tuple[str, int]]:
+        """The table's actions from number ``start`` on, in order, with the seat that played each."""
         with self.session() as s:
-            rows = s.scalars(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.number))
-            return [r.action for r in rows]
+            rows = s.execute(select(ActionRow.action, ActionRow.seat)
+                             .where(ActionRow.table_id == table_id, ActionRow.number >= start)
+                             .order_by(ActionRow.number))
+            return [(a, seat) for a, seat in rows]
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Hold (or renew) the right to run a table's bots for ``seconds``; False while another holds it.
+
+        Several processes on one database each load the live tables; only the lease holder
+        plays the bots, and when it dies its lease runs out and another process takes over.
+        """
+        now = time.time()
+        with self.session() as s:
+            free = (TableRow.lease_owner.is_(None)) | (TableRow.lease_owner == owner) | (TableRow.lease_until < now)
+            result = s.execute(update(TableRow).where(TableRow.id == table_id, free)
+                               .values(lease_owner=owner, lease_until=now + seconds))
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def ping(self) -> None:
+        """Run ``SELECT 1``: raises when the database cannot be reached."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+def new_table_row(
+    table_id: str,
+    game: str,
+    players: int,
+    seed: int,
+    rules: dict[str, Any],
+    seats: list[str],
+    deck: list[str] | None = None,
+    dealer: int | None = None,
+    *,
+    practice: bool = False,
+    fixed_deal: bool = False,
+    creator: str | None = None,
+) -> TableRow:
+    """The row of a new table (JSON columns get plain JSON copies)."""
+    return TableRow(id=table_id, game=game, players=players, seed=str(seed), rules=json.loads(json.dumps(rules)),
+                    seats=list(seats), deck=deck, dealer=dealer, created=time.time(), is_over=False,
+                    practice=practice, fixed_deal=fixed_deal, creator=creator, expired=False)

@@ -2,7 +2,8 @@
 
 The hint reads only what ``view(seat)`` shows (the table's groups, the seat's own hand,
 whether it has opened, the rules) and asks the public solver API in
-``boneyard.games.rummikub_solver`` for the play that lays the most hand tiles. It never
+``boneyard.games.rummikub.solver`` (group rules and notation:
+``boneyard.games.rummikub.groups``) for the play that lays the most hand tiles. It never
 touches the game's hidden state; the server then only checks that the suggested action
 is legal now, as it would for any action.
 """
@@ -12,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from boneyard.bots.greedy.rummikub import distinct_sums, opened, play_text, table_groups
+from boneyard.games.rummikub.engine import distinct_sums, table_groups
+from boneyard.games.rummikub.engine import has_opened as opened
+from boneyard.games.rummikub.groups import best_opening, order_group
+from boneyard.games.rummikub.groups import play_notation as play_text
 from boneyard.tiles import Tile
 
 # States (or depth-first nodes) the solver may visit for one hint; real tables need far fewer.
@@ -34,11 +38,11 @@ def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None =
     if not hand:
         return {"action": None, "tiles": [], "count": 0, "pips": 0, "why": "your hand is empty"}
     if not opened(view):
-        opening = solver.best_opening(hand, distinct)
+        opening = best_opening(hand, distinct)
         if opening is None:
             return {"action": None, "tiles": [], "count": 0, "pips": 0,
                     "why": "no starting group (three tiles in a run or of one pip total) in your hand: draw"}
-        new = [str(t) for t in solver.order_group(list(opening))]
+        new = [str(t) for t in order_group(list(opening))]
         action = play_text([*groups, new]) if groups else play_text([new])
         played = list(opening)
         exact = True

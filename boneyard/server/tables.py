@@ -1,40 +1,78 @@
 """Live tables: the authoritative games, seat tokens, bots and subscribers.
 
-Each table holds its game in memory, rebuilt from the database with ``boneyard.replay``
-when the server starts. One ``asyncio.Lock`` per table makes the server handle one action
-at a time per table. Every action is written to the database before it is acknowledged or
-broadcast. Clients only ever receive :meth:`TableService.state`, which is built from
-``view(seat)`` (``view(None)`` for spectators) and, for the seat to act, its legal actions.
+How work is spread so that no table can hold up another (``docs/deploy.md`` defends it):
+
+- **The event loop only routes.** It parses requests, checks tokens, puts ready-made JSON
+  into subscribers' queues (``clients.py``) and awaits futures. It never runs an engine,
+  builds a view or talks to the database.
+- **Engine work runs on a small thread pool** (``TableService.pool``): applying an action,
+  choosing a bot's action, and building every seat's state after a change (its view, its
+  legal actions, its JSON push), all in one hop. A per-table ``asyncio.Lock`` makes one
+  table's work strictly sequential while other tables' work proceeds. Rare, long work (a
+  replay step of a long game, a Rummikub hint) runs on a separate pool, so a burst of it
+  queues behind itself and never delays play.
+- **Every write goes through the group committer** (``commits.py``): the writes of many
+  tables share one transaction, and each request is answered and broadcast only after the
+  transaction holding its own write committed. A failed commit refuses the action with 503
+  and the game is rebuilt from what is stored, so the table is exactly as stored.
+- **Readers never see an uncommitted state**: GET and the WebSocket read the table's
+  :class:`Snapshot`, which is replaced only after a commit.
+
+Tables leave memory when they are finished (after a short linger) or expire after a
+configurable idle time; any request loads a stored table again on demand. Start-up loads
+only live tables. A table whose record no longer replays is quarantined: one log line, and
+410 with the reason on every request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import difflib
+import functools
 import logging
 import random
+import re
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+import orjson
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import boneyard
 from boneyard.bots import Bot, bot, bots
 from boneyard.errors import IllegalAction
 
-from .db import Store, hash_token
+from .clients import CLOSE_GONE, Subscriber
+from .commits import Committer, ShuttingDown
+from .db import ORIGIN, Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
 
 log = logging.getLogger("boneyard.server")
 
+T = TypeVar("T")
+
 MAX_NAME = 40
+MAX_ACTION = 2000
+MAX_QUOTE = 200  # characters of a client's input an error message may quote
+HISTORY_LIMIT = 200  # history entries a push carries (the newest); GET has them all
+LOBBY_LIMIT = 200  # tables the lobby lists (newest first)
+FINISHED_LINGER = 120.0  # seconds a finished table stays in memory after its last action
+LEASE = 6.0  # seconds a process holds the right to play a table's bots (PostgreSQL, several processes)
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+STORE_ERRORS = (SQLAlchemyError, ShuttingDown)  # a write that was not stored, through no fault of the request
 
 
 class ServerError(Exception):
     """A refused request: ``status`` is the HTTP status, the message says why."""
 
     status = 400
+    headers: dict[str, str] | None = None
+    state: dict[str, Any] | None = None
 
 
 class BadRequest(ServerError):
@@ -67,8 +105,79 @@ class Conflict(ServerError):
     status = 409
 
 
-# A subscriber receives each new state for its seat (None: spectator).
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+class Stale(Conflict):
+    """An action sent from an older version of the table: 409 carrying the current state."""
+
+    def __init__(self, message: str, state: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.state = state
+
+
+class Gone(ServerError):
+    """A table that cannot be played any more: quarantined or expired (410)."""
+
+    status = 410
+
+
+class TooManyRequests(ServerError):
+    """A client over its rate limit or table cap (429, with ``Retry-After``)."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.headers = {"Retry-After": str(max(1, retry_after))}
+
+
+class Unavailable(ServerError):
+    """The database cannot be reached: nothing was stored (503)."""
+
+    status = 503
+
+
+def quote(value: Any) -> str:
+    """``repr(value)`` cut to :data:`MAX_QUOTE` characters, for error messages that echo input."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
+
+
+def clean_name(name: Any) -> str:
+    """A player's name: 1 to 40 printable characters after trimming, else ``BadRequest``."""
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest("name must be a non-empty string")
+    name = name.strip()
+    if len(name) > MAX_NAME:
+        raise BadRequest(f"name must be at most {MAX_NAME} characters; this one has {len(name)}")
+    if not name.isprintable():
+        raise BadRequest("name must be printable characters only (no control characters or lone surrogates)")
+    return name
+
+
+@dataclass
+class Snapshot:
+    """What readers see of a table at one committed version.
+
+    ``states`` holds each seat's full state (``None``: a spectator); :meth:`push` gives the
+    JSON text of the bounded form sent on the WebSocket and as an action's answer. The
+    pushes that will surely be sent are encoded on the worker with the states; any other
+    is encoded when first asked for (orjson: some microseconds).
+    """
+
+    version: int
+    states: dict[int | None, dict[str, Any]]
+    pushes: dict[int | None, str]
+
+    def push(self, seat: int | None) -> str:
+        """The bounded state of ``seat`` as JSON text."""
+        text = self.pushes.get(seat)
+        if text is None:
+            text = self.pushes[seat] = encode(bounded(self.states[seat]))
+        return text
+
+
+def encode(value: Any) -> str:
+    """Compact JSON text (orjson)."""
+    return orjson.dumps(value).decode()
 
 
 @dataclass
@@ -84,13 +193,26 @@ class Table:
     game: Any
     deck: list[str] | None = None
     dealer: int | None = None
+    practice: bool = False
+    fixed_deal: bool = False
+    creator: str | None = None
+    created: float = 0.0
     actions: list[str] = field(default_factory=list)
+    last_seat: int | None = None  # the seat that played the last action
+    last_sent: str | None = None  # the text that seat sent for it (before canonical form)
     names: dict[int, str] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)  # token hash -> seat
     bots: dict[int, Bot] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: dict[int, tuple[int | None, Send]] = field(default_factory=dict)
+    subscribers: dict[int, Subscriber] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    snapshot: Snapshot | None = None
+    touched: float = field(default_factory=time.monotonic)
+
+    @property
+    def version(self) -> int:
+        """The number of actions played (and stored)."""
+        return len(self.actions)
 
     def record(self) -> dict[str, Any]:
         """What ``boneyard.replay`` needs to rebuild this table's game."""
@@ -101,6 +223,15 @@ class Table:
         if self.dealer is not None:
             record["dealer"] = self.dealer
         return record
+
+    def who(self, seat: int | None) -> str:
+        """How a message names a seat's player: their name, the bot's name, or the seat."""
+        if seat is None:
+            return "nobody"
+        if seat in self.names:
+            return self.names[seat]
+        kind = self.seats[seat]
+        return f"the {kind[4:]} bot" if kind.startswith("bot:") else f"the player of seat {seat} (not joined yet)"
 
     def seat_info(self) -> list[dict[str, Any]]:
         """Public facts about each seat: human or bot, and who sits there."""
@@ -130,93 +261,311 @@ def parse_seats(seats: Any, players: int) -> list[str]:
         elif isinstance(kind, str) and kind.startswith("bot:"):
             name = kind[4:]
             if name not in bots():
-                raise BadRequest(f"seat {s}: unknown bot {name!r}; available bots: {', '.join(bots())}")
+                raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(bots())}")
             out.append(kind)
         else:
-            raise BadRequest(f"seat {s}: {kind!r} is neither \"human\" nor \"bot:NAME\"")
+            raise BadRequest(f"seat {s}: {quote(kind)} is neither \"human\" nor \"bot:NAME\"")
     return out
 
 
-class TableService:
-    """All live tables of one server, backed by a :class:`Store`."""
+def check_rules(rules: Any) -> dict[str, Any]:
+    """Rules options as sent: an object of short names to plain values (the engine checks the rest)."""
+    if rules is None:
+        return {}
+    if not isinstance(rules, dict):
+        raise BadRequest("rules must be an object of option names to values")
+    if len(rules) > 20:
+        raise BadRequest("rules has too many options (at most 20)")
+    for name, value in rules.items():
+        if len(name) > 40:
+            raise BadRequest(f"unknown rules option {quote(name)}")
+        if not isinstance(value, bool | int | float | str) or (isinstance(value, str) and len(value) > 40):
+            raise BadRequest(f"bad value {quote(value)} for rules option {quote(name)}: a number, true/false "
+                             "or a short word is expected")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**9:
+            raise BadRequest(f"bad value {quote(value)} for rules option {quote(name)}: out of range")
+    return rules
 
-    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+
+def _scrub(message: str, sent: str) -> str:
+    """An engine message whose echoes of the client's input are cut to :data:`MAX_QUOTE` characters."""
+    if len(sent) <= MAX_QUOTE:
+        return message
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(sent)
+    piece = MAX_QUOTE // 2  # an engine message may echo two pieces of the input (its start and end)
+    for _ in range(8):
+        matcher.set_seq1(message)
+        match = matcher.find_longest_match(0, len(message), 0, len(sent))
+        if match.size <= piece:
+            break
+        message = message[: match.a + piece - 1] + "…" + message[match.a + match.size :]
+    return message
+
+
+class TableService:
+    """All live tables of one server, backed by a :class:`Store` and its group committer."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6, idle_timeout: float = 6 * 3600,
+                 finished_linger: float = FINISHED_LINGER, workers: int = 4) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.idle_timeout = idle_timeout
+        self.finished_linger = finished_linger
+        self.committer = Committer(store)
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boneyard-table")
+        self.slow_pool = ThreadPoolExecutor(1, thread_name_prefix="boneyard-slow")
         self.tables: dict[str, Table] = {}
+        self.quarantined: dict[str, str] = {}  # table id -> why it cannot be replayed
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         self._next_sub = 0
+        self._sweeper: asyncio.Task[None] | None = None
+        # On PostgreSQL several processes may serve the same tables: bots need a lease, and
+        # changes arrive from the others by LISTEN/NOTIFY (notify.py).
+        self.shared = store.is_postgres
+        self._listener: Any = None
+        self._leases: dict[str, float] = {}  # table id -> when this process's lease runs out
+        self._background: set[asyncio.Task[Any]] = set()
+        self.lag = LagMonitor()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
+
+    async def _run_slow(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.slow_pool, functools.partial(fn, *args))
 
     # ----- loading -------------------------------------------------------------------
 
-    def load_all(self) -> None:
-        """Rebuild every stored table from its record (at server start)."""
-        for row in self.store.tables():
-            try:
-                self._load(row.id)
-            except Exception:  # a table the current engines cannot rebuild stays offline
-                log.exception("table %s could not be restored", row.id)
+    async def start(self) -> None:
+        """Load the live tables (not the finished or expired ones), resume bots, start the sweeper."""
+        loop = asyncio.get_running_loop()
+        if self.shared:
+            from .notify import Listener
+
+            self._listener = Listener(self.store.url, loop, self._on_notice, self._on_reconnect)
+            self._listener.start()
+        ids = await self._run(self.store.live_tables)
+        for table_id in ids:
+            with contextlib.suppress(ServerError):
+                await self.get(table_id)
+        self._sweeper = loop.create_task(self._sweep_forever())
+        self.lag.start()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _on_notice(self, what: str, table_id: str, origin: str) -> None:
+        """A change committed by another process (LISTEN/NOTIFY): load or catch up the table."""
+        if origin == ORIGIN:
+            return
+        table = self.tables.get(table_id)
+        if table is None:
+            if what == "new":
+                self._spawn(self._quiet(self.get(table_id)))
+            return
+        if what.isdigit() and int(what) <= table.version:
+            return
+        self._spawn(self._quiet(self.catch_up(table)))
+
+    def _on_reconnect(self) -> None:
+        """Notices were lost while the listener was away: catch every table up."""
+        for table in list(self.tables.values()):
+            self._spawn(self._quiet(self.catch_up(table)))
+
+    @staticmethod
+    async def _quiet(coro: Any) -> None:
+        try:
+            await coro
+        except (ServerError, SQLAlchemyError):
+            pass  # the next notice or request tries again
+        except Exception:
+            log.exception("catching up with another process failed")
 
     def _load(self, table_id: str) -> Table:
+        """Rebuild a stored table (worker thread); quarantines one whose record no longer replays."""
         row = self.store.table(table_id)
         if row is None:
-            raise NotFound(f"no table {table_id!r}")
+            raise NotFound(f"no table {quote(table_id)}")
+        if row.expired:
+            raise Gone("this table expired: nobody played at it for too long")
         table = Table(id=row.id, game_id=row.game, players=row.players, seed=int(row.seed), rules=dict(row.rules),
                       seats=list(row.seats), game=None, deck=row.deck, dealer=row.dealer,
-                      actions=self.store.actions(table_id))
-        table.game = boneyard.replay(table.record())
+                      practice=bool(row.practice), fixed_deal=bool(row.fixed_deal), creator=row.creator,
+                      created=row.created)
+        stored = self.store.actions(table_id)
+        table.actions = [a for a, _ in stored]
+        table.last_seat = stored[-1][1] if stored else None
+        try:
+            table.game = boneyard.replay(table.record())
+        except Exception as err:
+            reason = f"this table's record no longer replays ({type(err).__name__}: {str(err)[:MAX_QUOTE]})"
+            self.quarantined[table_id] = reason
+            log.error("table %s quarantined: %s", table_id, reason)
+            raise Gone(reason) from None
         for seat_row in self.store.seats(table_id):
             table.names[seat_row.seat] = seat_row.name
             table.tokens[seat_row.token_hash] = seat_row.seat
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
-        self.tables[table_id] = table
+        table.snapshot = self._snapshot(table)
         return table
 
-    def get(self, table_id: str) -> Table:
-        """A live table; ``NotFound`` if there is none with that id."""
+    async def get(self, table_id: str) -> Table:
+        """A table, loaded on demand; ``NotFound``, ``Gone`` (quarantined, expired) or ``Unavailable``."""
         table = self.tables.get(table_id)
-        if table is None:
-            table = self._load(table_id)
-        return table
+        if table is not None:
+            return table
+        if table_id in self.quarantined:
+            raise Gone(self.quarantined[table_id])
+        if not TABLE_ID.fullmatch(table_id):
+            raise NotFound(f"no table {quote(table_id)}")
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            try:
+                table = await self._run(self._load, table_id)
+            except STORE_ERRORS as err:
+                raise Unavailable(f"the database cannot be reached, try again in a moment ({type(err).__name__})") \
+                    from None
+            self.tables[table_id] = table
+            future.set_result(table)
+            self.kick(table)
+            return table
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: waiters re-raise it, nobody else needs to
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+
+    # ----- states --------------------------------------------------------------------
+
+    def _state(self, table: Table, seat: int | None, version: int) -> dict[str, Any]:
+        game = table.game
+        legal = [str(a) for a in game.legal_actions()] if seat is not None and seat == game.current_player else []
+        return {
+            "table": table.id,
+            "game": table.game_id,
+            "seat": seat,
+            "version": version,
+            "seats": table.seat_info(),
+            "view": game.view(seat),
+            "legal_actions": legal,
+            "current_player": game.current_player,
+            "scores": list(game.scores),
+            "is_over": game.is_over,
+            "winners": list(game.winners),
+            "practice": table.practice,
+            "fixed_deal": table.fixed_deal,
+            "seed": str(table.seed) if game.is_over else None,
+            "history_from": 0,
+        }
+
+    def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None) -> Snapshot:
+        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread)."""
+        version = table.version if version is None else version
+        states = {seat: self._state(table, seat, version) for seat in [None, *range(table.players)]}
+        snapshot = Snapshot(version, states, {})
+        for seat in {acting, *(sub.seat for sub in list(table.subscribers.values()))}:
+            snapshot.push(seat)
+        return snapshot
+
+    def state(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now (full history): its view, and its legal actions when it is to act."""
+        assert table.snapshot is not None
+        return table.snapshot.states[seat]
+
+    def push(self, table: Table, seat: int | None) -> str:
+        """The JSON text of the bounded state (the WebSocket's and an action's answer)."""
+        assert table.snapshot is not None
+        return table.snapshot.push(seat)
+
+    def summary(self, table: Table) -> dict[str, Any]:
+        """A lobby line for a table: public facts only."""
+        seats = table.seat_info()
+        return {
+            "id": table.id,
+            "game": table.game_id,
+            "players": table.players,
+            "rules": table.rules,
+            "seats": seats,
+            "open_seats": [s["seat"] for s in seats if not s["joined"]],
+            "actions": table.version,
+            "is_over": table.game.is_over,
+            "practice": table.practice,
+            "fixed_deal": table.fixed_deal,
+            "created": table.created,
+        }
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The newest :data:`LOBBY_LIMIT` tables in memory (live, or recently finished)."""
+        newest = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)[:LOBBY_LIMIT]
+        return [self.summary(t) for t in newest]
+
+    def open_tables_of(self, creator: str) -> int:
+        """How many unfinished tables a client address has opened."""
+        return sum(1 for t in self.tables.values() if t.creator == creator and not t.game.is_over)
 
     # ----- requests ------------------------------------------------------------------
 
-    def create(
-        self, game_id: Any, players: Any, rules: Any, seats: Any, seed: Any = None, deck: Any = None, dealer: Any = None
+    async def create(
+        self, game_id: Any, players: Any, rules: Any, seats: Any, seed: Any = None, deck: Any = None,
+        dealer: Any = None, practice: bool = False, creator: str | None = None,
     ) -> Table:
-        """Open a new table; ``BadRequest`` names a bad game, player count, rule, seat, deck or dealer."""
+        """Open a new table; ``BadRequest`` names a bad game, player count, rule, seat, deck or dealer.
+
+        A chosen ``seed`` or ``deck`` makes the deal known to whoever chose it, so it is
+        accepted only at a practice table, which says "fixed deal" wherever it is shown.
+        """
         if not isinstance(game_id, str) or game_id not in boneyard.games():
-            raise BadRequest(f"unknown game {game_id!r}; known games: {', '.join(boneyard.games())}")
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, dict):
-            raise BadRequest("rules must be an object of option names to values")
+            raise BadRequest(f"unknown game {quote(game_id)}; known games: {', '.join(boneyard.games())}")
+        rules = check_rules(rules)
+        fixed = seed is not None or deck is not None
+        if fixed and not practice:
+            raise BadRequest("a seed or a deck can be chosen only at a practice table (send \"practice\": true); "
+                             "such a table is shown as a fixed deal")
         if seed is None:
-            seed = secrets.randbelow(2**62)
+            seed = secrets.randbelow(2**63)
+        if deck is not None and not (isinstance(deck, list) and all(isinstance(t, str) for t in deck)):
+            raise BadRequest("deck must be a list of tile strings such as \"6-4\"")
+        table = await self._run(self._new_table, game_id, players, rules, seats, seed, deck, dealer,
+                                practice, fixed, creator)
+        row = new_table_row(table.id, game_id, table.players, seed, table.rules, table.seats, table.deck,
+                            table.dealer, practice=practice, fixed_deal=fixed, creator=creator)
+        row.created = table.created
         try:
-            if deck is not None and not (isinstance(deck, list) and all(isinstance(t, str) for t in deck)):
-                raise ValueError("deck must be a list of tile strings such as \"6-4\"")
+            await self.committer.write(functools.partial(write_table, row=row))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so no table was opened ({type(err).__name__})") \
+                from None
+        self.tables[table.id] = table
+        self.kick(table)
+        return table
+
+    def _new_table(self, game_id: str, players: Any, rules: dict[str, Any], seats: Any, seed: int, deck: Any,
+                   dealer: Any, practice: bool, fixed: bool, creator: str | None) -> Table:
+        try:
             game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules, deck=deck, dealer=dealer)
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise BadRequest(str(err)[:600]) from None
         seat_kinds = parse_seats(seats, game.players)
-        table_id = secrets.token_urlsafe(6)
-        rules_dict = game.rules.to_dict()
         record = game.record()
-        deck, dealer = record.get("deck"), record.get("dealer")
-        self.store.add_table(table_id, game_id, game.players, seed, rules_dict, seat_kinds, deck, dealer)
-        table = Table(id=table_id, game_id=game_id, players=game.players, seed=seed, rules=rules_dict,
-                      seats=seat_kinds, game=game, deck=deck, dealer=dealer)
+        table = Table(id=secrets.token_urlsafe(6), game_id=game_id, players=game.players, seed=seed,
+                      rules=game.rules.to_dict(), seats=seat_kinds, game=game, deck=record.get("deck"),
+                      dealer=record.get("dealer"), practice=practice, fixed_deal=fixed, creator=creator,
+                      created=time.time())
         table.bots = {s: bot(k[4:]) for s, k in enumerate(seat_kinds) if k.startswith("bot:")}
-        self.tables[table_id] = table
-        self.kick(table)
+        table.snapshot = self._snapshot(table)
         return table
 
     async def join(self, table_id: str, seat: Any, name: Any) -> tuple[int, str]:
         """Take a human seat (``None``: the first free one); returns the seat and its secret token."""
-        table = self.get(table_id)
-        if not isinstance(name, str) or not name.strip():
-            raise BadRequest("name must be a non-empty string")
-        name = name.strip()[:MAX_NAME]
+        table = await self.get(table_id)
+        name = clean_name(name)
         async with table.lock:
             free = [s for s, k in enumerate(table.seats) if k == "human" and s not in table.names]
             if seat is None:
@@ -224,19 +573,25 @@ class TableService:
                     raise Conflict("every human seat at this table is taken")
                 seat = free[0]
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
-                raise BadRequest(f"seat must be a number from 0 to {table.players - 1}, got {seat!r}")
+                raise BadRequest(f"seat must be a number from 0 to {table.players - 1}, got {quote(seat)}")
             if table.seats[seat] != "human":
                 raise Conflict(f"seat {seat} is played by the {table.seats[seat][4:]} bot")
             if seat in table.names:
                 raise Conflict(f"seat {seat} is already taken by {table.names[seat]}")
             token = secrets.token_urlsafe(24)
             try:
-                self.store.add_seat(table.id, seat, name, token)
+                await self.committer.write(functools.partial(write_seat, table_id=table.id, seat=seat, name=name,
+                                                             token=token))
             except IntegrityError:
                 raise Conflict(f"seat {seat} is already taken") from None
+            except STORE_ERRORS as err:
+                raise Unavailable(f"the database cannot be reached, so you did not join; try again in a moment "
+                                  f"({type(err).__name__})") from None
             table.names[seat] = name
             table.tokens[hash_token(token)] = seat
-        await self.broadcast(table)
+            table.touched = time.monotonic()
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
         return seat, token
 
     def seat_of(self, table: Table, token: str | None, required: bool) -> int | None:
@@ -250,107 +605,150 @@ class TableService:
             raise Forbidden("this token does not belong to any seat at this table")
         return seat
 
-    def state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see now: its view, and its legal actions when it is to act."""
-        game = table.game
-        legal = [str(a) for a in game.legal_actions()] if seat is not None and seat == game.current_player else []
-        return {
-            "table": table.id,
-            "game": table.game_id,
-            "seat": seat,
-            "version": len(table.actions),
-            "seats": table.seat_info(),
-            "view": game.view(seat),
-            "legal_actions": legal,
-            "current_player": game.current_player,
-            "scores": list(game.scores),
-            "is_over": game.is_over,
-            "winners": list(game.winners),
-        }
+    async def act(self, table_id: str, token: str | None, action: Any,
+                  expected_version: int | None = None) -> tuple[Table, int]:
+        """Play a seat's action; refused actions leave the table unchanged. Returns the table and seat.
 
-    def summary(self, table: Table) -> dict[str, Any]:
-        """A lobby line for a table: public facts only."""
-        seats = table.seat_info()
-        return {
-            "id": table.id,
-            "game": table.game_id,
-            "players": table.players,
-            "rules": table.rules,
-            "seats": seats,
-            "open_seats": [s["seat"] for s in seats if not s["joined"]],
-            "actions": len(table.actions),
-            "is_over": table.game.is_over,
-        }
-
-    async def act(self, table_id: str, token: str | None, action: Any) -> dict[str, Any]:
-        """Play a seat's action; refused actions leave the table unchanged."""
-        table = self.get(table_id)
+        With ``expected_version`` (the version the client's view shows), a repeat of the
+        action that made the current version is answered with the current state without
+        playing it again, and any other stale version is refused with 409 and the state.
+        """
+        table = await self.get(table_id)
         seat = self.seat_of(table, token, required=True)
+        assert seat is not None
         if not isinstance(action, str) or not action.strip():
             raise BadRequest("action must be a non-empty string in the action notation, e.g. \"play 6-4\"")
+        if len(action) > MAX_ACTION:
+            raise BadRequest(f"action must be at most {MAX_ACTION} characters; this one has {len(action)}")
         async with table.lock:
+            if self.shared and expected_version is not None and expected_version > table.version:
+                await self._catch_up_locked(table)  # the client saw a version another process committed
+            version = table.version
+            if expected_version is not None and expected_version != version:
+                if expected_version == version - 1 and table.last_seat == seat and self._repeats(table, action):
+                    return table, seat
+                raise Stale(f"the table has moved on: your view is of version {expected_version}, the table is at "
+                            f"version {version}; here is the current state", self.state(table, seat))
             game = table.game
             if game.is_over:
                 raise BadRequest("the game is over: no action can be played")
-            if seat is None or game.current_player != seat:
-                raise BadRequest(f"not your turn: seat {game.current_player} is to act, you are seat {seat}")
-            self._apply(table, seat, action)
-            state = self.state(table, seat)
+            if game.current_player != seat:
+                raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
+            text, snapshot = await self._run(self._advance, table, action, seat)
+            await self._store(table, seat, text, snapshot, sent=action)
+        self.broadcast(table)
         self.kick(table)
-        await self.broadcast(table)
-        return state
+        return table, seat
 
-    def _apply(self, table: Table, seat: int, action: str) -> None:
-        """Apply and persist one action; ``BadRequest`` (the engine's message) if illegal."""
-        game = table.game
+    @staticmethod
+    def _repeats(table: Table, action: str) -> bool:
+        sent = " ".join(action.split())
+        return bool(table.actions) and sent in (table.actions[-1], " ".join((table.last_sent or "").split()))
+
+    def _advance(self, table: Table, action: str, seat: int | None = None) -> tuple[str, Snapshot]:
+        """Apply ``seat``'s action to the game (worker thread) and build the states it leads to."""
         try:
-            game.apply(action)
+            table.game.apply(action)
         except IllegalAction as err:
-            raise BadRequest(str(err)) from None
-        text = game.record()["actions"][-1]
+            raise BadRequest(_scrub(str(err), action)) from None
+        text = table.game.record()["actions"][-1]
+        return text, self._snapshot(table, table.version + 1, acting=seat)
+
+    async def _store(self, table: Table, seat: int, text: str, snapshot: Snapshot, sent: str | None) -> None:
+        """Commit an action applied to ``table.game``; on failure rebuild the game as stored and refuse."""
+        number = table.version
+        write = functools.partial(write_action, table_id=table.id, number=number, action=text, seat=seat,
+                                  is_over=bool(table.game.is_over))
         try:
-            self.store.add_action(table.id, len(table.actions), text, seat, game.is_over)
-        except Exception:
-            # Not persisted, so not played: rebuild the game as the database has it.
-            table.game = boneyard.replay(table.record())
+            await self.committer.write(write)
+        except IntegrityError:
+            # Another process stored this version first: take its actions and refuse ours.
+            await self._run(self._rebuild, table)
+            await self._catch_up_locked(table)
+            raise Stale("the table has moved on: another action was played first; here is the current state",
+                        self.state(table, seat)) from None
+        except Exception as err:
+            await self._run(self._rebuild, table)
+            if isinstance(err, STORE_ERRORS):
+                log.warning("table %s: commit failed (%s); action refused", table.id, type(err).__name__)
+                raise Unavailable("the database cannot be reached, so this action was not played; the table is "
+                                  "as it was: try again in a moment") from None
             raise
         table.actions.append(text)
+        table.last_seat, table.last_sent = seat, sent
+        table.snapshot = snapshot
+        table.touched = time.monotonic()
+
+    def _rebuild(self, table: Table) -> None:
+        """Rebuild the game from the stored actions (after a refused commit)."""
+        table.game = boneyard.replay(table.record())
+
+    async def catch_up(self, table: Table) -> None:
+        """Apply the actions and joins another process stored for this table, then push them."""
+        async with table.lock:
+            changed = await self._catch_up_locked(table)
+        if changed:
+            self.kick(table)
+
+    async def _catch_up_locked(self, table: Table) -> bool:
+        changed = await self._run(self._catch_up, table)
+        if changed:
+            self.broadcast(table)
+        return changed
+
+    def _catch_up(self, table: Table) -> bool:
+        stored = self.store.actions(table.id, start=table.version)
+        seats = self.store.seats(table.id)
+        changed = bool(stored) or len(seats) != len(table.names)
+        for text, seat in stored:
+            table.game.apply(text)
+            table.actions.append(text)
+            table.last_seat, table.last_sent = seat, None
+        for row in seats:
+            table.names[row.seat] = row.name
+            table.tokens[row.token_hash] = row.seat
+        if changed:
+            table.snapshot = self._snapshot(table)
+            table.touched = time.monotonic()
+        return changed
 
     async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
         """The solver's best play for the token's seat (rummikub), built from that seat's view only."""
         from .hints import rummikub_hint
 
-        table = self.get(table_id)
+        table = await self.get(table_id)
         seat = self.seat_of(table, token, required=True)
         if table.game_id != "rummikub":
             raise BadRequest(f"hints are given at rummikub tables only; this table plays {table.game_id}")
+        state = self.state(table, seat)
+        if state["is_over"]:
+            raise Conflict("the game is over: there is nothing to hint")
+        if state["current_player"] != seat:
+            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
+        found = await self._run_slow(rummikub_hint, state["view"])
         async with table.lock:
-            game = table.game
-            if game.is_over:
-                raise Conflict("the game is over: there is nothing to hint")
-            if seat is None or game.current_player != seat:
-                raise Conflict(
-                    f"a hint is for the seat to play: seat {game.current_player} is to act, you are seat {seat}"
-                )
-            view = game.view(seat)
-            found = await asyncio.to_thread(rummikub_hint, view)
-            if found["action"] is not None and not game.is_legal(found["action"]):
+            if table.version != state["version"]:
+                raise Conflict("the table moved on while the hint was worked out: ask again")
+            if found["action"] is not None and not await self._run(table.game.is_legal, found["action"]):
                 found.update(action=None, why="the solver's play is not legal now under this table's rules")
-            return {"table": table.id, "seat": seat, "version": len(table.actions), **found}
+        return {"table": table.id, "seat": seat, "version": state["version"], **found}
 
-    def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
+    async def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
         if not table.game.is_over:
             raise Conflict("the replay opens once the game is over")
-        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(table.actions):
-            raise BadRequest(f"step must be from 0 to {len(table.actions)}")
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= table.version:
+            raise BadRequest(f"step must be from 0 to {table.version}")
+        return await self._run_slow(self._replay_state, table, seat, step)
+
+    def _replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         game = boneyard.replay({**table.record(), "actions": table.actions[:step]})
         return {
             "table": table.id,
             "game": table.game_id,
             "seat": seat,
             "step": step,
-            "steps": len(table.actions),
+            "steps": table.version,
             "action": table.actions[step - 1] if step else None,
             "seats": table.seat_info(),
             "view": game.view(seat),
@@ -363,23 +761,24 @@ class TableService:
 
     # ----- subscribers ---------------------------------------------------------------
 
-    def subscribe(self, table: Table, seat: int | None, send: Send) -> int:
-        """Register a live client; returns the id to unsubscribe with."""
+    def subscribe(self, table: Table, sub: Subscriber) -> int:
+        """Register a live client and queue the current state for it; returns the id to unsubscribe with."""
         self._next_sub += 1
-        table.subscribers[self._next_sub] = (seat, send)
+        table.subscribers[self._next_sub] = sub
+        assert table.snapshot is not None
+        sub.offer(table.snapshot.push(sub.seat), table.snapshot.version)
         return self._next_sub
 
     def unsubscribe(self, table: Table, sub: int) -> None:
         """Forget a live client."""
         table.subscribers.pop(sub, None)
 
-    async def broadcast(self, table: Table) -> None:
-        """Send every subscriber its own state (built from its own view)."""
-        for sub, (seat, send) in list(table.subscribers.items()):
-            try:
-                await send(self.state(table, seat))
-            except Exception:
-                self.unsubscribe(table, sub)
+    def broadcast(self, table: Table) -> None:
+        """Queue every subscriber's own push (built from its own view); never waits on a socket."""
+        snapshot = table.snapshot
+        assert snapshot is not None
+        for sub in list(table.subscribers.values()):
+            sub.offer(snapshot.push(sub.seat), snapshot.version)
 
     # ----- bots ----------------------------------------------------------------------
 
@@ -393,40 +792,185 @@ class TableService:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return  # no loop yet (startup): resume_bots starts it
+            return  # no loop yet: start() kicks every loaded table
         table.bot_task = loop.create_task(self._bot_loop(table))
 
-    def resume_bots(self) -> None:
-        """Start the bot loops of every table waiting on a bot (after a restart)."""
-        for table in self.tables.values():
-            self.kick(table)
-
     async def _bot_loop(self, table: Table) -> None:
+        """Play the bots' turns; a failure (the database down) is retried with backoff, never fatal."""
+        backoff = 0.25
         while True:
             await asyncio.sleep(self.bot_delay)
-            async with table.lock:
-                game = table.game
-                seat = game.current_player
-                if game.is_over or seat is None or seat not in table.bots:
+            try:
+                if not await self._bot_step(table):
                     return
-                view, legal = game.view(seat), game.legal_actions()
-                rng = random.Random(f"{table.seed}:{len(table.actions)}")
+                backoff = 0.25
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if isinstance(err, Unavailable | SQLAlchemyError):
+                    log.warning("table %s: bot move not stored (%s); retrying in %.2f s", table.id, err, backoff)
+                else:
+                    log.exception("table %s: bot loop failed; retrying in %.2f s", table.id, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def _has_lease(self, table: Table) -> bool:
+        """Whether this process may play the table's bots now (always, on a database of its own)."""
+        if not self.shared:
+            return True
+        if self._leases.get(table.id, 0.0) - time.time() > LEASE / 2:
+            return True
+        until = time.time() + LEASE
+        if await self._run(self.store.take_lease, table.id, ORIGIN, LEASE):
+            self._leases[table.id] = until
+            return True
+        self._leases.pop(table.id, None)
+        return False
+
+    async def _bot_step(self, table: Table) -> bool:
+        """Play one bot action if a bot is to act; False when the turn is a human's or the game is over.
+
+        On a shared database, a process that does not hold the table's lease waits: the
+        holder's moves reach it by notice, and when the holder dies the lease runs out.
+        """
+        if self.shared and not await self._has_lease(table):
+            await asyncio.sleep(LEASE / 3)
+            await self.catch_up(table)
+            game = table.game
+            return table.id in self.tables and not game.is_over and game.current_player in table.bots
+        async with table.lock:
+            if table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots:
+                return False
+            seat = table.game.current_player
+            text, snapshot = await self._run(self._bot_advance, table, seat)
+            try:
+                await self._store(table, seat, text, snapshot, sent=None)
+            except Stale:
+                return True  # another process played this turn: go on from its position
+        self.broadcast(table)
+        return True
+
+    def _bot_advance(self, table: Table, seat: int) -> tuple[str, Snapshot]:
+        game = table.game
+        view, legal = game.view(seat), game.legal_actions()
+        rng = random.Random(f"{table.seed}:{table.version}")
+        try:
+            text = str(table.bots[seat].choose(view, legal, rng))
+            if not game.is_legal(text):
+                raise IllegalAction(f"bot chose {text!r}")
+        except Exception:
+            log.exception("bot at table %s seat %s failed; playing a random legal action", table.id, seat)
+            text = str(legal[rng.randrange(len(legal))])
+        return self._advance(table, text)
+
+    # ----- housekeeping --------------------------------------------------------------
+
+    async def _sweep_forever(self) -> None:
+        interval = max(0.05, min(30.0, self.idle_timeout / 4, self.finished_linger / 2))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("table sweep failed")
+
+    async def sweep(self) -> None:
+        """Drop finished tables nobody watches from memory, and expire tables idle too long."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            idle = now - table.touched
+            if table.game.is_over:
+                if not table.subscribers and idle > self.finished_linger:
+                    self.tables.pop(table.id, None)
+                    self._leases.pop(table.id, None)
+            elif idle > self.idle_timeout and not table.lock.locked():
                 try:
-                    choice = await asyncio.to_thread(table.bots[seat].choose, view, legal, rng)
-                    text = str(choice)
-                    if not game.is_legal(text):
-                        raise IllegalAction(f"bot chose {text!r}")
-                except Exception:
-                    log.exception("bot at table %s seat %s failed; playing a random legal action", table.id, seat)
-                    text = str(legal[rng.randrange(len(legal))])
-                self._apply(table, seat, text)
-            await self.broadcast(table)
+                    await self.committer.write(functools.partial(write_expired, table_id=table.id))
+                except STORE_ERRORS:
+                    continue  # the database is down: try again at the next sweep
+                self.tables.pop(table.id, None)
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+                for sub in table.subscribers.values():
+                    sub.close_code = CLOSE_GONE
+                    sub.too_slow.set()
+                log.info("table %s expired after %.0f s without an action", table.id, idle)
+
+    async def health(self) -> dict[str, Any]:
+        """The database's state (``SELECT 1`` within 3 s) and the number of tables in memory."""
+        try:
+            await asyncio.wait_for(self._run_slow(self.store.ping), 3.0)
+            database = "ok"
+            error = None
+        except Exception as err:
+            database = "unavailable"
+            error = f"{type(err).__name__}: {str(err).splitlines()[0][:MAX_QUOTE] if str(err) else ''}"
+        out: dict[str, Any] = {"database": database, "tables": len(self.tables),
+                               "quarantined": len(self.quarantined), "loop_lag_ms": self.lag.summary(),
+                               "commits": {"transactions": self.committer.batches, "writes": self.committer.writes}}
+        if error:
+            out["error"] = error
+        return out
 
     async def stop(self) -> None:
-        """Cancel the bot loops (at shutdown)."""
-        for table in self.tables.values():
-            task = table.bot_task
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        """Cancel the bot loops and the sweeper, then let the writer finish (at shutdown)."""
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        if self.lag.task is not None:
+            tasks.append(self.lag.task)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._listener is not None:
+            self._listener.stop()
+        self.committer.close()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.slow_pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LagMonitor:
+    """How late the event loop wakes a timer: the delay every request and push is also waiting.
+
+    A task asks to wake every ``period`` seconds and records how much later it woke; the
+    last ``window`` seconds of samples give the p50, p99 and maximum that ``/healthz`` shows.
+    """
+
+    def __init__(self, period: float = 0.05, window: float = 30.0) -> None:
+        self.period = period
+        self.samples: collections.deque[float] = collections.deque(maxlen=int(window / period))
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sampling on the running loop."""
+        self.task = asyncio.get_running_loop().create_task(self._sample())
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(self.period)
+            self.samples.append(max(0.0, loop.time() - asked - self.period) * 1000)
+
+    def summary(self) -> dict[str, float]:
+        """p50, p99 and max of the recent lags, in milliseconds."""
+        ordered = sorted(self.samples)
+        if not ordered:
+            return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+        pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)  # noqa: E731
+        return {"p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1], 2)}
+
+
+def bounded(state: dict[str, Any], limit: int = HISTORY_LIMIT) -> dict[str, Any]:
+    """A state whose view keeps only the newest ``limit`` history entries; ``history_from`` is the cursor.
+
+    ``history_from`` is the index (in the full history) of the first entry kept, so a
+    client can fetch the rest with ``GET /api/tables/{id}`` when it wants it.
+    """
+    history = state["view"].get("history")
+    if not isinstance(history, list) or len(history) <= limit:
+        return state
+    start = len(history) - limit
+    return {**state, "view": {**state["view"], "history": history[start:]}, "history_from": start}

@@ -53,7 +53,7 @@ def _check_run_options(workers: int, backend: str, address: str | None, plot: bo
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise SimulationError("plots need matplotlib: pip install 'matplotlib>=3.8'") from None
+            raise SimulationError("plots need matplotlib: pip install 'boneyard[plot]'") from None
     if out is not None and out.exists() and not out.is_dir():
         raise SimulationError(f"the output folder {out} exists and is not a folder")
 

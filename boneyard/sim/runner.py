@@ -21,7 +21,7 @@ from typing import Any
 from .. import api
 from ..bots import bots as bot_names
 from ..bots.spec import BotSpec, parse_bot_spec
-from .watch import WATCHERS
+from .figures import watcher_for
 
 BACKENDS = ("local", "ray")
 
@@ -132,12 +132,12 @@ class HandTracker:
 
     A hand ends when a view shows a ``last_result`` different from the one seen before;
     its length is the number of decisions since the previous hand ended. The game's
-    watcher (:mod:`boneyard.sim.watch`), if any, tallies per-move facts into the hand.
+    watcher (in :mod:`boneyard.sim.figures`), if any, tallies per-move facts into the hand.
     """
 
     def __init__(self, game: str = "") -> None:
         self.hands: list[dict[str, Any]] = []
-        self._watch = WATCHERS.get(game)
+        self._watch = watcher_for(game) if game else None
         self._memory: dict[str, Any] = {}
         self._watched: dict[str, Any] = {}
         self._seen: Any = None

@@ -37,6 +37,12 @@ def test_ismcts_rejects_bad_budgets(bad: dict[str, Any]) -> None:
 
 
 def play(game_id: str, names: list[str], seed: int, limit: int) -> list[str]:
+    """Play up to ``limit`` actions (see :func:`play_game`); the actions played."""
+    actions: list[str] = play_game(game_id, names, seed, limit).record()["actions"]
+    return actions
+
+
+def play_game(game_id: str, names: list[str], seed: int, limit: int) -> Any:
     """Play up to ``limit`` actions, each seat's bot seeing a JSON copy of its view; check legality."""
     g = boneyard.new_game(game_id, seed=seed)
     seats = [make(names[s % len(names)]) for s in range(g.players)]
@@ -51,14 +57,17 @@ def play(game_id: str, names: list[str], seed: int, limit: int) -> list[str]:
         # rummikub: a whole-table play may be legal without being listed
         assert action in legal or (isinstance(action, str) and g.is_legal(action)), f"{names} chose {action}"
         g.apply(action)
-    return g.record()["actions"]
+    return g
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("name", ["random", "greedy"])
 def test_bots_play_whole_games_legally(game_id: str, name: str) -> None:
+    """Two whole games each: every choice legal, and the game really ends within the cap."""
     for seed in range(2):
-        play(game_id, [name, "random"], seed, 100_000)
+        game = play_game(game_id, [name, "random"], seed, 100_000)
+        assert game.is_over, f"{game_id} with {name} did not end in 100,000 actions"
+        assert game.winners
 
 
 @pytest.mark.parametrize("game_id", GAMES)

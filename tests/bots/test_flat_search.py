@@ -12,7 +12,7 @@ from boneyard.bots import ismcts as ismcts_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
-from boneyard.bots.ismcts import IsmctsBot, _paired_lead
+from boneyard.bots.ismcts import IsmctsBot, _paired_lead, seat_reward
 
 
 def decision(game_id: str, seed: int, skip: int = 0) -> tuple[dict[str, Any], tuple[Any, ...]]:
@@ -134,18 +134,21 @@ def test_flat_search_uses_the_games_compiled_rounds(monkeypatch: pytest.MonkeyPa
     """Each sampled world gives ROUNDS_PER_WORLD rounds; the best mean is played, greedy's or not."""
     calls: list[int] = []
     totals: dict[str, float] = {}
-    real = greedy_twobox.rewards
+    real = greedy_twobox.outcomes
 
-    def spy(world: Any, actions: Any, seat: int, seed: int, scale: float) -> Any:
-        rows = real(world, actions, seat, seed, scale)
+    def spy(world: Any, actions: Any, seat: int, seed: int) -> Any:
+        rows = real(world, actions, seat, seed)
         assert rows is not None
         calls.append(len(rows))
+        start = world.scores
         for row in rows:
-            for a, r in zip(actions, row, strict=True):
+            for a, (final, winners) in zip(actions, row, strict=True):
+                gains = [f - s for f, s in zip(final, start, strict=True)]
+                r = seat_reward(gains, seat, winners, False, greedy_twobox.MARGIN_SCALE)
                 totals[str(a)] = totals.get(str(a), 0.0) + r
         return rows
 
-    monkeypatch.setattr(greedy_twobox, "rewards", spy)
+    monkeypatch.setattr(greedy_twobox, "outcomes", spy)
     overruled = 0
     for skip in range(12):
         view, legal = decision("twobox", 2, skip)
@@ -167,7 +170,7 @@ def test_flat_search_uses_the_games_compiled_rounds(monkeypatch: pytest.MonkeyPa
 
 def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled rounds stand for greedy whole-hand playouts only: other settings skip them."""
-    monkeypatch.setattr(greedy_twobox, "rewards", lambda *args: pytest.fail("compiled rounds used"))
+    monkeypatch.setattr(greedy_twobox, "outcomes", lambda *args: pytest.fail("compiled rounds used"))
     view, legal = decision("twobox", 2)
     found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
     assert len(found) >= 2

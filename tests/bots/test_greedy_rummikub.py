@@ -8,7 +8,7 @@ from typing import Any
 
 import boneyard
 from boneyard.bots.greedy import rummikub as greedy
-from boneyard.games.rummikub import solver
+from boneyard.games.rummikub import groups
 from boneyard.tiles import Tile
 
 
@@ -58,13 +58,13 @@ def test_greedy_opens_with_the_heaviest_group_and_plays_the_solvers_best_after()
             if str(action).startswith("play"):
                 added = laid(action, v["table"])
                 if not v["opened"][seat]:
-                    naturals = [t for t in hand if not solver.is_joker(t)]
-                    heaviest = max((sum(t.pips for t in tr) for tr in solver.valid_triples(naturals)), default=0)
+                    naturals = [t for t in hand if not groups.is_joker(t)]
+                    heaviest = max((sum(t.pips for t in tr) for tr in groups.valid_triples(naturals)), default=0)
                     assert sum(Tile.parse(t).pips for t in added.elements()) >= heaviest
                     openings += 1
                 else:
                     plays += 1
             elif not v["opened"][seat]:
-                assert not solver.valid_triples(hand)
+                assert not groups.valid_triples(hand)
             g.apply(action)
     assert openings and plays

@@ -12,12 +12,27 @@ from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.games.twobox import engine as twobox_rules
+from boneyard.tiles import Tile
 
 
 @pytest.mark.parametrize("depth", [-1, True, 1.5])
 def test_ismcts_rejects_a_bad_depth(depth: object) -> None:
     with pytest.raises(ValueError, match="ismcts depth"):
         IsmctsBot(iterations=5, depth=depth)  # type: ignore[arg-type]
+
+
+def _best_score(spinner: int, arms: list[twobox_rules.ArmEnd], u: Tile) -> int:
+    """The most ``u`` could score if played next: every arm it fits, by the engine's rules."""
+    ends, _ = twobox_rules.open_ends_and_count(spinner, arms)
+    return max(
+        (
+            twobox_rules.scored(twobox_rules.open_ends_and_count(spinner, greedy_twobox.played(spinner, arms, u, a))[1])
+            for a, end in enumerate(ends, 1)
+            if end >= 0 and u.has(end)
+        ),
+        default=0,
+    )
 
 
 def test_twobox_threat_equals_the_sum_of_each_tiles_best_score() -> None:
@@ -29,13 +44,31 @@ def test_twobox_threat_equals_the_sum_of_each_tiles_best_score() -> None:
         while not g.is_over and checked < 60:
             seat = g.current_player
             view = g.view(seat)
-            layout = greedy_twobox.Layout(view)
+            spinner, arms = greedy_twobox.layout(view)
             rest = greedy_twobox.unseen(view)
-            assert layout.threat(rest) == sum(n * layout.best_score(u) for u, n in rest.items())
+            expected = sum(n * _best_score(spinner, arms, u) for u, n in rest.items())
+            assert greedy_twobox.threat(spinner, arms, rest) == expected
             checked += 1
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
     assert checked == 60
+
+
+def test_the_bot_reads_the_layout_with_the_engines_rules() -> None:
+    """Open ends and count from the view's arms are the engine's own (its view says them too)."""
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(4):
+        g = boneyard.new_game("twobox", players=3, seed=seed)
+        while not g.is_over:
+            view = g.view(g.current_player)
+            ends, count = twobox_rules.open_ends_and_count(*greedy_twobox.layout(view))
+            assert [None if e < 0 else e for e in ends] == view["open_ends"]
+            assert count == view["count"] == g.count
+            checked += 1
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 200
 
 
 def test_twobox_evaluation_favours_the_seat_nearest_going_out() -> None:

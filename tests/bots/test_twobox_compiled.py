@@ -23,7 +23,9 @@ def _notation(kind: int, tile: int, arm: int) -> str:
     return f"{'play' if kind == 0 else 'stack'} {_NAMES[tile]} {'to' if kind == 0 else 'on'} {arm}"
 
 
-def _engine_greedy_to_hand_end(game: Any) -> tuple[list[str], list[int] | None, bool, int]:
+def _engine_greedy_to_hand_end(
+    game: Any, weights: greedy_twobox.Weights = greedy_twobox.WEIGHTS
+) -> tuple[list[str], list[int] | None, bool, int]:
     """Greedy on the engine to the end of the current hand: actions, scores then, over, winner.
 
     The scores are ``None`` when the next hand's spinner (a double-five, 10 points) ended the
@@ -34,7 +36,7 @@ def _engine_greedy_to_hand_end(game: Any) -> tuple[list[str], list[int] | None, 
     actions: list[str] = []
     while True:
         seat = game.current_player
-        action = greedy_twobox.choose(game.view(seat), game.legal_actions(), rng)
+        action = greedy_twobox.choose(game.view(seat), game.legal_actions(), rng, weights)
         actions.append(str(action))
         game.apply(action)
         seen = game.view(None)
@@ -85,31 +87,61 @@ def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str,
             assert (scores, bool(over), winner) == expected[1:]
 
 
-def test_rewards_pair_candidates_on_common_worlds() -> None:
-    """Rewards lie in [0, 1], one per candidate per round, reproducible from the seed."""
+def test_perturbed_weights_still_agree_action_for_action() -> None:
+    """The weights come from Python: with random other weights, C and engine greedy still agree.
+
+    Each position gets its own weights, every one scaled by a random factor (signs kept,
+    one in five set to zero), so an agreement that held only for the shipped weights (a
+    constant copied into C, a term the C side skipped) would fail here.
+    """
+    rng = random.Random(2024)
+    positions = _positions(4, {"cutthroat": True}, games=10, seed=11) + _positions(3, {}, games=10, seed=12)
+    assert len(positions) > 40
+    differ = 0
+    for game in positions:
+        weights = greedy_twobox.Weights(
+            *(0.0 if rng.random() < 0.2 else w * rng.uniform(0.2, 3.0) for w in greedy_twobox.WEIGHTS)
+        )
+        views = [game.view(s) for s in range(game.players)]
+        state, points, target, steal = greedy_twobox.encode(views, 0, boneyard=game.boneyard)
+        actions, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, weights)
+        expected = _engine_greedy_to_hand_end(game.clone(), weights)
+        assert [_notation(*a) for a in actions] == expected[0]
+        if expected[1] is not None:
+            assert (scores, bool(over), winner) == expected[1:]
+        differ += expected[0] != _engine_greedy_to_hand_end(game.clone())[0]
+    assert differ >= 5  # the perturbed weights really changed the play
+
+
+def test_outcomes_pair_candidates_on_common_worlds() -> None:
+    """One outcome per candidate per round (scores per seat, a winner only with the game over), reproducible."""
     varied = 0
     for game in _positions(4, {}, games=6, seed=5):
         plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
         if len(plays) < 2 or not game.boneyard:
             continue
         seat = game.current_player
-        rows = greedy_twobox.rewards(game, plays, seat, 42, 25.0)
+        rows = greedy_twobox.outcomes(game, plays, seat, 42)
         assert rows is not None and len(rows) == greedy_twobox.ROUNDS_PER_WORLD
-        assert all(len(r) == len(plays) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
-        assert rows == greedy_twobox.rewards(game, plays, seat, 42, 25.0)
-        varied += len({tuple(r) for r in rows}) > 1  # the boneyard is reshuffled round by round
+        for row in rows:
+            assert len(row) == len(plays)
+            for scores, winners in row:
+                assert len(scores) == 4
+                assert winners is None or (len(winners) == 1 and scores[winners[0]] >= game.rules.target)
+        assert rows == greedy_twobox.outcomes(game, plays, seat, 42)
+        varied += len({repr(r) for r in rows}) > 1  # the boneyard is reshuffled round by round
     assert varied >= 5
 
 
-def test_rewards_with_an_empty_boneyard_are_the_traced_playouts() -> None:
-    """Nothing left to shuffle: every round is the one greedy playout, and its reward."""
+def test_outcomes_with_an_empty_boneyard_are_the_traced_playouts() -> None:
+    """Nothing left to shuffle: every round is the one greedy playout, and its outcome."""
     checked = 0
     for game in _positions(6, {}, games=120, seed=9):
         plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
         if game.boneyard or len(plays) < 2:
             continue
         seat = game.current_player
-        rows = greedy_twobox.rewards(game, plays, seat, 7, 25.0)
+        rows = greedy_twobox.outcomes(game, plays, seat, 7)
         assert rows is not None and all(r == rows[0] for r in rows)
         for i, action in enumerate(plays):
             world = game.clone()
@@ -119,7 +151,7 @@ def test_rewards_with_an_empty_boneyard_are_the_traced_playouts() -> None:
             views = [world.view(s) for s in range(world.players)]
             state, points, target, steal = greedy_twobox.encode(views, seat)
             _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
-            assert rows[0][i] == pytest.approx(_reward(game.scores, scores, seat, bool(over), winner))
+            assert rows[0][i] == (scores, [winner] if over else None)
             checked += 1
     assert checked >= 10
 
@@ -136,24 +168,16 @@ def test_encoding_from_views_finds_the_boneyard() -> None:
         assert state[26 + size :] == given[26 + size :]
 
 
-def _reward(start: list[int], end: list[int], seat: int, over: bool, winner: int) -> float:
-    import math
-
-    delta = [b - a for a, b in zip(start, end, strict=True)]
-    margin = 0.5 + 0.5 * math.tanh((delta[seat] - sum(delta) / len(delta)) / 25.0)
-    return 0.5 * margin + 0.5 * (winner == seat) if over else margin
-
-
 def test_malformed_input_is_refused() -> None:
     """Bad bytes, bad scores and illegal candidates raise ValueError with a message."""
     game = boneyard.new_game("twobox", seed=1)
     state, points, target, steal = greedy_twobox.encode([game.view(s) for s in range(4)], 0)
     mod = greedy_twobox._compiled
     with pytest.raises(ValueError, match="malformed"):
-        mod.rewards(state[:-1], points, target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+        mod.outcomes(state[:-1], points, target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS)
     with pytest.raises(ValueError, match="one score per seat"):
-        mod.rewards(state, points[:-1], target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+        mod.outcomes(state, points[:-1], target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS)
     with pytest.raises(ValueError, match="not a legal play"):
-        mod.rewards(state, points, target, steal, b"\x00\x1b\x04", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+        mod.outcomes(state, points, target, steal, b"\x00\x1b\x04", 1, 1, greedy_twobox.WEIGHTS)
     with pytest.raises(ValueError, match="triples"):
-        mod.rewards(state, points, target, steal, b"\x00\x00", 1, 1, greedy_twobox.WEIGHTS, 25.0)
+        mod.outcomes(state, points, target, steal, b"\x00\x00", 1, 1, greedy_twobox.WEIGHTS)

@@ -97,7 +97,7 @@ def test_facts_and_tiles() -> None:
     info = boneyard.game_info("eighty")
     assert info["players"] == {"min": 4, "max": 4, "default": 4}
     assert info["teams"] is True
-    assert set(info["options"]) == {"nello", "doubles_suit", "marks", "target", "marks_target"}
+    assert set(info["options"]) == {"nello", "doubles_suit", "marks", "target", "marks_target", "max_hands"}
     assert info["options"]["target"]["default"] == 250
     assert info["options"]["nello"]["default"] is False
     full = Eighty.full_set(Eighty.Rules())

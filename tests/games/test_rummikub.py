@@ -10,9 +10,12 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.games.rummikub import solver
+from boneyard.games.rummikub import groups as group_rules
+from boneyard.games.rummikub import solver, sweep
 from boneyard.games.rummikub.engine import Rummikub
 from boneyard.tiles import Tile, double_six, parse_tiles
+
+from . import rummikub_reference as reference
 
 
 def T(text: str) -> list[Tile]:
@@ -54,7 +57,7 @@ H2 = "6-5 6-4 4-2 4-1 3-0 2-2 5-1 4-0"
      "0-0 5-4 5-5", "5-3 6-6 5-5", "6-6 0-0 0-0", "4-3 0-0 6-1 5-2 4-3", "1-0 0-0 3-0"],
 )
 def test_valid_groups(group: str) -> None:
-    assert solver.group_error(T(group)) is None
+    assert group_rules.group_error(T(group)) is None
 
 
 @pytest.mark.parametrize(
@@ -69,33 +72,34 @@ def test_valid_groups(group: str) -> None:
     ],
 )
 def test_invalid_groups_say_why(group: str, why: str) -> None:
-    err = solver.group_error(T(group))
+    err = group_rules.group_error(T(group))
     assert err is not None and why in err
 
 
 def test_jokers_are_never_natural_tiles() -> None:
     # 6-6 6-5 6-4 is a run only through the joker: as naturals 6-6 would not share 6 at position 6 twice
-    assert solver.group_error(T("6-6 6-5 6-4")) is None
+    assert group_rules.group_error(T("6-6 6-5 6-4")) is None
     # 0-0 used as a sum-0 tile with 1-0 and 2-0 (sums 1, 2) still works as a run of 0s (0-0 stands for 0-0)
-    assert solver.group_error(T("0-0 1-0 2-0")) is None
-    assert solver.is_joker(Tile(0, 0)) and solver.is_joker(Tile(6, 6)) and not solver.is_joker(Tile(5, 5))
+    assert group_rules.group_error(T("0-0 1-0 2-0")) is None
+    assert group_rules.is_joker(Tile(0, 0)) and group_rules.is_joker(Tile(6, 6))
+    assert not group_rules.is_joker(Tile(5, 5))
 
 
 def test_distinct_sums_option() -> None:
-    assert solver.group_error(T("4-3 4-3 5-2"), distinct_sums=False) is None
-    err = solver.group_error(T("4-3 4-3 5-2"), distinct_sums=True)
+    assert group_rules.group_error(T("4-3 4-3 5-2"), distinct_sums=False) is None
+    err = group_rules.group_error(T("4-3 4-3 5-2"), distinct_sums=True)
     assert err is not None and "4-3 twice" in err
     # four different tiles total 6 (6-0 5-1 4-2 3-3), so five cannot be told apart even with jokers
-    assert solver.group_error(T("6-0 5-1 4-2 3-3"), distinct_sums=True) is None
-    err = solver.group_error(T("6-0 5-1 4-2 3-3 0-0"), distinct_sums=True)
+    assert group_rules.group_error(T("6-0 5-1 4-2 3-3"), distinct_sums=True) is None
+    err = group_rules.group_error(T("6-0 5-1 4-2 3-3 0-0"), distinct_sums=True)
     assert err is not None and "only 4 different tiles" in err
     # a run may still hold what a sum group could not
-    assert solver.group_error(T("2-0 2-1 2-2"), distinct_sums=True) is None
+    assert group_rules.group_error(T("2-0 2-1 2-2"), distinct_sums=True) is None
 
 
 def test_order_group_puts_jokers_where_they_stand() -> None:
-    assert [str(t) for t in solver.order_group(T("5-5 0-0 5-3"))] == ["5-3", "0-0", "5-5"]
-    assert [str(t) for t in solver.order_group(T("5-2 6-1 4-3"))] == ["6-1", "5-2", "4-3"]
+    assert [str(t) for t in group_rules.order_group(T("5-5 0-0 5-3"))] == ["5-3", "0-0", "5-5"]
+    assert [str(t) for t in group_rules.order_group(T("5-2 6-1 4-3"))] == ["6-1", "5-2", "4-3"]
 
 
 # ----- the solver --------------------------------------------------------------------------
@@ -105,7 +109,7 @@ def score(table: list[Tile], hand: list[Tile], distinct: bool = False) -> tuple[
     sol = solver.best_play(table, hand, distinct)
     if sol is None:
         return (0, 0)
-    assert all(solver.group_error(g, distinct) is None for g in sol.table)
+    assert all(group_rules.group_error(g, distinct) is None for g in sol.table)
     assert Counter(t for g in sol.table for t in g) == Counter(table) + Counter(sol.played)
     assert not Counter(sol.played) - Counter(hand)
     return sol.score
@@ -157,17 +161,17 @@ def test_spare_jokers_and_full_groups(
     tiles, own = (T(table) if table else []), T(hand)
     sol = solver.best_play(tiles, own, distinct)
     assert (sol.score if sol is not None else None) == expect
-    assert (solver.milp_score(tiles, own, distinct) if pytest.importorskip("scipy") else None) == (expect or (0, 0))
+    assert (reference.milp_score(tiles, own, distinct) if pytest.importorskip("scipy") else None) == (expect or (0, 0))
     if sol is not None:
-        assert all(solver.group_error(g, distinct) is None for g in sol.table)
+        assert all(group_rules.group_error(g, distinct) is None for g in sol.table)
         if groups is not None:
             assert [" ".join(map(str, g)) for g in sol.table] == groups
 
 
 def test_best_opening() -> None:
-    assert solver.best_opening(T("1-0 2-0 3-0 6-5 6-4 6-3")) == tuple(T("6-3 6-4 6-5"))
-    assert solver.best_opening(T("1-0 6-5 4-4")) is None
-    assert set(solver.valid_triples(T("4-3 5-2 6-1 4-3"))) == {
+    assert group_rules.best_opening(T("1-0 2-0 3-0 6-5 6-4 6-3")) == tuple(T("6-3 6-4 6-5"))
+    assert group_rules.best_opening(T("1-0 6-5 4-4")) is None
+    assert set(group_rules.valid_triples(T("4-3 5-2 6-1 4-3"))) == {
         tuple(sorted(T("4-3 5-2 6-1"))), tuple(sorted(T("4-3 4-3 5-2"))), tuple(sorted(T("4-3 4-3 6-1")))
     }
 
@@ -179,13 +183,13 @@ def check_against_highs(seed: int, count: int, table: tuple[int, int], hand: tup
     rng = random.Random(seed)
     for i in range(count):
         distinct = i % every == every - 1
-        groups, own = solver.random_position(rng, rng.randint(*table), rng.randint(*hand), distinct)
+        groups, own = reference.random_position(rng, rng.randint(*table), rng.randint(*hand), distinct)
         tiles = [t for g in groups for t in g]
         solver._CACHE.clear()
         sol = solver.best_play(tiles, own, distinct, groups=groups if i % 2 else None, require=False)
         assert sol is not None and sol.exact
-        assert sol.score == solver.milp_score(tiles, own, distinct), (groups, own, distinct)
-        assert all(solver.group_error(g, distinct) is None for g in sol.table)
+        assert sol.score == reference.milp_score(tiles, own, distinct), (groups, own, distinct)
+        assert all(group_rules.group_error(g, distinct) is None for g in sol.table)
         assert Counter(t for g in sol.table for t in g) == Counter(tiles) + Counter(sol.played)
         assert not Counter(sol.played) - Counter(own)
 
@@ -225,7 +229,7 @@ def test_the_pure_python_search_agrees_with_the_compiled_one(monkeypatch: pytest
     cases = []
     for i in range(60):
         distinct = i % 4 == 3
-        groups, hand = solver.random_position(rng, rng.randint(0, 18), rng.randint(1, 8), distinct)
+        groups, hand = reference.random_position(rng, rng.randint(0, 18), rng.randint(1, 8), distinct)
         cases.append(([t for g in groups for t in g], hand, distinct))
     solver._CACHE.clear()
     compiled = [score(table, hand, distinct) for table, hand, distinct in cases]
@@ -236,11 +240,11 @@ def test_the_pure_python_search_agrees_with_the_compiled_one(monkeypatch: pytest
 
 
 def test_budgeted_solver_falls_back_to_a_valid_play() -> None:
-    groups, hand = solver.random_position(random.Random(5), 40, 12)
+    groups, hand = reference.random_position(random.Random(5), 40, 12)
     table = [t for g in groups for t in g]
     sol = solver.best_play(table, hand, groups=groups, budget=1, require=False)
     assert sol is not None
-    assert all(solver.group_error(g) is None for g in sol.table)
+    assert all(group_rules.group_error(g) is None for g in sol.table)
     assert Counter(t for g in sol.table for t in g) == Counter(table) + Counter(sol.played)
 
 
@@ -487,7 +491,7 @@ def test_seeded_soak_keeps_the_invariants() -> None:
             if action.kind == "play" or g.hand_number != last_hand or g.is_over:
                 locs = g.tile_locations()
                 assert Counter(t for ts in locs.values() for t in ts) == full
-                assert all(solver.group_error(grp, distinct) is None for grp in g.table)
+                assert all(group_rules.group_error(grp, distinct) is None for grp in g.table)
             if g.hand_number != last_hand or g.is_over:
                 hands += 1
                 last_hand = g.hand_number
@@ -501,7 +505,7 @@ def test_seeded_soak_keeps_the_invariants() -> None:
 
 
 def test_a_budgeted_answer_is_not_reused_for_a_larger_budget() -> None:
-    groups, hand = solver.random_position(random.Random(0), 14, 6)
+    groups, hand = reference.random_position(random.Random(0), 14, 6)
     table = [t for g in groups for t in g]
     solver._CACHE.clear()
     cut = solver.best_play(table, hand, groups=groups, budget=1, require=False)
@@ -513,9 +517,9 @@ def test_a_budgeted_answer_is_not_reused_for_a_larger_budget() -> None:
 
 def test_the_shared_row_memo_may_be_emptied_between_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "COMPILED", False)  # the pure-Python sweep's memo
-    monkeypatch.setattr(solver, "_MEMO_LIMIT", 0)
+    monkeypatch.setattr(sweep, "_MEMO_LIMIT", 0)
     for table, hand, expect in [("3-3 4-3 5-3", "1-0 3-1 0-0 0-0", (4, 5)), ("3-2 4-2 5-2 0-0", "1-0 3-1 0-0", (3, 5))]:
         solver._CACHE.clear()
         sol = solver.best_play(T(table), T(hand))
         assert sol is not None and sol.score == expect
-        assert len(solver._VECS) < 100  # emptied before this search
+        assert len(sweep._VECS) < 100  # emptied before this search

@@ -427,6 +427,7 @@ def test_rules_options_and_info() -> None:
         "target": 150,
         "cutthroat": False,
         "round_to_five": False,
+        "max_hands": 100,
     }
     for bad in ({"target": 0}, {"target": "x"}, {"cutthroat": 1}, {"round_to_five": "yes"}):
         with pytest.raises(boneyard.RulesError, match="valid options"):

@@ -16,6 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.server import create_app
+from boneyard.server.ratelimit import LimitSettings
+
+NO_LIMITS = LimitSettings.parse("off")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,8 +39,11 @@ def free_port() -> int:
 class Server:
     """``boneyard serve`` as a subprocess on 127.0.0.1, on a given database."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None, limits: str = "off",
+                 extra: list[str] | None = None) -> None:
         self.db = db
+        self.limits = limits
+        self.extra = extra or []
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -46,7 +52,7 @@ class Server:
     def start(self) -> Server:
         """Start the server and wait until it answers."""
         cmd = [sys.executable, "-m", "boneyard", "serve", "--port", str(self.port), "--db", self.db,
-               "--bot-delay", str(self.bot_delay)]
+               "--bot-delay", str(self.bot_delay), "--limits", self.limits, *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 30
@@ -80,8 +86,8 @@ class Server:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app in-process on a temporary SQLite file; bots act at once."""
-    app = create_app(f"sqlite:///{tmp_path / 'test.db'}", bot_delay=0.0)
+    """The app in-process on a temporary SQLite file; bots act at once; no rate limits."""
+    app = create_app(f"sqlite:///{tmp_path / 'test.db'}", bot_delay=0.0, limits=NO_LIMITS)
     with TestClient(app) as c:
         yield c
 

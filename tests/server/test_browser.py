@@ -43,7 +43,7 @@ def page_factory(browser: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
     def make(**kwargs: Any) -> Any:
-        context = browser.new_context(**kwargs)
+        context = browser.new_context(bypass_csp=True, **kwargs)  # page.wait_for_function evaluates strings
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []

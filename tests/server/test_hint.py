@@ -52,7 +52,7 @@ def test_table_groups_reads_the_views_table() -> None:
 
 
 def _table(client: TestClient, game: str, seats: list[str]) -> tuple[str, str]:
-    body = {"game": game, "players": len(seats), "seats": seats, "seed": 4}
+    body = {"game": game, "players": len(seats), "seats": seats, "seed": 4, "practice": True}
     table = client.post("/api/tables", json=body).json()["id"]
     token = client.post(f"/api/tables/{table}/join", json={"name": "Ann"}).json()["token"]
     return table, token
@@ -70,7 +70,7 @@ def test_hint_refusals(client: TestClient) -> None:
 @pytest.mark.skipif("rummikub" not in boneyard.games(), reason="the rummikub engine is not registered yet")
 def test_hints_are_legal_plays_all_game_long(client: TestClient) -> None:
     """Two seats follow the hint (or draw when it says so): every hinted play is accepted."""
-    body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4}
+    body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4, "practice": True}
     table = client.post("/api/tables", json=body).json()["id"]
     joins = [client.post(f"/api/tables/{table}/join", json={"seat": s, "name": f"P{s}"}) for s in (0, 1)]
     tokens = [j.json()["token"] for j in joins]

@@ -141,7 +141,7 @@ def arm_view(
 def probe_page(live_server: Server, browser: Any) -> Iterator[Any]:
     """A table page (any game) whose scripts render the probe views."""
     table = httpx.post(f"{live_server.url}/api/tables", json={"game": "twobox", "seats": ["human"] * 4}).json()["id"]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -220,7 +220,7 @@ def seated_pages(live_server: Server, browser: Any) -> Iterator[Any]:
     def open_table(game_id: str) -> Any:
         n = boneyard.game_info(game_id)["players"]["default"]
         seats = ["human"] + ["bot:random"] * (n - 1)
-        body = {"game": game_id, "seats": seats, "seed": 9}
+        body = {"game": game_id, "seats": seats, "seed": 9, "practice": True}
         table = httpx.post(f"{live_server.url}/api/tables", json=body).json()["id"]
         token = httpx.post(f"{live_server.url}/api/tables/{table}/join", json={"name": "Zoë"}).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -232,7 +232,7 @@ def seated_pages(live_server: Server, browser: Any) -> Iterator[Any]:
             if state["legal_actions"]:
                 action = rng.choice(state["legal_actions"])
                 httpx.post(f"{live_server.url}/api/tables/{table}/actions", headers=auth, json={"action": action})
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True)
         keep = json.dumps({"token": token, "seat": 0})
         context.add_init_script(f"localStorage.setItem('boneyard.token.{table}', {json.dumps(keep)})")
         contexts.append(context)
@@ -277,9 +277,9 @@ def test_table_page_fits_phones_and_laptops(seated_pages: Any, game_id: str) -> 
 
 def test_game_over_panel_names_the_winners_and_opens_the_replay(live_server: Server, browser: Any) -> None:
     seats = ["bot:random"] * 3
-    body = {"game": "rounce", "players": 3, "seats": seats, "seed": 5}
+    body = {"game": "rounce", "players": 3, "seats": seats, "seed": 5, "practice": True}
     table = httpx.post(f"{live_server.url}/api/tables", json=body).json()["id"]
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         errors: list[str] = []

@@ -1,9 +1,16 @@
 """The ``greedy`` bot: one documented heuristic per game, chosen by the view's game id.
 
-Each game's heuristic lives in ``boneyard/bots/greedy/<id>.py`` and exposes
-``choose(view, legal_actions, rng) -> action``. It reads only the seat's view and the
-legal actions, and returns one of the legal actions. A game with no heuristic module yet
-falls back to a uniformly random legal action (said in ``GreedyBot.has_policy``).
+Each game's heuristic lives in ``boneyard/bots/greedy/<id>.py`` (found by name: no list
+of game ids is kept) and exposes ``choose(view, legal_actions, rng) -> action``, plus
+optional knobs the ``ismcts`` search reads (see ``docs/bots.md``). It reads only the
+seat's view and the legal actions, and returns one of the legal actions. A game living
+outside ``boneyard`` gives its heuristic with :func:`register`.
+
+A game with no heuristic is not refused: greedy then plays a uniformly random legal
+action (the documented generic choice; :meth:`GreedyBot.has_policy` tells), so every bot
+(and ``ismcts``, whose playouts and prior use greedy) plays any game that has an engine.
+Refusing would make a new game unplayable by every bot until its heuristic is written;
+a random choice is what any heuristic-free player can honestly do from a view alone.
 """
 
 from __future__ import annotations
@@ -11,19 +18,42 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
-_POLICIES: dict[str, ModuleType | None] = {}
+_POLICIES: dict[str, Any] = {}
+_REGISTERED: dict[str, Any] = {}
 
 
-def policy(game_id: str) -> ModuleType | None:
-    """The heuristic module of a game, or ``None`` when the game has none."""
+def register(game_id: str, heuristic: Any) -> None:
+    """Give a game (one living outside ``boneyard``, say) its heuristic: anything with ``choose``.
+
+    ``heuristic`` is a module or object with ``choose(view, legal_actions, rng)`` and,
+    optionally, the search knobs of ``docs/bots.md``. ``ValueError`` if it has no ``choose``.
+    """
+    if not callable(getattr(heuristic, "choose", None)):
+        raise ValueError(f"a greedy heuristic needs choose(view, legal_actions, rng), got {heuristic!r}")
+    _REGISTERED[game_id] = heuristic
+
+
+def unregister(game_id: str) -> None:
+    """Remove what :func:`register` added (tests clean up with this)."""
+    _REGISTERED.pop(game_id, None)
+
+
+def policy(game_id: str) -> Any:
+    """The heuristic of a game (its module, or what was registered), or ``None`` when it has none.
+
+    Only "no module for this game" counts as none: an error inside a game's module (an
+    import it lacks, say) is raised, never hidden behind the random fallback.
+    """
+    if game_id in _REGISTERED:
+        return _REGISTERED[game_id]
     if game_id not in _POLICIES:
+        name = f"{__name__}.{game_id}"
         try:
-            _POLICIES[game_id] = importlib.import_module(f"{__name__}.{game_id}")
+            _POLICIES[game_id] = importlib.import_module(name)
         except ModuleNotFoundError as err:
-            if err.name != f"{__name__}.{game_id}":
+            if err.name != name:
                 raise
             _POLICIES[game_id] = None
     return _POLICIES[game_id]
@@ -51,7 +81,3 @@ class GreedyBot:
         """Whether ``game_id`` has its own heuristic (otherwise greedy plays at random)."""
         return policy(game_id) is not None
 
-
-def by_text(legal_actions: Sequence[Any]) -> dict[str, Any]:
-    """The legal actions keyed by their notation."""
-    return {str(a): a for a in legal_actions}

@@ -23,16 +23,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ...games.eighty.engine import COUNT, lead_suit, power, tables, trick_winner
+from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2, blanks=False)
 _TILES = {str(t): t for t in _FULL}
-COUNT = {"5-5": 10, "6-4": 10, "4-1": 5, "3-2": 5}
-TOP = 7  # a suit's double ranks above its other ends
 _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
 PARTNER_SHARE = 22  # points a partner's hand brings on average
-TRUMP = 7
-DOUBLES = 8
 
 
 def tile(text: str) -> Tile:
@@ -50,26 +49,6 @@ def unseen(view: dict[str, Any]) -> Counter[Tile]:
     return +pool
 
 
-def lead_suit(t: Tile, trump: int, doubles: bool) -> int:
-    """The suit a tile leads: trumps, doubles (if a suit), else its higher end."""
-    if trump and t.has(trump):
-        return TRUMP
-    if doubles and t.is_double:
-        return DOUBLES
-    return t.high
-
-
-def power(t: Tile, led: int, trump: int, doubles: bool) -> int:
-    """A tile's strength in a trick led in suit ``led`` (-1: cannot win it)."""
-    if trump and t.has(trump):
-        return 100 + (TOP if t.is_double else t.other(trump))
-    if doubles and t.is_double:
-        return t.high if led == DOUBLES else -1
-    if led in (TRUMP, DOUBLES) or not t.has(led):
-        return -1
-    return TOP if t.is_double else t.other(led)
-
-
 def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
     """Points this hand and an average partner should win with ``trump`` as trumps."""
     rest = Counter(_FULL)
@@ -82,7 +61,7 @@ def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
         tricks += _TRUMP_ODDS[min(higher, len(_TRUMP_ODDS) - 1)]
     tricks += max(0, len(trumps) - 3) * 0.4
     tricks += sum(0.6 for t in hand if t.is_double and not t.has(trump))
-    count = sum(COUNT.get(str(t), 0) * (0.9 if t.has(trump) or t.is_double else 0.5) for t in hand)
+    count = sum(COUNT.get(t, 0) * (0.9 if t.has(trump) or t.is_double else 0.5) for t in hand)
     return 2 * tricks + count + PARTNER_SHARE
 
 
@@ -121,24 +100,21 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> 
     options = [(a, tile(str(a).split()[1])) for a in legal_actions]
 
     def keep(t: Tile) -> float:
-        return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(str(t), 0) + (8 if t.is_double else 0) + t.pips / 2
+        return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(t, 0) + (8 if t.is_double else 0) + t.pips / 2
 
     if view["nello"] and view["bidder"] == seat:
         return _nello(view, options, doubles)
     if not trick:
         return _lead(options, rest, trump, doubles, keep, view)
-    led = lead_suit(tile(trick[0]["tile"]), trump, doubles)
-    best_seat, best_power = -1, -2
-    for p in trick:
-        pw = power(tile(p["tile"]), led, trump, doubles)
-        if pw > best_power:
-            best_seat, best_power = p["seat"], pw
+    plays = [(p["seat"], tile(p["tile"])) for p in trick]
+    led = lead_suit(plays[0][1], trump, doubles)
+    best_seat, best_power = trick_winner(plays, tables(trump, doubles))
     players_left = 3 - len(trick)
-    count_in = sum(COUNT.get(p["tile"], 0) for p in trick)
+    count_in = sum(COUNT.get(t, 0) for _, t in plays)
     partner_winning = best_seat == (seat + 2) % 4
     partner_safe = partner_winning and (players_left == 0 or _beaten_by(best_power, led, rest, trump, doubles) == 0)
     if partner_safe:
-        return max(options, key=lambda o: (COUNT.get(str(o[1]), 0), -keep(o[1])))[0]
+        return max(options, key=lambda o: (COUNT.get(o[1], 0), -keep(o[1])))[0]
     winners = [o for o in options if power(o[1], led, trump, doubles) > best_power]
     if winners and not partner_winning:
         if players_left:
@@ -164,22 +140,23 @@ def _lead(
         scored.append((action, t, led, _beaten_by(power(t, led, trump, doubles), led, rest, trump, doubles)))
     sure = [s for s in scored if s[3] == 0]
     if sure:
-        return max(sure, key=lambda s: (COUNT.get(str(s[1]), 0), -keep(s[1])))[0]
+        return max(sure, key=lambda s: (COUNT.get(s[1], 0), -keep(s[1])))[0]
     trumps = [s for s in scored if s[2] == TRUMP]
     unseen_trumps = sum(n for u, n in rest.items() if trump and u.has(trump))
     bidding_side = view["bidder"] in (view["seat"], (view["seat"] + 2) % 4)
     if trumps and bidding_side and len(trumps) * 2 >= unseen_trumps:
         return min(trumps, key=lambda s: (s[3], -keep(s[1])))[0]
     plain = [s for s in scored if s[2] != TRUMP] or scored
-    return min(plain, key=lambda s: (COUNT.get(str(s[1]), 0) > 0, keep(s[1])))[0]
+    return min(plain, key=lambda s: (COUNT.get(s[1], 0) > 0, keep(s[1])))[0]
 
 
 def _nello(view: dict[str, Any], options: list[tuple[Any, Tile]], doubles: bool) -> Any:
     trick = view["trick"]
     if not trick:
         return min(options, key=lambda o: (o[1].high, o[1].low))[0]
-    led = lead_suit(tile(trick[0]["tile"]), 0, doubles)
-    best = max(power(tile(p["tile"]), led, 0, doubles) for p in trick)
+    plays = [(p["seat"], tile(p["tile"])) for p in trick]
+    led = lead_suit(plays[0][1], 0, doubles)
+    best = trick_winner(plays, tables(0, doubles))[1]
     losers = [o for o in options if power(o[1], led, 0, doubles) < best]
     if losers:
         return max(losers, key=lambda o: (power(o[1], led, 0, doubles), o[1].pips))[0]

@@ -34,6 +34,7 @@ from typing import Any
 from ...games.montana import analysis as hands
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(4)
 _TILES = {str(t): t for t in _FULL}
 READY_MIN_WAITS = 2

@@ -20,8 +20,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ...games.rounce.engine import Placed, beats, placement, trick_winner
 from ...tiles import Tile, double_six
 
+MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 # Chance that a trump takes a trick, by the number of unseen trumps that outrank it.
@@ -31,8 +33,8 @@ PLAY_ON_AT = 1.6  # estimated tricks at or above which a dealer plays on rather 
 
 
 def trump_rank(tile: Tile, trump: int) -> int:
-    """The rank of a trump tile (the trump double ranks as the trump number)."""
-    return trump if tile.is_double else tile.other(trump)
+    """The rank of a trump tile (the engine's placement: the trump double ranks as the trump number)."""
+    return placement(tile, trump, trump)[1]
 
 
 def tile(text: str) -> Tile:
@@ -122,31 +124,13 @@ def _call(
     return texts["take"] if "take" in texts else texts["pass"]
 
 
-def _placed(view: dict[str, Any], tile: Tile, suit: int | None) -> tuple[int | None, int]:
+def _placed(view: dict[str, Any], tile: Tile, suit: int | None) -> Placed:
     """(suit, rank) a tile would count as if played now (``None`` suit: off-suit)."""
-    trump = view["trump"]
-    if tile.has(trump):
-        return trump, trump_rank(tile, trump)
     trick = view["trick"]
-    if not trick:
-        s = tile.high if suit is None else suit
-        return s, tile.other(s)
-    led = trick[0]["suit"]
-    if led is not None and tile.has(led):
-        return led, tile.other(led)
-    return None, -1
+    return placement(tile, view["trump"], trick[0]["suit"] if trick else None, suit)
 
 
-def _beats(a: tuple[int | None, int], b: tuple[int | None, int], trump: int, led: int | None) -> bool:
-    """Whether play ``a`` beats play ``b`` in a trick led in suit ``led``."""
-    if a[0] == trump:
-        return b[0] != trump or a[1] > b[1]
-    if b[0] == trump:
-        return False
-    return a[0] == led and (b[0] != led or a[1] > b[1])
-
-
-def _threats(view: dict[str, Any], play: tuple[int | None, int], led: int | None, rest: list[Tile]) -> float:
+def _threats(view: dict[str, Any], play: Placed, led: int | None, rest: list[Tile]) -> float:
     """How many unseen tiles could beat ``play`` (a possible ruff counts half)."""
     trump = view["trump"]
     suit, rank = play
@@ -177,11 +161,9 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
             return min(safe, key=lambda o: o[4])[0]
         return min(options, key=lambda o: (o[3], o[4]))[0]
     led = trick[0]["suit"]
-    best: tuple[int | None, int] = (trick[0]["suit"], trick[0]["rank"])
-    for p in trick[1:]:
-        if _beats((p["suit"], p["rank"]), best, trump, led):
-            best = (p["suit"], p["rank"])
-    winners = [o for o in options if _beats(o[2], best, trump, led)]
+    plays: list[Placed] = [(p["suit"], p["rank"]) for p in trick]
+    best = plays[trick_winner(plays, trump)]
+    winners = [o for o in options if beats(o[2], best, trump, led)]
     still_in = sum(1 for c in view["calls"] if c != "fold")
     last = len(trick) == still_in - 1
     if winners:

@@ -1,6 +1,7 @@
 """Greedy Rummikub: play the solver's best, keeping jokers while they are not needed.
 
-Built on the exact solver (``boneyard.games.rummikub_solver``):
+Built on the exact solver (``boneyard.games.rummikub.solver``) and the group rules
+(``boneyard.games.rummikub.groups``):
 
 - **Opening**: the starting group with the most pips, preferring one without jokers.
 - **After opening**: the new table that lays the most hand tiles (ties: most pips).
@@ -27,6 +28,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.rummikub import solver
+from ...games.rummikub.engine import distinct_sums, has_opened, table_groups
+from ...games.rummikub.groups import best_opening, is_joker, order_group, play_notation, valid_triples
 from ...tiles import Tile
 
 JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
@@ -34,30 +37,7 @@ JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
 # the solver's quick play is used, so a dense table never stalls a decision.
 SOLVER_BUDGET = 20_000
 EVIDENCE_Z = 0.0  # ismcts plays its most visited action (see the module docstring)
-
-
-def table_groups(view: dict[str, Any]) -> list[list[str]]:
-    """The table's groups (``view["table"]``) as lists of tile strings."""
-    return [[str(t) for t in g] for g in view.get("table") or []]
-
-
-def opened(view: dict[str, Any]) -> bool:
-    """Whether this seat has played its starting group this hand (True if the view does not say)."""
-    seat = view.get("seat")
-    flags = view.get("opened") or []
-    if not isinstance(seat, int) or not 0 <= seat < len(flags):
-        return True
-    return bool(flags[seat])
-
-
-def play_text(groups: Sequence[Sequence[Any]]) -> str:
-    """The notation of a whole-table play."""
-    return "play " + " | ".join(" ".join(str(t) for t in g) for g in groups)
-
-
-def distinct_sums(view: dict[str, Any]) -> bool:
-    """Whether the table plays with the ``distinct_sums`` option."""
-    return bool((view.get("rules") or {}).get("distinct_sums", False))
+MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 
 
 def best_text(view: dict[str, Any]) -> str | None:
@@ -67,15 +47,15 @@ def best_text(view: dict[str, Any]) -> str | None:
         return None
     distinct = distinct_sums(view)
     groups = table_groups(view)
-    naturals = [t for t in hand if not solver.is_joker(t)]
-    if not opened(view):
-        triples = solver.valid_triples(naturals, distinct)
+    naturals = [t for t in hand if not is_joker(t)]
+    if not has_opened(view):
+        triples = valid_triples(naturals, distinct)
         opening = max(triples, key=lambda g: sum(t.pips for t in g)) if triples else None
         if opening is None:
-            opening = solver.best_opening(hand, distinct)
+            opening = best_opening(hand, distinct)
         if opening is None:
             return None
-        return play_text([*groups, solver.order_group(list(opening))])
+        return play_notation([*groups, order_group(list(opening))])
     present = [[Tile.parse(t) for t in g] for g in groups]
     table = [t for g in present for t in g]
     full = solver.best_play(table, hand, distinct, groups=present, budget=SOLVER_BUDGET)
@@ -84,8 +64,8 @@ def best_text(view: dict[str, Any]) -> str | None:
     if len(naturals) < len(hand) and len(full.played) < len(hand):
         saving = solver.best_play(table, naturals, distinct, groups=present, budget=SOLVER_BUDGET)
         if saving is not None and len(saving.played) + JOKER_SAVING > len(full.played):
-            return play_text(saving.table)
-    return play_text(full.table)
+            return play_notation(saving.table)
+    return play_notation(full.table)
 
 
 def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:

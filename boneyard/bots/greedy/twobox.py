@@ -13,7 +13,7 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 Draw only when nothing can be played; pass only when nothing else is legal.
 
 For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compared on
-common sampled worlds), and :func:`rewards` gives that search its playouts. Where the C
+common sampled worlds), and :func:`outcomes` gives that search its playouts. Where the C
 module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
 candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this greedy heuristic,
 compiled, for every seat to the end of the hand: about 19,000 playouts in a 200 ms
@@ -33,8 +33,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
+from ...games.twobox.engine import ArmEnd, end_value, open_ends_and_count, scored
 from ...tiles import Tile, double_six
 
 _compiled: ModuleType | None
@@ -45,13 +46,10 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
 COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays every candidate out to the hand's end)."""
 
+MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2)
 _TILES = {str(t): t for t in _FULL}
-BLOCK_WEIGHT = 0.5
-DOUBLE_BONUS = 3.0
-STRANDED_DOUBLE = 2.0
-PIP_WEIGHT = 0.2
-OUT_BONUS = 25.0
+_NOTHING: ArmEnd = (Tile(0, 0), 0)  # an arm end that adds nothing to the count
 # _PAIRS[a][b]: the tile with ends a and b.
 _FULL_COUNTS = [sum(1 for t in _FULL if t.key == k) for k in range(64)]
 _BY_KEY: list[Any] = [None] * 64
@@ -72,88 +70,46 @@ def tile(text: str) -> Tile:
     return found if found is not None else Tile.parse(text)
 
 
-class Layout:
-    """The layout's arm ends as the view shows them: (last tile, outer end) per arm, the spinner."""
+def layout(view: dict[str, Any]) -> tuple[int, list[ArmEnd]]:
+    """The spinner's number and each arm's (last tile, outer end) as the view shows them."""
+    arms: list[ArmEnd] = []
+    for arm in view["arms"]:
+        tiles = arm["tiles"]
+        arms.append((tile(tiles[-1]["tile"]), tiles[-1]["outer"]) if tiles else None)
+    return tile(view["spinner"]).high, arms
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.spinner = tile(view["spinner"]).high
-        self.arms: list[tuple[Tile, int] | None] = []
-        for arm in view["arms"]:
-            tiles = arm["tiles"]
-            self.arms.append((tile(tiles[-1]["tile"]), tiles[-1]["outer"]) if tiles else None)
 
-    def ends(self) -> list[int | None]:
-        """The number open on each arm (``None``: a tip not yet open)."""
-        arms = self.arms
-        ends: list[int | None] = [a[1] if a else self.spinner for a in arms]
-        if not (arms[0] and arms[1]):
-            ends[2] = ends[3] = None
-        return ends
+def played(spinner: int, arms: Sequence[ArmEnd], t: Tile, arm: int) -> list[ArmEnd]:
+    """The arms after ``t`` is played to arm ``arm`` (1-4), by the engine's open ends."""
+    end = open_ends_and_count(spinner, arms)[0][arm - 1]
+    after = list(arms)
+    after[arm - 1] = (t, t.other(end))
+    return after
 
-    def count(self, arms: list[tuple[Tile, int] | None] | None = None) -> int:
-        """The open-end count (rule 5)."""
-        arms = self.arms if arms is None else arms
-        total = 0
-        for arm in arms:
-            if arm:
-                t, outer = arm
-                total += 2 * outer if t.is_double else outer
-        if not (arms[0] and arms[1]):
-            total += 2 * self.spinner
-        return total
 
-    def after(self, t: Tile, arm: int) -> int:
-        """The count after playing ``t`` to arm ``arm`` (1-4)."""
-        end = self.ends()[arm - 1]
-        assert end is not None
-        arms = list(self.arms)
-        arms[arm - 1] = (t, t.other(end))
-        return self.count(arms)
+def threat(spinner: int, arms: Sequence[ArmEnd], rest: Counter[Tile]) -> int:
+    """The sum over ``rest`` (with multiplicity) of the most each tile could score if played next.
 
-    def score_table(self) -> list[tuple[int, list[int]]]:
-        """Per open arm: (its end, the score of a tile leaving each outer end 0-6 there).
-
-        The count after a play depends on the tile only through its outer end (a tile
-        whose outer end equals the arm's end is that number's double), so 7 counts per arm
-        give every tile's score at once.
-        """
-        arms = self.arms
-        parts = [(2 * a[1] if a[0].is_double else a[1]) if a else 0 for a in arms]
-        total = sum(parts)
-        out = []
-        for arm, end in enumerate(self.ends()):
-            if end is None:
-                continue
-            filled = [a is not None for a in arms[:2]]
-            if arm < 2:
-                filled[arm] = True
-            base = total - parts[arm] + (0 if all(filled) else 2 * self.spinner)
-            scores = []
-            for outer in range(7):
-                c = base + (2 * outer if outer == end else outer)
-                scores.append(c if c > 0 and c % 5 == 0 else 0)
-            out.append((end, scores))
-        return out
-
-    def threat(self, rest: Counter[Tile]) -> int:
-        """The sum over ``rest`` (with multiplicity) of what each tile could score if played next."""
-        best: dict[Tile, int] = {}
-        for end, scores in self.score_table():
-            row = _PAIRS[end]
-            for outer, score in enumerate(scores):
-                if score and score > best.get(row[outer], 0):
-                    best[row[outer]] = score
-        return sum(score * rest[t] for t, score in best.items())
-
-    def best_score(self, t: Tile) -> int:
-        """The most ``t`` could score if played next."""
-        best = 0
-        for arm, end in enumerate(self.ends(), 1):
-            if end is not None and t.has(end):
-                c = self.after(t, arm)
-                if c > 0 and c % 5 == 0:
-                    best = max(best, c)
-        return best
+    The engine's count is a sum over the arms plus a spinner term that depends only on
+    whether both sides hold a tile, so the count after a play on an arm is the count with
+    that arm holding an end worth nothing (:data:`_NOTHING`) plus what the new end adds:
+    one count per arm gives every tile's score there.
+    """
+    best: dict[Tile, int] = {}
+    ends = open_ends_and_count(spinner, arms)[0]
+    for a, end in enumerate(ends):
+        if end < 0:
+            continue
+        emptied = list(arms)
+        emptied[a] = _NOTHING
+        base = open_ends_and_count(spinner, emptied)[1]
+        row = _PAIRS[end]
+        for outer in range(7):
+            t = row[outer]
+            score = scored(base + end_value(t, outer))
+            if score and score > best.get(t, 0):
+                best[t] = score
+    return sum(score * rest[t] for t, score in best.items())
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
@@ -172,28 +128,50 @@ def unseen(view: dict[str, Any]) -> Counter[Tile]:
     return Counter({_BY_KEY[k]: n for k, n in enumerate(counts) if n > 0})
 
 
-def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-    """The greedy action for a two-box view."""
+class Weights(NamedTuple):
+    """The heuristic's weights (one source: the compiled playouts are given these too)."""
+
+    block: float = 0.5  # times the next player's expected best score on the layout left
+    double: float = 3.0  # bonus for playing a double
+    stranded: float = 2.0  # penalty per double left in hand whose number shows on no open end
+    pip: float = 0.2  # per pip of the tile played
+    out: float = 25.0  # bonus for going out
+
+
+WEIGHTS = Weights()
+
+
+def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random, weights: Weights = WEIGHTS) -> Any:
+    """The greedy action for a two-box view (``weights``: the heuristic's, :data:`WEIGHTS` by default)."""
     texts = {str(a): a for a in legal_actions}
     plays = [k for k in texts if k.startswith(("play", "stack"))]
     if not plays:
         return texts["draw"] if "draw" in texts else legal_actions[0]
-    values = _values(view, plays)
+    values = _values(view, plays, weights)
     return texts[max(plays, key=lambda k: (values[k], k))]
 
 
-def _values(view: dict[str, Any], plays: list[str]) -> dict[str, float]:
+def _values(view: dict[str, Any], plays: list[str], weights: Weights = WEIGHTS) -> dict[str, float]:
     """The heuristic's value of each play or stack (by its notation)."""
-    layout = Layout(view)
+    spinner, arms = layout(view)
     hand = [tile(t) for t in view["hand"]]
     rest = unseen(view)
     seat = view["seat"]
     nxt = (seat + 1) % view["players"]
     chance = view["hand_sizes"][nxt] / max(1, sum(rest.values()))
-    return {k: _value(k, view, layout, hand, rest, chance) for k in plays}
+    return {k: _value(k, view, spinner, arms, hand, rest, chance, weights) for k in plays}
 
 
-def _value(text: str, view: dict[str, Any], layout: Layout, hand: list[Tile], rest: Counter[Tile], p: float) -> float:
+def _value(
+    text: str,
+    view: dict[str, Any],
+    spinner: int,
+    arms: list[ArmEnd],
+    hand: list[Tile],
+    rest: Counter[Tile],
+    p: float,
+    w: Weights,
+) -> float:
     words = text.split()
     t = tile(words[1])
     where = int(words[3])
@@ -204,26 +182,18 @@ def _value(text: str, view: dict[str, Any], layout: Layout, hand: list[Tile], re
         if view["rules"].get("cutthroat") and steal and steal.get("points"):
             score = steal["points"] * (2 if t.is_double else 1) * 2  # gain plus the victim's loss
         else:
-            c = layout.count()
-            score = c if c > 0 and c % 5 == 0 else 0
-        after = layout
+            score = scored(open_ends_and_count(spinner, arms)[1])
+        after = arms
     else:
-        c = layout.after(t, where)
-        score = c if c > 0 and c % 5 == 0 else 0
-        after = Layout.__new__(Layout)
-        after.spinner = layout.spinner
-        after.arms = list(layout.arms)
-        end = layout.ends()[where - 1]
-        assert end is not None
-        after.arms[where - 1] = (t, t.other(end))
-    threat = p * after.threat(rest)
-    value = score - BLOCK_WEIGHT * threat + PIP_WEIGHT * t.pips
+        after = played(spinner, arms, t, where)
+        score = scored(open_ends_and_count(spinner, after)[1])
+    value = score - w.block * (p * threat(spinner, after, rest)) + w.pip * t.pips
     if t.is_double:
-        value += DOUBLE_BONUS
-    open_numbers = {e for e in after.ends() if e is not None}
-    value -= STRANDED_DOUBLE * sum(1 for u in left if u.is_double and u.high not in open_numbers)
+        value += w.double
+    open_numbers = {e for e in open_ends_and_count(spinner, after)[0] if e >= 0}
+    value -= w.stranded * sum(1 for u in left if u.is_double and u.high not in open_numbers)
     if not left:
-        value += OUT_BONUS
+        value += w.out
     return value
 
 
@@ -321,18 +291,21 @@ def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
     return bytes(out)
 
 
-WEIGHTS = (BLOCK_WEIGHT, DOUBLE_BONUS, STRANDED_DOUBLE, PIP_WEIGHT, OUT_BONUS)
+# A playout's outcome: every seat's score at the hand's end, and the winners if the game ended.
+Outcome = tuple[list[int], list[int] | None]
 
 
-def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: float) -> list[list[float]] | None:
+def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[list[Outcome]] | None:
     """``ismcts`` knob: each candidate played out by greedy to the hand's end, compiled.
 
-    One row per round, one reward per action (the same hands and boneyard order for every
-    action of a round: common random numbers). The game is read through its seats' views;
-    each of the :data:`ROUNDS_PER_WORLD` rounds draws a fresh order of its boneyard (given
-    the hands, every order is equally likely, so a round is as good a sample as a fresh
-    world, and cheaper). ``None`` where the module is not built or an action is not a play
-    or a stack.
+    One row per round, one outcome per action: the seats' scores at the hand's end and the
+    winners if the game ended there, else ``None`` (the search turns outcomes into rewards
+    itself, with the same formula as for every other playout). Every action of a round
+    meets the same hands and boneyard order: common random numbers. The game is read
+    through its seats' views; each of the :data:`ROUNDS_PER_WORLD` rounds draws a fresh
+    order of its boneyard (given the hands, every order is equally likely, so a round is as
+    good a sample as a fresh world, and cheaper). ``None`` where the module is not built or
+    an action is not a play or a stack.
     """
     if _compiled is None:
         return None
@@ -340,6 +313,10 @@ def rewards(game: Any, actions: Sequence[Any], seat: int, seed: int, scale: floa
     if cands is None:
         return None
     state, points, target, steal = encode([game.view(s) for s in range(game.players)], seat)
-    flat = _compiled.rewards(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS, scale)
-    n = len(actions)
-    return [flat[i : i + n] for i in range(0, len(flat), n)]
+    flat = _compiled.outcomes(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS)
+    n, width = len(actions), game.players + 1
+    found: list[Outcome] = []
+    for i in range(0, len(flat), width):
+        winner = flat[i + width - 1]
+        found.append((flat[i : i + width - 1], None if winner < 0 else [winner]))
+    return [found[i : i + n] for i in range(0, len(found), n)]

@@ -1,6 +1,6 @@
 """Eighty: the partnership bidding and trick game with two blank-less double-six sets.
 
-Rules as in ``docs/rules/eighty.md`` (``../shared/rules/RULINGS.md``, eighty 1-9).
+Rules as in ``docs/rules/eighty.md``, its rulings included.
 Flow of a hand: the shuffler deals 10 tiles to each of the four seats (two lie out unseen);
 one round of bidding from the shuffler's left (all pass: the next shuffler deals again);
 the winning bidder names trumps (not for Nel-O); ten tricks, the bidder leading the first;
@@ -15,6 +15,7 @@ each tile's power in a trick led in each suit.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -96,13 +97,29 @@ for _t, _v in COUNT.items():
 class EightyRules(Rules):
     """Eighty's options (see ``docs/rules/eighty.md``)."""
 
-    nello: bool = option(False, doc="allow the Nel-O bid: the bidder, his partner sitting out, must take no trick")
-    doubles_suit: bool = option(
-        False, doc="doubles form their own suit (6-6 high); a led double must be followed by a double"
+    nello: bool = option(
+        False,
+        label="Nel-O",
+        doc="allow the Nel-O bid: the bidder, his partner sitting out, must take no trick",
     )
-    marks: bool = option(False, doc="score one mark per hand won (bid made, or set) instead of points")
-    target: int = option(250, minimum=1, doc="points a side needs to win the game")
-    marks_target: int = option(10, minimum=1, doc="marks a side needs to win the game when marks=True")
+    doubles_suit: bool = option(
+        False,
+        label="Doubles are a suit",
+        doc="doubles form their own suit (6-6 high); a led double must be followed by a double",
+    )
+    marks: bool = option(
+        False,
+        label="Play for marks",
+        doc="score one mark per hand won (bid made, or set) instead of points",
+    )
+    target: int = option(250, label="Target", minimum=1, maximum=1000, doc="points a side needs to win the game")
+    marks_target: int = option(
+        10,
+        label="Marks to win",
+        minimum=1,
+        maximum=100,
+        doc="marks a side needs to win the game when marks=True",
+    )
 
 
 class Tables(NamedTuple):
@@ -143,6 +160,38 @@ def tables(trump: int, doubles_suit: bool) -> Tables:
                 power[n][k] = TOP if t.is_double else t.other(n)
     found = _TABLES[(trump, doubles_suit)] = Tables(lead_suit, member, power)
     return found
+
+
+def lead_suit(tile: Tile, trump: int, doubles_suit: bool) -> int:
+    """The suit a led tile asks for: trumps, doubles (if they are a suit), else its higher end.
+
+    ``trump``: the trump number (0: no trumps, as in Nel-O). One of the trick rules the
+    engine plays by; bots call it rather than re-deriving it.
+    """
+    return tables(trump, doubles_suit).lead_suit[tile.key]
+
+
+def power(tile: Tile, led: int, trump: int, doubles_suit: bool) -> int:
+    """A tile's strength in a trick led in suit ``led`` (-1: it cannot win that trick)."""
+    return tables(trump, doubles_suit).power[led][tile.key]
+
+
+def trick_winner(plays: Sequence[tuple[int, Tile]], tabs: Tables) -> tuple[int, int]:
+    """Who wins a trick (or is winning it so far): (seat, power of the winning tile).
+
+    ``plays``: (seat, tile) in the order played, the lead first; ``tabs``: the hand's
+    :func:`tables`. The strictly strongest tile in the led suit wins; of two identical
+    tiles the first played wins.
+    """
+    power_of = tabs.power[tabs.lead_suit[plays[0][1].key]]
+    best = -1
+    winner = plays[0][0]
+    for seat, t in plays:
+        p = power_of[t.key]
+        if p > best:
+            best = p
+            winner = seat
+    return winner, best
 
 
 def suit_name(suit: int | None) -> str | None:
@@ -190,6 +239,20 @@ class Eighty(Game):
     Rules = EightyRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """A side's points (or marks) only grow and the game ends when one reaches its target;
+        one hand adds at most the bid plus every point in the hand (tricks and count)."""
+        if rules.marks:
+            return 0, rules.marks_target
+        in_hand = TRICKS * TRICK_POINTS + sum(COUNT.get(t, 0) for t in cls.full_set(rules))
+        return 0, rules.target - 1 + max(NELLO_VALUE, MAX_BID + in_hand)
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """One bid a seat, the trump, then ten tricks of four."""
+        return SEATS + 1 + SEATS * TRICKS
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Two double-six sets with every blank tile removed: 42 tiles."""
         return double_six(2, blanks=False)
@@ -206,6 +269,8 @@ class Eighty(Game):
         self._deal(first)
 
     def _deal(self, shuffler: int) -> None:
+        if self._hand_limit_reached():
+            return
         deck = self._deck()
         self.hand_number += 1
         self.shuffler = shuffler
@@ -335,17 +400,10 @@ class Eighty(Game):
         self._end_trick(trick)
 
     def _end_trick(self, trick: list[tuple[int, Tile]]) -> None:
-        power = self._tables.power[self.led]  # type: ignore[union-attr,index]
-        best = -1
-        winner = 0
+        winner = trick_winner(trick, self._tables)[0]  # type: ignore[arg-type]
         points = TRICK_POINTS
-        for s, t in trick:
-            k = t.key
-            p = power[k]
-            if p > best:  # strictly higher: of two identical tiles the first played wins
-                best = p
-                winner = s
-            points += COUNT_BY_KEY[k]
+        for _, t in trick:
+            points += COUNT_BY_KEY[t.key]
         tricks = self.tricks
         tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
         self.tricks_won[winner] += 1

@@ -1,6 +1,6 @@
 """Montana Domino Rummy: a draw-and-discard rummy game for 2-4 players with four double-six sets.
 
-Rules as in ``docs/rules/montana.md`` (``../shared/rules/RULINGS.md``, montana 1-14).
+Rules as in ``docs/rules/montana.md``, its rulings included.
 Flow of a hand: ten tiles to each of four seats (empty seats are dead hands), then turns:
 the engine pulls for the player (a forced step), who may go out, declare quads, and
 discards, possibly declaring ready. After each discard the engine asks, in turn order
@@ -97,10 +97,11 @@ class MontanaRules(Rules):
 
     mode: str = option(
         "dealer",
+        label="Scoring",
         allowed=("dealer", "shootout"),
         doc="dealer: play for chips (220 each); shootout: no points, the most outs wins",
     )
-    one_pair: bool = option(False, doc="a winning hand must hold exactly one pair")
+    one_pair: bool = option(False, label="Exactly one pair", doc="a winning hand must hold exactly one pair")
 
 
 class Montana(Game):
@@ -121,6 +122,27 @@ class Montana(Game):
     default_players = 4
     hand_size = HAND
     Rules = MontanaRules
+
+    @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Shootout: outs, at most one a hand. Dealer: chips move only when a hand is won; a
+        hand is worth at most going out, ready and three quads' worth of the dearest sets,
+        paid at most three times over and doubled for the dealer, plus the ready stakes."""
+        if rules.mode == "shootout":
+            return 0, rules.max_hands
+        value = an.GOING_OUT_POINTS + an.READY_POINTS + 3 * an.set_points("quad", 0, True)
+        swing = 6 * value + READY_STAKE * players
+        return START_CHIPS - swing * rules.max_hands, START_CHIPS + swing * rules.max_hands
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Tiles reach a hand only by the deal (ten each) or a pull (the woodpile holds what
+        four hands leave), so that bounds the discards; every other seat answers a discard
+        at most once; a claim puts two hand tiles at least into a set for good; each of the
+        28 kinds makes at most one quad declaration or addition a hand."""
+        discards = HAND * players + len(cls.full_set(rules)) - HAND * SEATS
+        claims = (HAND * players + len(cls.full_set(rules)) - HAND * SEATS) // 2
+        return players * discards + claims + 28 + 2
 
     @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
@@ -146,6 +168,8 @@ class Montana(Game):
         self._deal(dealer)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1

@@ -1,6 +1,6 @@
 """Domino Rounce: a five-trick game for 2-4 players counting down from 15.
 
-Rules as in ``docs/rules/rounce.md`` (``../shared/rules/RULINGS.md``, rounce 1-6).
+Rules as in ``docs/rules/rounce.md``, its rulings included.
 Flow of a hand: deal and turn-up, one call each from the left of the dealer (pass, fold,
 dummy, and for the dealer take or defend), face-down discards where a call needs them,
 five tricks, scoring. The game ends after the hand in which someone reaches 0.
@@ -9,6 +9,7 @@ five tricks, scoring. The game ends after the hand in which someone reaches 0.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
@@ -65,7 +66,7 @@ _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-
 
 @dataclass(frozen=True)
 class RounceRules(Rules):
-    """Domino Rounce has no options: the rulings fix every point."""
+    """Domino Rounce's options: only the hand limit every game has; the rulings fix every other point."""
 
 
 class Play(NamedTuple):
@@ -77,11 +78,55 @@ class Play(NamedTuple):
     rank: int
 
 
+# ----- the trick rules, as plain functions (the engine and the bots share them) ----------
+
+# How a played tile counts in its trick: (its suit, or ``None`` off-suit; its rank).
+Placed = tuple[int | None, int]
+
+
+def placement(tile: Tile, trump: int, led: int | None, named: int | None = None) -> Placed:
+    """The suit and rank ``tile`` counts as when played (rules of trumps and following).
+
+    A trump is a trump (the trump double ranks as the trump number, the others by their
+    other end). Leading (``led`` is ``None``) a plain tile, it counts in the suit named
+    (``named``; else its higher end); following, in the led suit if it shows that number,
+    else it is off-suit (rank -1) and cannot win.
+    """
+    if tile.high == trump or tile.low == trump:
+        return trump, trump if tile.high == tile.low else tile.other(trump)
+    if led is None:
+        suit = tile.high if named is None else named
+        return suit, tile.other(suit)
+    if tile.has(led):
+        return led, tile.other(led)
+    return None, -1
+
+
+def beats(a: Placed, b: Placed, trump: int, led: int | None) -> bool:
+    """Whether play ``a`` beats play ``b`` in a trick led in suit ``led``: trumps, then the led suit."""
+    if a[0] == trump:
+        return b[0] != trump or a[1] > b[1]
+    if b[0] == trump:
+        return False
+    return a[0] == led and (b[0] != led or a[1] > b[1])
+
+
+def trick_winner(plays: Sequence[Placed], trump: int) -> int:
+    """The index of the play winning a trick (or winning it so far); ``plays`` in order, the lead first."""
+    led = plays[0][0]
+    best = 0
+    for i in range(1, len(plays)):
+        if beats(plays[i], plays[best], trump, led):
+            best = i
+    return best
+
+
 class Rounce(Game):
     """The Domino Rounce engine."""
 
     id = "rounce"
     order = 5
+    lower_is_better = True
     name = "Domino Rounce"
     summary = (
         "A trick-taking game for 2-4 players with one double-six set. Everyone starts at 15 "
@@ -94,6 +139,18 @@ class Rounce(Game):
     default_players = 4
     hand_size = 5
     Rules = RounceRules
+
+    @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points left: a hand starts with everyone above 0 and takes at most five off a seat
+        (so -4 at worst); a rounce puts five back on, at most once a hand."""
+        return 1 - TRICKS, START_POINTS + ROUNCE_PENALTY * rules.max_hands
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """One call a seat, at most six more call-phase steps (two dummies' discards, the
+        dealer's take, its discard and the defend choice), then five tricks."""
+        return players + 6 + TRICKS * players
 
     @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
@@ -111,6 +168,8 @@ class Rounce(Game):
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1
@@ -292,18 +351,9 @@ class Rounce(Game):
     def _play_tile(self, seat: int, action: RounceAction) -> None:
         tile = action.tile
         assert tile is not None
-        trump = self.trump
         self.hands[seat].remove(tile)
-        if tile.high == trump or tile.low == trump:
-            suit: int | None = trump
-            rank = trump if tile.high == tile.low else tile.other(trump)
-        elif not self.trick:
-            suit = tile.high if action.suit is None else action.suit
-            rank = tile.other(suit)
-        else:
-            led = self.trick[0].suit
-            suit = led if led is not None and tile.has(led) else None
-            rank = tile.other(led) if suit is not None else -1  # type: ignore[arg-type]
+        led = self.trick[0].suit if self.trick else None
+        suit, rank = placement(tile, self.trump, led, action.suit)
         self.trick.append(Play(seat, tile, suit, rank))
         named = f" as {action.suit}" if action.suit is not None else ""
         self._log(f"seat {seat} plays {tile}{named}")
@@ -326,12 +376,7 @@ class Rounce(Game):
         self.current_player = winner
 
     def _trick_winner(self, trick: list[Play]) -> int:
-        trump = self.trump
-        trumps = [p for p in trick if p.suit == trump]
-        if trumps:
-            return max(trumps, key=lambda p: p.rank).seat
-        led = trick[0].suit
-        return max((p for p in trick if p.suit == led), key=lambda p: p.rank).seat
+        return trick[trick_winner([(p.suit, p.rank) for p in trick], self.trump)].seat
 
     # ----- scoring and the game's end ----------------------------------------------------
 

@@ -1,7 +1,7 @@
 /*
  * The Rummikub arrangement search, compiled (boneyard.games._rummikub_dp).
  *
- * The model is the one described in rummikub_solver.py, in its simplest exact form:
+ * The model is the one described in sweep.py (the pure-Python fallback), in its simplest exact form:
  *
  * - A natural tile a-b (a >= b) sits in a run on row a (at position b), in a run on row b
  *   (at position a), or in the sum line of total a+b. The sweep visits the kinds in order
@@ -23,7 +23,7 @@
  * lower bound on those the open runs still need), by an upper bound on the value still
  * to come against a floor, and by dominance: with room for two, fewer jokers and no less
  * value beats more jokers. The path back gives, per kind, the copies played and where
- * they went; rummikub_solver.py turns that into groups.
+ * they went; solver.py turns that into groups.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

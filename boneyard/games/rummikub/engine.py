@@ -1,11 +1,12 @@
 """Domino Rummikub: lay runs and sum groups from two double-six sets, rearranging the table.
 
-Rules as in ``docs/rules/rummikub.md`` (``../shared/rules/RULINGS.md``, rummikub 1-8).
+Rules as in ``docs/rules/rummikub.md``, its rulings included.
 Flow of a hand: deal eight tiles each; in turn a player plays (his first play is an
 opening group of three tiles of his own; later plays submit the whole new table), draws
 one tile, or passes once the boneyard is empty. The hand ends when a player plays his
 last tile or every player has passed in a row; the game ends after the hand in which
-someone reaches the target. Groups and the solver live in :mod:`.rummikub_solver`.
+someone reaches the target. The group rules and the play notation live in :mod:`.groups`,
+the arrangement search in :mod:`.solver`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
-from .solver import best_play, group_error, order_group, valid_triples
+from .groups import group_error, order_group, play_notation, valid_triples
+from .solver import best_play
 
 HAND_SIZE = 8
 # States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
@@ -49,7 +51,29 @@ class RummikubAction(NamedTuple):
     def __str__(self) -> str:
         if self.kind != "play":
             return self.kind
-        return "play " + " | ".join(" ".join(str(t) for t in g) for g in self.groups)
+        return play_notation(self.groups)
+
+
+# ----- reading a view (for bots and hints, which see only views) -----------------------------
+
+
+def table_groups(view: dict[str, Any]) -> list[list[str]]:
+    """The table's groups as a view shows them (``view["table"]``), as lists of tile strings."""
+    return [[str(t) for t in g] for g in view.get("table") or []]
+
+
+def has_opened(view: dict[str, Any]) -> bool:
+    """Whether the view's seat has played its starting group this hand (True if the view does not say)."""
+    seat = view.get("seat")
+    flags = view.get("opened") or []
+    if not isinstance(seat, int) or not 0 <= seat < len(flags):
+        return True
+    return bool(flags[seat])
+
+
+def distinct_sums(view: dict[str, Any]) -> bool:
+    """Whether the view's table plays with the ``distinct_sums`` option."""
+    return bool((view.get("rules") or {}).get("distinct_sums", False))
 
 
 DRAW = RummikubAction("draw")
@@ -60,9 +84,17 @@ PASS = RummikubAction("pass")
 class RummikubRules(Rules):
     """Domino Rummikub's options."""
 
-    target: int = option(100, minimum=1, doc="points that win the game at the end of a hand (50: the short game)")
+    target: int = option(
+        100,
+        label="Target",
+        minimum=1,
+        maximum=1000,
+        doc="points that win the game at the end of a hand (50: the short game)",
+    )
     distinct_sums: bool = option(
-        False, doc="forbid two identical tiles (jokers by what they stand for) in one sum group"
+        False,
+        label="Distinct tiles in sums",
+        doc="forbid two identical tiles (jokers by what they stand for) in one sum group",
     )
 
 
@@ -86,6 +118,20 @@ class Rummikub(Game):
     Rules = RummikubRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points only grow, at the end of a hand, by at most every pip in the set; the game
+        ends once a seat has reached the target."""
+        return 0, rules.target - 1 + sum(t.pips for t in cls.full_set(rules))
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Every play lays at least one tile and every draw takes one from the boneyard;
+        passes come only with an empty boneyard, one round between plays and one to end."""
+        tiles = len(cls.full_set(rules))
+        draws = tiles - HAND_SIZE * players
+        return draws + players * tiles + players
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Two double-six sets."""
         return double_six(2)
@@ -101,6 +147,8 @@ class Rummikub(Game):
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
+        if self._hand_limit_reached():
+            return
         n = self.players
         deck = self._deck()
         self.hand_number += 1

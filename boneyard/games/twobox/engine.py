@@ -1,6 +1,6 @@
 """Four-man two-box draw: a block-and-draw game on a four-armed spinner with stacking.
 
-Rules as in ``docs/rules/twobox.md`` (``../shared/rules/RULINGS.md``, twobox 1-10).
+Rules as in ``docs/rules/twobox.md``, its rulings included.
 Two double-six sets (56 tiles), 2-6 players, 7 tiles each. Flow of a hand: the deal, the
 engine sets the highest double held as the spinner (scoring it when its pips are a
 multiple of 5), then turns of ``draw`` (any number, while the boneyard lasts), one tile
@@ -14,6 +14,7 @@ ends the moment a player reaches the target.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -105,13 +106,59 @@ def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
     return table
 
 
+# ----- the layout's rules, as plain functions (the engine, the bots and hints share them) ------
+
+# What an arm's last tile shows: (the tile, its outer end), or ``None`` for an empty arm.
+ArmEnd = tuple[Tile, int] | None
+
+
+def end_value(tile: Tile, outer: int) -> int:
+    """What an arm's last tile adds to the count: its outer end, twice for a double (rule 5)."""
+    return 2 * outer if tile.high == tile.low else outer
+
+
+def open_ends_and_count(spinner: int, arms: Sequence[ArmEnd]) -> tuple[tuple[int, ...], int]:
+    """The number open on each of the four arms (-1: a tip not yet open) and the count (rules 3, 5).
+
+    ``spinner``: the spinner's number; ``arms``: each arm's last tile and outer end, or
+    ``None`` while the arm is empty. An empty arm is played on the spinner's number; the
+    tips (arms 3, 4) open once both sides hold a tile; until then the spinner itself adds
+    both its ends to the count. The count is a sum over the arms plus that spinner term,
+    which depends only on whether both sides hold a tile.
+    """
+    ends = []
+    count = 0
+    for arm in arms:
+        if arm is None:
+            ends.append(spinner)
+        else:
+            tile, outer = arm
+            ends.append(outer)
+            count += 2 * outer if tile.high == tile.low else outer
+    if arms[0] is None or arms[1] is None:
+        ends[2] = ends[3] = -1
+        count += 2 * spinner
+    return tuple(ends), count
+
+
+def scored(count: int) -> int:
+    """The points a play scores with this count: the count when a positive multiple of 5 (rule 5)."""
+    return count if count > 0 and count % 5 == 0 else 0
+
+
 @dataclass(frozen=True)
 class TwoboxRules(Rules):
     """The options of four-man two-box draw."""
 
-    target: int = option(150, minimum=1, doc="points that win the game at once (100 short, 200 long)")
-    cutthroat: bool = option(False, doc="a stack right after a scoring play steals that score (doubled for a double)")
-    round_to_five: bool = option(False, doc="round the going-out award to the nearest 5")
+    target: int = option(
+        150, label="Target", minimum=1, maximum=1000, doc="points that win the game at once (100 short, 200 long)"
+    )
+    cutthroat: bool = option(
+        False,
+        label="Cutthroat",
+        doc="a stack right after a scoring play steals that score (doubled for a double)",
+    )
+    round_to_five: bool = option(False, label="Round to five", doc="round the going-out award to the nearest 5")
 
 
 class Twobox(Game):
@@ -135,6 +182,26 @@ class Twobox(Game):
     Rules = TwoboxRules
 
     @classmethod
+    def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
+        """Points only grow, and the game ends the moment a seat reaches the target, so no seat
+        passes the target by more than one scoring event: a count or an award (at most every
+        pip in the set). Under cutthroat a steal moves points between seats; a stolen amount
+        is at most twice an amount that left its stealer below the target, which bounds it
+        by twice the players times the target, and the others' losses by the same."""
+        pips = sum(t.pips for t in cls.full_set(rules))
+        event = max(pips, 2 * players * rules.target) if rules.cutthroat else pips
+        low = -(players - 1) * (rules.target - 1) - event if rules.cutthroat else 0
+        return low, rules.target - 1 + event
+
+    @classmethod
+    def max_hand_length(cls, players: int, rules: Any) -> int:
+        """Each tile is played or stacked at most once and drawn at most once; passes come
+        only with an empty boneyard, at most one round between plays and one to block."""
+        tiles = len(cls.full_set(rules))
+        plays, draws = tiles, tiles - HAND_SIZE * players
+        return plays + draws + (players - 1) * plays + players
+
+    @classmethod
     def full_set(cls, rules: Any) -> list[Tile]:
         """Two double-six sets: 56 tiles."""
         return double_six(2)
@@ -150,6 +217,8 @@ class Twobox(Game):
 
     def _deal(self) -> None:
         """Deal a hand (redealing while nobody holds a double) and set the spinner."""
+        if self._hand_limit_reached():
+            return
         n = self.players
         while True:
             deck = self._deck()
@@ -191,25 +260,18 @@ class Twobox(Game):
 
     def _refresh(self) -> None:
         """Recompute the open ends, the lookup tables' key and the count after a layout change."""
-        d = self.spinner.high
         arms = self.arms
-        count = 0
-        ends = []
+        lasts: list[ArmEnd] = []
         stackable = []
         for a, arm in enumerate(arms):
             if arm:
                 tile, outer, _, stacked = arm[-1]
-                ends.append(outer)
-                count += 2 * outer if tile.high == tile.low else outer
+                lasts.append((tile, outer))
                 if stacked is None:
                     stackable.append((tile, _STACK_AT[tile.key * 5 + a + 1]))
             else:
-                ends.append(d)
-        if not (arms[0] and arms[1]):
-            ends[2] = ends[3] = -1
-            count += 2 * d
-        self.ends = tuple(ends)
-        self.count = count
+                lasts.append(None)
+        self.ends, self.count = open_ends_and_count(self.spinner.high, lasts)
         if self.spinner_stack is None and not all(arms):
             stackable.append((self.spinner, _STACK_AT[self.spinner.key * 5]))
         self.stackable = stackable
@@ -293,7 +355,7 @@ class Twobox(Game):
     def _score_play(self, seat: int, what: str) -> None:
         """Score the count for a play (or the spinner's setting) when it is a positive multiple of 5."""
         count = self.count
-        points = count if count > 0 and count % 5 == 0 else 0
+        points = scored(count)
         self.steal = (seat, points) if points else None
         self.last_play = (seat, what, count, points, None)
         if points:

@@ -155,7 +155,8 @@ async function renderTables() {
     const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
     const link = `/tables/${t.id}`;
     const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
-    return `<tr><td>${escapeHtml(g ? g.name : t.game)}</td><td>${seats}</td><td>${status}</td>
+    const fixed = t.fixed_deal ? " <span class='muted'>(fixed deal)</span>" : "";
+    return `<tr><td>${escapeHtml(g ? g.name : t.game)}${fixed}</td><td>${seats}</td><td>${status}</td>
       <td><a class="button" href="${link}">${label}</a> <button class="small copy" data-link="${link}" type="button">copy link</button></td></tr>`;
   });
   el.innerHTML = `<table class="list"><thead><tr><th>Game</th><th>Seats</th><th>Status</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;

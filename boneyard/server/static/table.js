@@ -37,6 +37,7 @@
     if (!res.ok) {
       const err = new Error(body.detail || `${res.status} ${res.statusText}`);
       err.status = res.status;
+      err.state = body.state; // 409 from a stale view: the table's current state
       throw err;
     }
     return body;
@@ -75,7 +76,7 @@
     const ctx = { seatName, builder, send, selected, state: shown, boardWidth: $("board").clientWidth - 24 };
     const renderer = window.Games.renderers[shown.game] || window.Games.generic;
     document.body.dataset.game = shown.game;
-    $("title").textContent = gameName(shown.game);
+    $("title").textContent = gameName(shown.game) + (shown.fixed_deal ? " (practice: fixed deal)" : "");
     $("table-id").textContent = `table ${tableId}`;
     document.title = `${gameName(shown.game)} — boneyard`;
     $("board").innerHTML = renderer(view, ctx);
@@ -154,7 +155,7 @@
 
   let logKey = "";
   function renderLog(history) {
-    const key = `${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
+    const key = `${(state && state.history_from) || 0}+${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
     if (key === logKey) return;
     logKey = key;
     const start = Math.max(0, history.length - 200);
@@ -397,11 +398,13 @@
     sending = true;
     flash("");
     try {
-      const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
+      const body = JSON.stringify({ action, expected_version: state ? state.version : undefined });
+      const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body });
       selected = null;
       builder.active = false;
       accept(s);
     } catch (e) {
+      if (e.status === 409 && e.state) accept(e.state); // the table moved on: show where it is now
       flash(e.message);
     } finally {
       sending = false;
@@ -435,6 +438,7 @@
         me = null;
       }
       if (ev.code === 4404) return flash("There is no such table.");
+      if (ev.code === 4410) return flash(ev.reason || "This table is closed.");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     };

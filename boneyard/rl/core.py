@@ -1,0 +1,147 @@
+"""One running game as the RL adapters see it: legal indices, views, observations, hand-end rewards.
+
+Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives the engine through a
+:class:`Table`. It reads only the public contract: ``view(seat)``, ``legal_actions()``,
+``apply``, ``scores``, ``hand_number`` and ``is_over``.
+
+Rewards: when a hand ends (the hand number moves on) or the game does, every seat
+receives its score change since the hand began, scaled by the game's score bounds and
+negated where lower scores are better (:meth:`boneyard.rl.facts.Facts.rewards`). At all
+other steps the rewards are zero. Every game ends within its ``max_game_length`` actions
+(the rules' ``max_hands``), so no adapter ever truncates one.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import api
+from .encoding import Encoding
+
+
+class Table:
+    """A game in progress with its encoding."""
+
+    def __init__(
+        self,
+        enc: Encoding,
+        seed: int,
+        deck: Sequence[str] | None = None,
+        dealer: int | None = None,
+        game: Any = None,
+    ) -> None:
+        self.enc = enc
+        self.game = game if game is not None else api.new_game(
+            enc.game_id, players=enc.players, seed=seed, rules=enc.rules, deck=deck, dealer=dealer
+        )
+        self.hand = self.game.hand_number
+        self.hand_scores = list(self.game.scores)
+        self.steps = 0
+        self._legal: dict[int, Any] | None = None
+        self._views: dict[int, dict[str, Any]] = {}
+        self._obs: dict[int, np.ndarray] = {}
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.game.is_over)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat to act, ``None`` once over."""
+        return None if self.over else self.game.current_player
+
+    def legal(self) -> dict[int, Any]:
+        """Index -> legal action of the seat to act (empty once over)."""
+        if self._legal is None:
+            if self.over:
+                self._legal = {}
+            else:
+                seat = self.game.current_player
+                self._legal = self.enc.legal_map(self.view(seat), self.game.legal_actions())
+        return self._legal
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The legal-action mask of ``seat`` (all zeros unless it is to act)."""
+        if seat != self.seat:
+            return np.zeros(self.enc.num_actions, dtype=np.int8)
+        return self.enc.mask(self.legal())
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """``game.view(seat)``, made once per position (read-only: it is shared)."""
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = self.game.view(seat)
+        return found
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat``, from its view only (made once per position; a fresh copy each call)."""
+        found = self._obs.get(seat)
+        if found is None:
+            found = self._obs[seat] = self.enc.observe(self.view(seat))
+        return found.copy()
+
+    def play(self, index: int) -> list[float]:
+        """Play the legal action of ``index``; returns every seat's reward for this step.
+
+        ``ValueError`` (the game unchanged) when the index is not legal now.
+        """
+        legal = self.legal()
+        i = self.enc.check_index(index)
+        if i not in legal:
+            names = ", ".join(f"{k} ({legal[k]})" for k in sorted(legal))
+            raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
+        self.game.apply(legal[i])
+        self._legal = None
+        self._views = {}
+        self._obs = {}
+        self.steps += 1
+        return self._rewards()
+
+    def _rewards(self) -> list[float]:
+        g = self.game
+        if g.hand_number == self.hand and not self.over:
+            return [0.0] * self.enc.players
+        scores = list(g.scores)
+        out = self.enc.facts.rewards(self.hand_scores, scores)
+        self.hand = g.hand_number
+        self.hand_scores = scores
+        return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        # The engine's own clone is much faster than a generic deep copy; the encoding is shared.
+        new = Table.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        new.game = self.game.clone()
+        new.hand_scores = list(self.hand_scores)
+        new._legal = None if self._legal is None else dict(self._legal)
+        new._views = {}
+        new._obs = {}
+        return new
+
+    def with_game(self, game: Any) -> Table:
+        """A table holding ``game`` (a sampled world) in this table's place: same steps and hand bookkeeping."""
+        new = Table(self.enc, 0, game=game)
+        new.hand = self.hand
+        new.hand_scores = list(self.hand_scores)
+        new.steps = self.steps
+        return new
+
+    def render(self) -> str:
+        """The table as a spectator sees it, in text (the terminal front end's renderer)."""
+        from rich.console import Console
+
+        from ..cli.views import render
+
+        out = io.StringIO()
+        console = Console(file=out, width=100, color_system=None, force_terminal=False)
+        view = self.game.view(None)
+        console.print(render(view))
+        console.print("scores: " + " ".join(str(s) for s in self.game.scores))
+        if view["history"]:
+            console.print("last: " + view["history"][-1])
+        return out.getvalue()

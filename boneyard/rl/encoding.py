@@ -1,0 +1,322 @@
+"""The machinery every game's RL encoding shares: action indices, masks, observation blocks.
+
+An :class:`Encoding` is made for one game, player count and rules. It declares
+
+- a fixed-size discrete action space (``num_actions``): every action the game can ever
+  list maps to one index (:meth:`Encoding.index`) and back (:meth:`Encoding.legal_map`
+  gives, for a position, the index of each legal action and the action of each index);
+- a fixed-shape float32 observation (:meth:`Encoding.observe`) built only from a seat's
+  ``view``: named blocks documented in :attr:`Encoding.blocks`.
+
+The per-game modules (``boneyard/rl/encodings/<id>.py``) subclass it and register the
+class under the game id; the adapters (PettingZoo, Gymnasium, OpenSpiel) only talk to
+this interface. Seats in observations are *relative*: block entry 0 is the observing
+seat, 1 the next seat in turn order, and so on, so one policy can play every seat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from abc import ABC, abstractmethod
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..tiles import Tile, double_six
+from .facts import Facts, facts
+
+# The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
+KINDS: tuple[Tile, ...] = tuple(double_six())
+KIND_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(KINDS)}
+# The 21 kinds without a blank (eighty's set).
+KINDS_NO_BLANK: tuple[Tile, ...] = tuple(double_six(blanks=False))
+KIND_INDEX_NO_BLANK: dict[Tile, int] = {t: i for i, t in enumerate(KINDS_NO_BLANK)}
+_TILE_TEXT: dict[str, Tile] = {str(t): t for t in KINDS}
+# Tile string (as views write it) -> kind index, for the observation writers' hot paths.
+TEXT_INDEX: dict[str, int] = {str(t): i for i, t in enumerate(KINDS)}
+TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_BLANK)}
+
+# Public history window: the last HISTORY_WINDOW lines of the view's history.
+HISTORY_WINDOW = 8
+_LINE = re.compile(r"^seat (\d+) (\w+)")
+_TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
+
+
+def tile(text: str) -> Tile:
+    """A tile from its string, with a fast path for the canonical spelling of views."""
+    found = _TILE_TEXT.get(text)
+    return found if found is not None else Tile.parse(text)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named part of the observation vector: its size and what it means."""
+
+    name: str
+    size: int
+    doc: str
+
+
+class Obs:
+    """An observation being written: a float32 buffer the game modules set entry by entry.
+
+    Entries are written into an ``array('f')`` (a Python item assignment, far cheaper than
+    a numpy one); :meth:`vector` wraps the buffer as a numpy array without copying.
+    """
+
+    __slots__ = ("buf",)
+
+    def __init__(self, zeros: bytes) -> None:
+        self.buf = array("f", zeros)
+
+    def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
+        """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
+        buf = self.buf
+        if copies == 1:
+            for t in tiles:
+                buf[base + index[t]] = 1.0
+            return
+        step = 1.0 / copies
+        for t in tiles:
+            buf[base + index[t]] += step
+
+    def vector(self) -> np.ndarray:
+        """The float32 observation vector (sharing the buffer's memory)."""
+        return np.frombuffer(self.buf, dtype=np.float32)
+
+
+class Encoding(ABC):
+    """One game's action space and observation, for a player count and rules."""
+
+    game_id: ClassVar[str]
+    #: The phases of the game's views, in a fixed order (the ``phase`` one-hot).
+    phases: ClassVar[tuple[str, ...]]
+    #: The verbs of the game's history lines ("seat 2 plays 6-4": "plays").
+    verbs: ClassVar[tuple[str, ...]]
+    #: Whether an action's index never depends on the position (then it is cached).
+    position_independent: ClassVar[bool] = True
+
+    def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
+        from .. import api
+
+        info = api.game_info(self.game_id)
+        p = info["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or not p["min"] <= players <= p["max"]:
+            raise ValueError(f"{self.game_id} is played by {p['min']} to {p['max']} players, got {players!r}")
+        self.players = players
+        # Validated and completed with the defaults (RulesError on a bad option).
+        self.rules: dict[str, Any] = api.new_game(self.game_id, players=players, seed=0, rules=rules).rules.to_dict()
+        self.facts: Facts = facts(self.game_id, players, self.rules)
+        self.num_actions = self.action_count()
+        self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
+        self.obs_size = sum(b.size for b in self.blocks)
+        #: Each block's offset in the vector.
+        self.off: dict[str, int] = {}
+        start = 0
+        for b in self.blocks:
+            self.off[b.name] = start
+            start += b.size
+        #: rel_of[me][seat]: ``seat`` relative to ``me``.
+        self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
+        self._phase_index = {p: i for i, p in enumerate(self.phases)}
+        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
+        self._lines: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+        self._index_cache: dict[Any, int] = {}
+        self._zeros = bytes(4 * self.obs_size)
+        self._score_lo = self.facts.score_bounds[0]
+        self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # fixed once made: copies of environments and states share it
+
+    # ----- actions -------------------------------------------------------------------
+
+    @abstractmethod
+    def action_count(self) -> int:
+        """The size of the discrete action space."""
+
+    @abstractmethod
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The index of an action (object or notation) in the position ``view`` shows.
+
+        ``ValueError`` when the action lies outside the space (an unlisted Rummikub
+        rearrangement, or a form no position can make legal).
+        """
+
+    @abstractmethod
+    def action_name(self, index: int) -> str:
+        """What an index means, in words (position-independent; for logs and OpenSpiel)."""
+
+    def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
+        """Index -> legal action for the position (every listed action has its own index)."""
+        out: dict[int, Any] = {}
+        cache = self._index_cache if self.position_independent else None
+        for action in legal_actions:
+            i = None if cache is None else cache.get(action)
+            if i is None:
+                i = self.index(action, view)
+                if cache is not None:
+                    cache[action] = i
+            if i in out:
+                raise AssertionError(f"{self.game_id}: actions {out[i]} and {action} share index {i}")
+            out[i] = action
+        return out
+
+    def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
+        """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        m[list(legal)] = 1
+        return m
+
+    def check_index(self, index: int) -> int:
+        """``index`` as an int, or ``ValueError`` naming the valid range."""
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= int(index) < self.num_actions:
+            raise ValueError(f"action index must be 0 to {self.num_actions - 1}, got {index!r}")
+        return int(index)
+
+    # ----- observations --------------------------------------------------------------
+
+    def common_blocks(self) -> list[Block]:
+        """The blocks every game has: phase, who acts, scores, the history window."""
+        n = self.players
+        return [
+            Block("phase", len(self.phases), f"one-hot of the phase: {', '.join(self.phases)}"),
+            Block("to_act", n + 1, "one-hot of the seat to act (relative: 0 is me), last entry: nobody (game over)"),
+            Block("scores", n, "each seat's score (relative seats), scaled to [0, 1] by the game's score bounds"),
+            Block(
+                "history",
+                HISTORY_WINDOW * (n + len(self.verbs) + 1 + len(KINDS)),
+                f"the last {HISTORY_WINDOW} lines of the view's history, oldest first; each: actor (relative "
+                f"seat one-hot), verb one-hot ({', '.join(self.verbs)}, other), the first tile named (one-hot of 28)",
+            ),
+        ]
+
+    @abstractmethod
+    def game_blocks(self) -> list[Block]:
+        """The game's own blocks (hand, table...)."""
+
+    @abstractmethod
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write the game's own blocks from ``view``."""
+
+    def observe(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The observation of a seat's view: a float32 vector of :attr:`obs_size`."""
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        obs = Obs(self._zeros)
+        buf = obs.buf
+        o = self.off
+        rel = self.rel_of[seat]
+        phase = self._phase_index.get(view["phase"])
+        if phase is not None:
+            buf[o["phase"] + phase] = 1.0
+        cur = view["current_player"]
+        buf[o["to_act"] + (self.players if cur is None else rel[cur])] = 1.0
+        base = o["scores"]
+        lo, span = self._score_lo, self._score_span
+        for s, v in enumerate(view["scores"]):
+            x = (v - lo) / span
+            buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+        self._fill_history(buf, view["history"], rel)
+        self.fill(obs, view)
+        return obs.vector()
+
+    def _fill_history(self, buf: array[float], history: Sequence[str], rel: Sequence[int]) -> None:
+        lines = history[-HISTORY_WINDOW:]
+        width = self._history_width
+        at = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
+        memo = self._lines
+        for line in lines:
+            parsed = memo.get(line)
+            if parsed is None:
+                parsed = memo[line] = self._parse_line(line)
+                if len(memo) > 50_000:
+                    memo.clear()
+            actor, row = parsed
+            if actor is not None:
+                buf[at + rel[actor]] = 1.0
+            for r in row:
+                buf[at + r] = 1.0
+            at += width
+
+    def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
+        """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
+        n = self.players
+        m = _LINE.match(line)
+        if m is None:
+            return None, ()
+        actor = int(m.group(1))
+        verb = m.group(2)
+        verbs = self.verbs
+        row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
+        t = _TILE_IN_LINE.search(line, m.end())
+        if t is not None:
+            row.append(n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))])
+        return (actor if actor < n else None), tuple(row)
+
+    # ----- helpers for the game modules ----------------------------------------------
+
+    def rel(self, seat: int, me: int) -> int:
+        """A seat relative to ``me`` (0: me, 1: the next seat in turn order...)."""
+        return (seat - me) % self.players
+
+    def absolute(self, rel_seat: int, me: int) -> int:
+        """The seat ``rel_seat`` places after ``me``."""
+        return (me + rel_seat) % self.players
+
+
+_REGISTRY: dict[str, type[Encoding]] = {}
+
+
+def register(cls: type[Encoding]) -> type[Encoding]:
+    """Class decorator: the encoding of ``cls.game_id``."""
+    _REGISTRY[cls.game_id] = cls
+    return cls
+
+
+def has_encoding(game_id: str) -> bool:
+    """Whether a game has an RL encoding (a module ``boneyard.rl.encodings.<id>``).
+
+    Games registered from elsewhere (plug-ins, tests) have none until one is written.
+    """
+    if game_id in _REGISTRY:
+        return True
+    if not isinstance(game_id, str) or not game_id.isidentifier():
+        return False
+    return importlib.util.find_spec(f"{__package__}.encodings.{game_id}") is not None
+
+
+def encoded_games() -> list[str]:
+    """The registered games that have an RL encoding, in the registry's order."""
+    from .. import api
+
+    return [g for g in api.games() if has_encoding(g)]
+
+
+def encoding_class(game_id: str) -> type[Encoding]:
+    """The encoding class of a game (imports ``boneyard.rl.encodings.<id>``)."""
+    if game_id not in _REGISTRY:
+        from .. import api
+
+        if game_id not in api.games():
+            raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(api.games())}")
+        if not has_encoding(game_id):
+            raise ValueError(f"game {game_id!r} has no RL encoding; games with one: {', '.join(encoded_games())}")
+        importlib.import_module(f"{__package__}.encodings.{game_id}")
+    return _REGISTRY[game_id]
+
+
+def encoding(game_id: str, players: int | None = None, rules: Mapping[str, Any] | None = None) -> Encoding:
+    """The encoding of a game for a player count (default: the game's standard) and rules."""
+    cls = encoding_class(game_id)
+    if players is None:
+        from .. import api
+
+        players = api.game_info(game_id)["players"]["default"]
+    return cls(players, rules)

@@ -1,0 +1,1 @@
+"""One module per game: its action index, observation blocks and fallback facts."""

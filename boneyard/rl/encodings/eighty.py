@@ -1,0 +1,141 @@
+"""Eighty's RL encoding (four seats, partners 0+2 and 1+3).
+
+Actions (60): ``pass`` 0, ``bid 50`` ... ``bid 80`` 1-31, ``bid nel-o`` 32,
+``trump 1`` ... ``trump 6`` 33-38, ``play T`` 39 + k (k: the tile's rank among the 21
+blank-less kinds, 1-1 = 0 ... 6-6 = 20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
+from ...games.eighty.engine import Eighty as _Game
+from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Encoding, Obs, register
+
+BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
+_LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
+
+
+
+@register
+class EightyEncoding(Encoding):
+    """Eighty: one round of bids, trumps, ten tricks a hand."""
+
+    game_id = "eighty"
+    phases = ("bid", "trump", "play", "over")
+    verbs = ("shuffles", "holds", "passes", "bids", "wins", "names", "plays", "took", "lays")
+
+    def action_count(self) -> int:
+        """pass, 31 bids, nel-o, 6 trumps, 21 tiles."""
+        return PLAY + len(KINDS_NO_BLANK)
+
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The fixed index of an Eighty action (see the module docstring)."""
+        a: EightyAction = _Game.parse_action(action) if isinstance(action, str) else action
+        if a.kind == "pass":
+            return 0
+        if a.kind == "nelo":
+            return NELO
+        if a.kind == "bid" and a.number is not None and MIN_BID <= a.number <= MAX_BID:
+            return BID + a.number - MIN_BID
+        if a.kind == "trump" and a.number is not None and 1 <= a.number <= 6:
+            return TRUMP + a.number - 1
+        if a.kind == "play" and a.tile in KIND_INDEX_NO_BLANK:
+            return PLAY + KIND_INDEX_NO_BLANK[a.tile]
+        raise ValueError(f"'{a}' can never be legal in Eighty")
+
+    def action_name(self, index: int) -> str:
+        """The notation of the action at ``index``."""
+        i = self.check_index(index)
+        if i == 0:
+            return "pass"
+        if i < NELO:
+            return f"bid {MIN_BID + i - BID}"
+        if i == NELO:
+            return "bid nel-o"
+        if i < PLAY:
+            return f"trump {i - TRUMP + 1}"
+        return f"play {KINDS_NO_BLANK[i - PLAY]}"
+
+    def game_blocks(self) -> list[Block]:
+        """Hand, bidding, trumps, the trick, what has been played, the sides' count."""
+        return [
+            Block("hand", 21, "my tiles: copies of each blank-less kind / 2"),
+            Block("shuffler", 4, "one-hot of the shuffler (relative)"),
+            Block("bids", 4 * 5, "per relative seat: not yet, pass, a number bid, (bid - 50) / 30, nel-o"),
+            Block("bidder", 5, "one-hot of the high bidder (relative); last: none yet"),
+            Block("high_bid", 2, "(high bid - 50) / 30, and 1 for nel-o"),
+            Block("trump", 7, "one-hot of trumps: none (yet, or nel-o), 1 to 6"),
+            Block("sitting_out", 5, "one-hot of the nel-o partner sitting out (relative); last: nobody"),
+            Block("hand_sizes", 4, "tiles in each relative seat's hand / 10"),
+            Block("leader", 5, "one-hot of the trick's leader (relative); last: none"),
+            Block("led", 9, "one-hot of the suit led: none, 1-6, trump, doubles"),
+            Block("trick", 3 * (4 + 21), "the plays of the current trick in order: relative seat, tile"),
+            Block("played", 21, "tiles played to tricks this hand: copies / 2"),
+            Block("tricks_won", 4, "tricks won this hand per relative seat / 10"),
+            Block("sides", 4, "my side's and the other side's points taken this hand / 80, count / 60"),
+            Block("options", 3, "rules: nello, doubles_suit, marks"),
+        ]
+
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write Eighty's blocks from the view."""
+        me = view["seat"]
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 2, TEXT_INDEX_NO_BLANK)
+        buf[o["shuffler"] + rel[view["shuffler"]]] = 1.0
+        base = o["bids"]
+        for s, b in enumerate(view["bids"]):
+            row = base + rel[s] * 5
+            if b is None:
+                buf[row] = 1.0
+            elif b == "pass":
+                buf[row + 1] = 1.0
+            elif b == "nel-o":
+                buf[row + 4] = 1.0
+            else:
+                buf[row + 2] = 1.0
+                buf[row + 3] = (b - MIN_BID) / (MAX_BID - MIN_BID)
+        bidder = view["bidder"]
+        buf[o["bidder"] + (4 if bidder is None else rel[bidder])] = 1.0
+        high = view["high_bid"]
+        if high == "nel-o":
+            buf[o["high_bid"] + 1] = 1.0
+        elif high is not None:
+            buf[o["high_bid"]] = (high - MIN_BID) / (MAX_BID - MIN_BID)
+        buf[o["trump"] + (view["trump"] or 0)] = 1.0
+        out = view["sitting_out"]
+        buf[o["sitting_out"] + (4 if out is None else rel[out])] = 1.0
+        base = o["hand_sizes"]
+        for s, k in enumerate(view["hand_sizes"]):
+            buf[base + rel[s]] = k / 10
+        leader = view["leader"]
+        buf[o["leader"] + (4 if leader is None else rel[leader])] = 1.0
+        led = view["led_suit"]
+        buf[o["led"] + (0 if led is None else _LED_INDEX[led])] = 1.0
+        base = o["trick"]
+        trick = view["trick"]
+        for j, p in enumerate(trick[:3]):
+            buf[base + j * 25 + rel[p["seat"]]] = 1.0
+            buf[base + j * 25 + 4 + TEXT_INDEX_NO_BLANK[p["tile"]]] = 1.0
+        played = [p["tile"] for t in view["tricks"] for p in t["plays"]]
+        played += [p["tile"] for p in trick]
+        obs.counts(o["played"], played, 2, TEXT_INDEX_NO_BLANK)
+        base = o["tricks_won"]
+        for s, k in enumerate(view["tricks_won"]):
+            if k:
+                buf[base + rel[s]] = k / 10
+        mine, theirs = view["sides"][me % 2], view["sides"][1 - me % 2]
+        base = o["sides"]
+        buf[base] = mine["taken"] / 80
+        buf[base + 1] = theirs["taken"] / 80
+        buf[base + 2] = mine["count"] / 60
+        buf[base + 3] = theirs["count"] / 60
+        rules = view["rules"]
+        base = o["options"]
+        for j, name in enumerate(("nello", "doubles_suit", "marks")):
+            if rules[name]:
+                buf[base + j] = 1.0

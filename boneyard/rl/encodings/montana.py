@@ -1,0 +1,133 @@
+"""Montana Domino Rummy's RL encoding.
+
+Actions (152): ``out`` 0, ``pass`` 1, ``claim triple`` 2, ``claim quad`` 3,
+``claim out`` 4; ``discard T`` 5 + k, ``discard T ready`` 33 + k, ``quad T`` 61 + k,
+``add T`` 89 + k (k: the tile kind, 0-0 = 0 ... 6-6 = 27); ``claim run A B`` 117 + r, r
+the rank of the pair (A, B) among the 35 pairs of one suit whose low ends differ by one or
+two (suit 2 first, then by A's and B's low ends). ``claim pair`` is never legal (a pair is
+claimed only by ``claim out``) and lies outside the space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...games.montana.engine import Montana as _Game
+from ...games.montana.engine import MontanaAction
+from ...tiles import Tile
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
+
+_WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
+_KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
+RUN = 117
+RUN_PAIRS: tuple[tuple[Tile, Tile], ...] = tuple(
+    (Tile(s, a), Tile(s, b)) for s in range(2, 7) for a in range(s + 1) for b in (a + 1, a + 2) if b <= s
+)
+_RUN_INDEX = {pair: r for r, pair in enumerate(RUN_PAIRS)}
+RECENT = 6
+
+
+
+@register
+class MontanaEncoding(Encoding):
+    """Montana: pulls, discards, claim windows, ready declarations."""
+
+    game_id = "montana"
+    phases = ("turn", "discard", "claim", "over")
+    verbs = (
+        "deals", "holds", "pulls", "discards", "is", "declares", "adds", "claims", "answers", "goes", "must",
+    )
+
+    def action_count(self) -> int:
+        """5 words, 4 x 28 tile actions, 35 run claims."""
+        return RUN + len(RUN_PAIRS)
+
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The fixed index of a Montana action (see the module docstring)."""
+        a: MontanaAction = _Game.parse_action(action) if isinstance(action, str) else action
+        if a.kind in _WORDS:
+            return _WORDS.index(a.kind)
+        if a.kind in _KIND_OFFSET and a.tile is not None:
+            return _KIND_OFFSET[a.kind] + KIND_INDEX[a.tile]
+        if a.kind == "claim run" and (a.tile, a.second) in _RUN_INDEX:
+            return RUN + _RUN_INDEX[(a.tile, a.second)]  # type: ignore[index]
+        raise ValueError(f"'{a}' can never be legal in Montana")
+
+    def action_name(self, index: int) -> str:
+        """The notation of the action at ``index``."""
+        i = self.check_index(index)
+        if i < 5:
+            return _WORDS[i]
+        if i < RUN:
+            kind, k = divmod(i - 5, 28)
+            t = KINDS[k]
+            return (f"discard {t}", f"discard {t} ready", f"quad {t}", f"add {t}")[kind]
+        a, b = RUN_PAIRS[i - RUN]
+        return f"claim run {a} {b}"
+
+    def game_blocks(self) -> list[Block]:
+        """Hand, pulled tile, exposed sets, discards, the claim window, ready seats."""
+        n = self.players
+        return [
+            Block("hand", 28, "my concealed tiles: copies of each kind / 4"),
+            Block("pulled", 28, "the tiles I pulled this turn (while on turn)"),
+            Block("exposed", n * 28, "per relative seat, its laid-open tiles: copies / 4"),
+            Block("discards", 28, "the discards on the table: copies / 4"),
+            Block("recent", RECENT * (n + 28), f"the last {RECENT} discards, oldest first: relative seat, tile"),
+            Block("claim", 28 + n + 1 + n, "an offered discard: tile, discarder (relative; last: none), who answered"),
+            Block("ready", 2 * n, "per relative seat: ready, its stake / 4"),
+            Block("hand_sizes", n, "concealed tiles per relative seat / 14"),
+            Block("dealer", n, "one-hot of the dealer (relative)"),
+            Block("counts", 2, "tiles left in the woodpile / 112, times the deal has passed / players"),
+            Block("options", 2, "rules: shootout mode, one_pair"),
+        ]
+
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write Montana's blocks from the view."""
+        me = view["seat"]
+        n = self.players
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 4)
+        obs.counts(o["pulled"], view["pulled"], 1)
+        base = o["exposed"]
+        for s, sets in enumerate(view["exposed"]):
+            if sets:
+                obs.counts(base + rel[s] * 28, [t for m in sets for t in m["tiles"]], 4)
+        discards = view["discards"]
+        obs.counts(o["discards"], [t for _, t in discards], 4)
+        base = o["recent"]
+        width = n + 28
+        last = discards[-RECENT:]
+        row = base + (RECENT - len(last)) * width
+        for s, t in last:
+            buf[row + rel[s]] = 1.0
+            buf[row + n + TEXT_INDEX[t]] = 1.0
+            row += width
+        claim = view["claim"]
+        base = o["claim"]
+        if claim is None:
+            buf[base + 28 + n] = 1.0
+        else:
+            buf[base + TEXT_INDEX[claim["tile"]]] = 1.0
+            buf[base + 28 + rel[claim["from"]]] = 1.0
+            for s in claim["answered"]:
+                buf[base + 28 + n + 1 + rel[s]] = 1.0
+        ready, stakes, sizes = view["ready"], view["stakes"], view["hand_sizes"]
+        base_r, base_h = o["ready"], o["hand_sizes"]
+        for s in range(n):
+            r = rel[s]
+            if ready[s]:
+                buf[base_r + 2 * r] = 1.0
+            if stakes[s]:
+                buf[base_r + 2 * r + 1] = stakes[s] / 4
+            buf[base_h + r] = sizes[s] / 14
+        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
+        buf[o["counts"]] = view["woodpile"] / 112
+        buf[o["counts"] + 1] = min(view["deal_passes"] / n, 1.0)
+        if view["mode"] == "shootout":
+            buf[o["options"]] = 1.0
+        if view["rules"]["one_pair"]:
+            buf[o["options"] + 1] = 1.0

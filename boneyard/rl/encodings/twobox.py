@@ -1,0 +1,127 @@
+"""Four-man two-box draw's RL encoding.
+
+Actions (254): ``draw`` 0, ``pass`` 1, ``play T to A`` 2 + 4k + (A - 1) (A 1-4),
+``stack T on A`` 114 + 5k + A (A 0-4; 0 is the spinner), k the tile kind (0-0 = 0 ...
+6-6 = 27).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...games.twobox.engine import Twobox as _Game
+from ...games.twobox.engine import TwoboxAction
+from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+
+PLAY, STACK = 2, 114
+
+
+
+@register
+class TwoboxEncoding(Encoding):
+    """Two-box draw: a four-armed spinner, draws, plays and stacks."""
+
+    game_id = "twobox"
+    phases = ("play", "over")
+    verbs = ("holds", "sets", "draws", "plays", "stacks", "scores", "steals", "passes", "goes")
+
+    def action_count(self) -> int:
+        """draw, pass, 28 x 4 plays, 28 x 5 stacks."""
+        return STACK + 5 * len(KINDS)
+
+    def index(self, action: Any, view: Mapping[str, Any]) -> int:
+        """The fixed index of a two-box action (see the module docstring)."""
+        a: TwoboxAction = _Game.parse_action(action) if isinstance(action, str) else action
+        if a.kind == "draw":
+            return 0
+        if a.kind == "pass":
+            return 1
+        assert a.tile is not None and a.arm is not None
+        k = KIND_INDEX[a.tile]
+        if a.kind == "play" and 1 <= a.arm <= 4:
+            return PLAY + 4 * k + a.arm - 1
+        if a.kind == "stack" and 0 <= a.arm <= 4:
+            return STACK + 5 * k + a.arm
+        raise ValueError(f"'{a}' can never be legal: arms are 1-4 (plays) and 0-4 (stacks)")
+
+    def action_name(self, index: int) -> str:
+        """The notation of the action at ``index``."""
+        i = self.check_index(index)
+        if i < PLAY:
+            return ("draw", "pass")[i]
+        if i < STACK:
+            k, arm = divmod(i - PLAY, 4)
+            return f"play {KINDS[k]} to {arm + 1}"
+        k, arm = divmod(i - STACK, 5)
+        return f"stack {KINDS[k]} on {arm}"
+
+    def game_blocks(self) -> list[Block]:
+        """Hand, boneyard, the spinner and its arms, passes, steals, the layout."""
+        n = self.players
+        return [
+            Block("hand", 28, "my tiles: copies of each kind / 2"),
+            Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)"),
+            Block("drawn", n, "tiles each relative seat drew this hand / 28 (capped at 1)"),
+            Block("boneyard", 1, "tiles left in the boneyard / 56"),
+            Block("spinner", 8, "one-hot of the spinner double's number; last: stacked already"),
+            Block("arms", 4 * 10, "per arm: one-hot of the open end (closed, 0-6), end tile stackable, tiles / 14"),
+            Block("count", 2, "the open-end count / 50, consecutive passes / players"),
+            Block("passed_on", n * 7, "per relative seat, the numbers it passed on this hand"),
+            Block("steal", n + 2, "a stealable score (cutthroat): scorer (relative, last: none), points / 50"),
+            Block("layout", 28, "tiles on the table (spinner, arms, stacks): copies / 2"),
+            Block("target", 1, "the target / 300"),
+        ]
+
+    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+        """Write two-box's blocks from the view."""
+        me = view["seat"]
+        n = self.players
+        o = self.off
+        rel = self.rel_of[me]
+        buf = obs.buf
+        obs.counts(o["hand"], view["hand"], 2)
+        base = o["hand_sizes"]
+        for s, k in enumerate(view["hand_sizes"]):
+            buf[base + rel[s]] = min(k / 28, 1.0)
+        base = o["drawn"]
+        for s, k in enumerate(view["drawn"]):
+            if k:
+                buf[base + rel[s]] = min(k / 28, 1.0)
+        buf[o["boneyard"]] = view["boneyard"] / 56
+        spinner = view["spinner"]
+        buf[o["spinner"] + tile(spinner).high] = 1.0
+        layout = [spinner]
+        if view["spinner_stacked_by"] is not None:
+            buf[o["spinner"] + 7] = 1.0
+            layout.append(spinner)
+        base = o["arms"]
+        for a, arm in enumerate(view["arms"]):
+            end = arm["open_end"]
+            row = base + a * 10
+            buf[row + (0 if end is None else end + 1)] = 1.0
+            tiles = arm["tiles"]
+            if tiles:
+                if tiles[-1]["stacked_by"] is None:
+                    buf[row + 8] = 1.0
+                buf[row + 9] = min(len(tiles) / 14, 1.0)
+                for e in tiles:
+                    layout.append(e["tile"])
+                    if e["stacked_by"] is not None:
+                        layout.append(e["tile"])
+        obs.counts(o["layout"], layout, 2)
+        base = o["count"]
+        buf[base] = min(view["count"] / 50, 1.0)
+        buf[base + 1] = view["passes"] / n
+        base = o["passed_on"]
+        for s, numbers in enumerate(view["passed_on"]):
+            for x in numbers:
+                buf[base + rel[s] * 7 + x] = 1.0
+        steal = view["steal"]
+        base = o["steal"]
+        if steal is None:
+            buf[base + n] = 1.0
+        else:
+            buf[base + rel[steal["seat"]]] = 1.0
+            buf[base + n + 1] = min(steal["points"] / 50, 1.0)
+        buf[o["target"]] = min(view["target"] / 300, 1.0)

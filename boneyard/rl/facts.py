@@ -1,0 +1,59 @@
+"""The game facts the RL adapters need, read in one place.
+
+``boneyard.game_info(id, players, rules)`` declares ``lower_is_better``,
+``score_bounds`` (no seat's score ever leaves them in a game with those players and
+rules), ``teams`` and ``max_game_length`` (the most actions a whole game can take: every
+game ends after the rules' ``max_hands`` hands at the latest). Generic code reads them
+here and never holds a per-game list.
+
+Rewards come from here too: a seat's reward is the change of its score scaled into
+``[0, 1]`` by the score bounds, negated in lower-is-better games, so that a whole game's
+return lies in ``[-1, 1]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A game's facts for one player count and rules."""
+
+    game_id: str
+    players: int
+    lower_is_better: bool
+    score_bounds: tuple[float, float]
+    teams: bool
+    max_game_length: int
+
+    def scale(self, score: float) -> float:
+        """A score scaled into ``[0, 1]`` by the bounds (clipped, should a score ever leave them)."""
+        lo, hi = self.score_bounds
+        x = (float(score) - lo) / (hi - lo)
+        return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+    def rewards(self, before: Sequence[float], after: Sequence[float]) -> list[float]:
+        """Per seat: the scaled score change from ``before`` to ``after`` (negated if lower is better)."""
+        sign = -1.0 if self.lower_is_better else 1.0
+        return [sign * (self.scale(b) - self.scale(a)) for a, b in zip(before, after, strict=True)]
+
+
+def facts(game_id: str, players: int, rules: Mapping[str, Any]) -> Facts:
+    """The facts of ``game_id`` for a player count and rules, from ``boneyard.game_info``."""
+    from .. import api
+
+    info = api.game_info(game_id, players, rules)
+    lo, hi = info["score_bounds"]
+    if not hi > lo:
+        raise ValueError(f"{game_id}: score bounds must be [low, high] with high > low, got {[lo, hi]}")
+    return Facts(
+        game_id=game_id,
+        players=players,
+        lower_is_better=bool(info["lower_is_better"]),
+        score_bounds=(float(lo), float(hi)),
+        teams=bool(info["teams"]),
+        max_game_length=int(info["max_game_length"]),
+    )

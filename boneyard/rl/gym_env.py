@@ -1,0 +1,140 @@
+"""Every boneyard game as a single-agent Gymnasium environment against boneyard's bots.
+
+``gymnasium.make("boneyard/Rounce-v0", opponents="greedy")`` (registered when
+:mod:`boneyard.rl` is imported). The learner plays one seat (``seat``, or ``"random"``
+for a new seat each episode); every other seat is played by a boneyard bot seeing only
+its own view (``opponents``: one bot name for all, or a comma-separated name per other
+seat in turn order, each written as on the command line, ``ismcts:iterations=50``; in
+Eighty the learner's partner is one of them). Observations are
+the game's float32 vector from the learner's view; the action space is the game's fixed
+discrete space. ``info["action_mask"]`` (int8) marks the legal indices: sample with it.
+
+Rewards: the learner's hand-end rewards (see :mod:`boneyard.rl.core`), summed over the
+opponents' turns in between. An illegal action ends the episode at once
+(``terminated``) with reward ``illegal_penalty`` (default -1, below any game's return),
+and ``info["illegal_action"]`` naming it; that is the documented choice, so that
+Gymnasium's checker, which samples without the mask, can run a whole episode.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot
+from ..bots.spec import parse_bot_spec
+from .core import Table
+from .encoding import Encoding, encoding
+
+
+class BoneyardEnv(gym.Env):
+    """One seat of a boneyard game; bots play the others."""
+
+    # Gymnasium declares ``metadata`` as a plain attribute.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        opponents: str = "random",
+        seat: int | str = 0,
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        self.enc: Encoding = encoding(game, players, rules)
+        n = self.enc.players
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat must be 0 to {n - 1} or 'random', got {seat!r}")
+        names = [s.strip() for s in str(opponents).split(",") if s.strip()]
+        if len(names) == 1:
+            names = names * (n - 1)
+        if len(names) != n - 1:
+            raise ValueError(f"opponents: one bot name, or {n - 1} comma-separated names (one per other seat), "
+                             f"got {opponents!r}")
+        self.bots: list[Bot] = [parse_bot_spec(name).make() for name in names]
+        self.seat_choice = seat
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self.enc.obs_size,), np.float32)
+        self.action_space = spaces.Discrete(self.enc.num_actions)
+        self.table: Table | None = None
+        self.seat = 0 if seat == "random" else int(seat)
+        self._bot_rng = random.Random(0)
+        self._ended = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a new game and play the bots up to the learner's first turn."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        options = options or {}
+        if self.seat_choice == "random":
+            self.seat = int(rng.integers(self.enc.players))
+        self._bot_rng = random.Random(int(rng.integers(2**62)))
+        self.table = Table(self.enc, int(rng.integers(2**62)), deck=options.get("deck"), dealer=options.get("dealer"))
+        self._ended = False
+        reward = self._bots_play()
+        return self.table.observe(self.seat), self._info(reward)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner plays ``action``; the bots answer until its next turn or the end."""
+        table = self.table
+        assert table is not None, "reset() first"
+        if table.over or self._ended:
+            raise ValueError("the episode is over: call reset()")
+        legal = table.legal()
+        index = int(action)
+        if index not in legal:
+            info = self._info(0.0)
+            info["illegal_action"] = f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
+            self._ended = True
+            return table.observe(self.seat), self.illegal_penalty, True, False, info
+        reward = table.play(index)[self.seat]
+        reward += self._bots_play()
+        obs = table.observe(self.seat)
+        return obs, reward, table.over, False, self._info(reward)
+
+    def _bots_play(self) -> float:
+        """The bots act until the learner's turn or the end; the learner's rewards meanwhile."""
+        table = self.table
+        assert table is not None
+        total = 0.0
+        while not table.over and table.seat != self.seat:
+            seat = table.seat
+            assert seat is not None
+            me = self.bots[(seat - self.seat - 1) % self.enc.players]
+            view = table.view(seat)
+            chosen = me.choose(view, table.game.legal_actions(), self._bot_rng)
+            total += table.play(self.enc.index(chosen, view))[self.seat]
+        return total
+
+    def _info(self, reward: float) -> dict[str, Any]:
+        table = self.table
+        assert table is not None
+        return {
+            "action_mask": table.mask(self.seat),
+            "seat": self.seat,
+            "scores": list(table.game.scores),
+            "hand_number": table.game.hand_number,
+        }
+
+    def render(self) -> str | None:
+        """The table as text (``ansi``)."""
+        if self.render_mode is None or self.table is None:
+            return None
+        return self.table.render()
+
+    def legal_action(self, index: int) -> Any:
+        """The engine's action of a legal index now (for logs and tests)."""
+        assert self.table is not None
+        return self.table.legal()[index]

@@ -1,0 +1,123 @@
+"""Game-specific simulation figures, one module per game, found by game id.
+
+A game's module ``boneyard.sim.figures.<id>`` defines ``FIGURES`` (a :class:`Figures`
+subclass fed every record of a run) and may define ``watch(view, memory, hand)``, a
+watcher that tallies per-move facts the hand results do not keep (the runner calls it on
+every view the players are shown and adds its tallies to the hand's record under
+``"watched"``). Figures and watchers read only what the records and views hold.
+
+A game with no module (a new game, a plug-in) gets :class:`GenericFigures`, which works
+for any game; games living outside ``boneyard`` join with :func:`register`. No list of
+game ids is kept here: the module is looked up by name, and only "there is no module for
+this game" falls back on the generic figures (an error inside a game's module is raised).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# (view, memory kept across the whole game, the current hand's tallies) -> None
+Watcher = Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any]], None]
+
+
+class Figures:
+    """Game-specific figures: fed every record, reported as a JSON-ready dict."""
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Take in one game's record."""
+
+    def result(self) -> dict[str, Any]:
+        """The figures so far."""
+        return {}
+
+
+def outcomes(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The hand results of a record (hands that ended with a result)."""
+    return [h["outcome"] for h in record["hands"] if isinstance(h.get("outcome"), Mapping)]
+
+
+class GenericFigures(Figures):
+    """Figures for any game: the hands that ended with a result, and how often each short
+    text field of those results took each value (how a hand ended, say).
+
+    A result's text fields are the engine's own words (``last_result`` in its views), so
+    a game with no figures module of its own still shows how its hands went.
+    """
+
+    MAX_VALUES = 12  # a field with more distinct values is not a category: left out
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.fields: dict[str, Counter[str]] = {}
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count the record's hand results and their text fields."""
+        for out in outcomes(record):
+            self.hands += 1
+            for key, value in out.items():
+                if isinstance(value, str):
+                    self.fields.setdefault(key, Counter())[value] += 1
+
+    def result(self) -> dict[str, Any]:
+        """Hands with a result and, per text field, each value's rate with a 95% CI."""
+        from ..stats import rate
+
+        return {
+            "hands_with_a_result": self.hands,
+            "results_by": {
+                key: {value: rate(n, self.hands) for value, n in sorted(counts.items())}
+                for key, counts in sorted(self.fields.items())
+                if len(counts) <= self.MAX_VALUES
+            },
+        }
+
+
+@dataclass(frozen=True)
+class _Entry:
+    figures: Callable[[], Figures]
+    watch: Watcher | None
+
+
+_registered: dict[str, _Entry] = {}
+_found: dict[str, _Entry] = {}
+
+
+def register(game_id: str, figures: Callable[[], Figures], watch: Watcher | None = None) -> None:
+    """Give a game (one living outside ``boneyard``, say) its figures and optional watcher."""
+    _registered[game_id] = _Entry(figures, watch)
+
+
+def unregister(game_id: str) -> None:
+    """Remove what :func:`register` added (tests clean up with this)."""
+    _registered.pop(game_id, None)
+
+
+def _entry(game_id: str) -> _Entry:
+    """The registered entry, else the game's module, else the generic figures."""
+    if game_id in _registered:
+        return _registered[game_id]
+    if game_id not in _found:
+        name = f"{__name__}.{game_id}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise  # the game's module exists but something it imports does not
+            _found[game_id] = _Entry(GenericFigures, None)
+        else:
+            _found[game_id] = _Entry(module.FIGURES, getattr(module, "watch", None))
+    return _found[game_id]
+
+
+def figures_for(game_id: str) -> Figures:
+    """A fresh figures object for a run of ``game_id`` (the generic one if the game has none)."""
+    return _entry(game_id).figures()
+
+
+def watcher_for(game_id: str) -> Watcher | None:
+    """The game's per-move watcher, or ``None``."""
+    return _entry(game_id).watch

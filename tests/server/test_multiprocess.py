@@ -1,0 +1,139 @@
+"""Two server processes on one PostgreSQL: any process serves any table, and kill -9 of one loses nothing."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from .conftest import Server
+from .pg import PgCluster
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header that identifies a seat."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def cluster() -> Iterator[PgCluster]:
+    """A PostgreSQL cluster shared by the processes of one test."""
+    pg = PgCluster()
+    pg.start()
+    yield pg
+    pg.remove()
+
+
+def get(url: str, table_id: str, token: str | None = None) -> dict[str, Any]:
+    """A table's state from one process."""
+    r = httpx.get(f"{url}/api/tables/{table_id}", headers=auth(token) if token else {}, timeout=20)
+    assert r.status_code == 200, r.text
+    state: dict[str, Any] = r.json()
+    return state
+
+
+def play_one(urls: list[str], table_id: str, tokens: list[str], turn: int, known: int = 0) -> int:
+    """Play the first legal action of the seat to act through ``urls[turn % 2]``; returns the new version.
+
+    That process is first given up to 5 s to catch up with version ``known`` (committed
+    through the other process and announced to it by NOTIFY).
+    """
+    url = urls[turn % len(urls)]
+    deadline = time.monotonic() + 5
+    while get(url, table_id)["version"] < known:
+        assert time.monotonic() < deadline, "a committed version never reached the other process"
+        time.sleep(0.01)
+    seat = get(url, table_id)["current_player"]
+    mine = get(url, table_id, tokens[seat])
+    r = httpx.post(f"{url}/api/tables/{table_id}/actions", headers=auth(tokens[seat]), timeout=20,
+                   json={"action": mine["legal_actions"][0], "expected_version": mine["version"]})
+    assert r.status_code == 200, r.text
+    version: int = r.json()["version"]
+    return version
+
+
+def test_two_processes_share_tables_and_survive_kill_9_of_one(cluster: PgCluster) -> None:
+    a = Server(cluster.url, bot_delay=0.05).start()
+    b = Server(cluster.url, bot_delay=0.05).start()
+    c: Server | None = None
+    try:
+        urls = [a.url, b.url]
+        bots = httpx.post(a.url + "/api/tables", json={"game": "eighty", "players": 4, "rules": {"target": 400},
+                                                       "seats": ["bot:random"] * 4}).json()["id"]
+        humans = httpx.post(b.url + "/api/tables", json={"game": "rounce", "players": 4}).json()["id"]
+        tokens = [httpx.post(f"{urls[s % 2]}/api/tables/{humans}/join", json={"seat": s, "name": f"P{s}"}).json()
+                  ["token"] for s in range(4)]
+        # a spectator on B sees actions posted to A (LISTEN/NOTIFY fan-out)
+        with connect(f"ws://127.0.0.1:{b.port}/ws/tables/{humans}") as ws:
+            assert json.loads(ws.recv(5))["version"] == 0
+            assert play_one(urls, humans, tokens, 0) == 1  # through A
+            pushed = json.loads(ws.recv(10))
+            assert pushed["version"] == 1 and pushed["view"] == get(b.url, humans)["view"]
+        acked = [1]
+        stop = threading.Event()
+
+        def stream() -> None:  # human actions alternately through A and B until A dies
+            turn = 1
+            while not stop.is_set():
+                try:
+                    acked[0] = play_one(urls, humans, tokens, turn, known=acked[0])
+                except (httpx.HTTPError, AssertionError):
+                    return
+                turn += 1
+
+        worker = threading.Thread(target=stream)
+        worker.start()
+        deadline = time.monotonic() + 60
+        while (acked[0] < 12 or get(b.url, bots)["version"] < 20) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert acked[0] >= 12, "the human stream stalled"
+        a.kill()
+        stop.set()
+        worker.join(30)
+
+        # B serves everything: acknowledged actions are all there, play goes on, the bots resume
+        assert acked[0] <= get(b.url, humans)["version"] <= acked[0] + 1
+        at_kill = get(b.url, bots)["version"]
+        deadline = time.monotonic() + 40
+        while get(b.url, bots)["version"] < at_kill + 10:
+            assert time.monotonic() < deadline, "the bots of the killed process's table never resumed"
+            time.sleep(0.1)
+        version = get(b.url, humans)["version"]
+        for turn in range(4):
+            version = play_one([b.url], humans, tokens, turn, known=version)
+        human_states = [get(b.url, humans, t) for t in tokens]
+        seen_bots = get(b.url, bots)
+        b.stop()
+
+        # a fresh process rebuilds every table exactly as the others left it
+        c = Server(cluster.url, bot_delay=60).start()
+        assert [get(c.url, humans, t) for t in tokens] == human_states
+        rebuilt = get(c.url, bots)  # its bots wait a minute: the table stands still
+        assert rebuilt["version"] >= seen_bots["version"]
+        seen = seen_bots["view"]["history"]
+        assert rebuilt["view"]["history"][: len(seen)] == seen  # the same game, continued, never forked
+    finally:
+        for server in (a, b, c):
+            if server is not None:
+                server.stop()
+
+
+
+def test_serve_with_two_workers_on_postgresql(cluster: PgCluster) -> None:
+    server = Server(cluster.url, bot_delay=0.01, extra=["--workers", "2"]).start()
+    try:
+        table_id = httpx.post(server.url + "/api/tables", json={"game": "rounce", "players": 2,
+                                                              "seats": ["bot:random", "bot:random"]}).json()["id"]
+        deadline = time.monotonic() + 60
+        while not get(server.url, table_id)["is_over"]:  # whichever worker answers, the game gets played
+            assert time.monotonic() < deadline, "the bots never finished"
+            time.sleep(0.1)
+        assert httpx.get(server.url + "/healthz").json()["database"] == "ok"
+    finally:
+        server.stop()

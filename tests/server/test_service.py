@@ -1,0 +1,407 @@
+"""The server as a service, in-process: exactly-once actions, fair deals, bounds, faults, limits, memory."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+
+import boneyard
+from boneyard.server import create_app
+from boneyard.server import tables as tables_module
+from boneyard.server.db import Store
+from boneyard.server.ratelimit import LimitSettings
+from boneyard.server.tables import HISTORY_LIMIT, bounded
+
+from .conftest import NO_LIMITS
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header that identifies a seat."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def make(client: TestClient, players: int = 2, **body: Any) -> tuple[str, list[str]]:
+    """A rounce table with every seat joined (names Ann, Bob...); returns its id and tokens."""
+    r = client.post("/api/tables", json={"game": "rounce", "players": players, **body})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    tokens = []
+    for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"][:players]):
+        r = client.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": name})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    return table_id, tokens
+
+
+def state(client: TestClient, table_id: str, token: str | None = None) -> dict[str, Any]:
+    """A seat's (or a spectator's) state."""
+    r = client.get(f"/api/tables/{table_id}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def to_act(client: TestClient, table_id: str, tokens: list[str]) -> tuple[str, dict[str, Any]]:
+    """The token of the seat to act and its state."""
+    seat = state(client, table_id)["current_player"]
+    return tokens[seat], state(client, table_id, tokens[seat])
+
+
+def post(client: TestClient, table_id: str, token: str, **body: Any) -> Any:
+    """POST an action."""
+    return client.post(f"/api/tables/{table_id}/actions", json=body, headers=auth(token))
+
+
+@pytest.fixture
+def app_at(tmp_path: Path) -> Iterator[Any]:
+    """Build apps on one database file (a restart is a new app on the same file)."""
+    url = f"sqlite:///{tmp_path / 'svc.db'}"
+    clients: list[TestClient] = []
+
+    def build(**kwargs: Any) -> TestClient:
+        kwargs.setdefault("limits", NO_LIMITS)
+        kwargs.setdefault("bot_delay", 0.0)
+        c = TestClient(create_app(url, **kwargs))
+        c.__enter__()
+        clients.append(c)
+        return c
+
+    build.url = url  # type: ignore[attr-defined]
+    yield build
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+# ----- exactly once ------------------------------------------------------------------
+
+
+def test_a_repeated_action_is_played_once_and_a_stale_one_gets_the_state(client: TestClient) -> None:
+    table_id, tokens = make(client)
+    token, mine = to_act(client, table_id, tokens)
+    body = {"action": mine["legal_actions"][0], "expected_version": mine["version"]}
+    first = post(client, table_id, token, **body)
+    assert first.status_code == 200 and first.json()["version"] == mine["version"] + 1
+    again = post(client, table_id, token, **body)  # the same click arriving twice
+    assert again.status_code == 200 and again.json() == first.json()
+    assert state(client, table_id)["version"] == mine["version"] + 1
+    # an action chosen from a view older than that: 409 with the current state
+    token2, now = to_act(client, table_id, tokens)
+    stale = post(client, table_id, token2, action=now["legal_actions"][0], expected_version=now["version"] - 1)
+    assert stale.status_code == 409 and "moved on" in stale.json()["detail"]
+    assert stale.json()["state"] == state(client, table_id, token2)
+    ahead = post(client, table_id, token2, action=now["legal_actions"][0], expected_version=now["version"] + 5)
+    assert ahead.status_code == 409
+    assert state(client, table_id)["version"] == now["version"]
+
+
+def test_a_repeat_only_counts_for_the_seat_that_played(client: TestClient) -> None:
+    table_id, tokens = make(client)
+    token, mine = to_act(client, table_id, tokens)
+    action = mine["legal_actions"][0]
+    assert post(client, table_id, token, action=action, expected_version=mine["version"]).status_code == 200
+    other = tokens[1 - tokens.index(token)]
+    r = post(client, table_id, other, action=action, expected_version=mine["version"])
+    assert r.status_code == 409
+
+
+def test_turn_errors_name_players(client: TestClient) -> None:
+    table_id, tokens = make(client)
+    seat = state(client, table_id)["current_player"]
+    r = post(client, table_id, tokens[1 - seat], action="pass")
+    name = ["Ann", "Bob"][seat]
+    assert r.status_code == 400 and r.json()["detail"] == f"not your turn: it is {name}'s turn"
+    assert "seat" not in r.json()["detail"]
+
+
+# ----- fair deals --------------------------------------------------------------------
+
+
+def test_seeds_are_secret_until_the_end_and_fixed_deals_are_marked(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "rounce", "seed": 5})
+    assert r.status_code == 400 and "practice" in r.json()["detail"]
+    deck = [str(t) for t in boneyard.new_game("rounce").full_set(boneyard.new_game("rounce").rules)]
+    assert client.post("/api/tables", json={"game": "rounce", "deck": deck}).status_code == 400
+    fair_id, _ = make(client)
+    fixed_id, _ = make(client, seed=5, practice=True)
+    lobby = {t["id"]: t for t in client.get("/api/tables").json()}
+    assert lobby[fair_id]["fixed_deal"] is False and lobby[fixed_id]["fixed_deal"] is True
+    assert state(client, fixed_id)["fixed_deal"] is True and state(client, fair_id)["fixed_deal"] is False
+    # two fair tables deal differently (the seed is drawn, not fixed)
+    views = {json.dumps(state(client, make(client)[0])["view"]) for _ in range(4)}
+    assert len(views) > 1
+
+
+def test_the_seed_is_published_at_the_end_and_replays_the_game(client: TestClient) -> None:
+    table_id, tokens = make(client, players=2)
+    played = []
+    rng = random.Random(3)
+    while not state(client, table_id)["is_over"]:
+        assert state(client, table_id)["seed"] is None
+        token, mine = to_act(client, table_id, tokens)
+        action = rng.choice(mine["legal_actions"])
+        assert post(client, table_id, token, action=action).status_code == 200
+        played.append(action)
+    final = state(client, table_id, tokens[0])
+    assert final["seed"] is not None
+    game = boneyard.replay({"game": "rounce", "players": 2, "seed": int(final["seed"]), "rules": {},
+                            "actions": played})
+    assert game.view(0) == final["view"] and game.scores == final["scores"]
+
+
+# ----- bounds and 4xx instead of 500 -------------------------------------------------
+
+
+def test_names_are_bounded_and_printable(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "rounce"})
+    table_id = r.json()["id"]
+    url = f"/api/tables/{table_id}/join"
+    for bad in ["x" * 41, "a\x00b", "tab\there", "\u202e"]:
+        r = client.post(url, json={"name": bad})
+        assert r.status_code == 400, bad
+    lone = b'{"name": "a\\ud800b"}'  # a lone surrogate, as JSON allows
+    r = client.post(url, content=lone, headers={"Content-Type": "application/json"})
+    assert r.status_code in (400, 422), r.text  # refused, by the JSON parser or as not printable
+    assert client.post(url, json={"name": "x" * 1000}).status_code == 422
+    assert client.post(url, json={"name": "É" * 40}).status_code == 200
+
+
+def test_huge_or_strange_input_is_refused_briefly(client: TestClient) -> None:
+    table_id, tokens = make(client)
+    token, mine = to_act(client, table_id, tokens)
+    r = post(client, table_id, token, action="x" * 1_000_000)
+    assert r.status_code == 422 and len(r.content) < 500
+    r = post(client, table_id, token, action="play " + "9" * 1500)
+    assert r.status_code == 400 and len(r.json()["detail"]) < 400
+    r = client.post(f"/api/tables/{table_id}/actions", headers={**auth(token), "Content-Type": "application/json"},
+                    content=b'{"action": "pla\\ud800y"}')
+    assert r.status_code in (400, 422)
+    for body in ({"game": "rounce", "seed": int("9" * 100), "practice": True},
+                 {"game": "rounce", "seed": -1, "practice": True},
+                 {"game": "x" * 10_000}, {"game": "rounce", "players": 10**50}):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422 and len(r.content) < 1000, body
+    r = client.post("/api/tables", json={"game": "twobox", "rules": {"target": 1001}})
+    assert r.status_code == 400 and "1000" in r.json()["detail"]
+    assert client.post("/api/tables", json={"game": "twobox", "rules": {"target": 1000}}).status_code == 201
+    r = client.post("/api/tables", json={"game": "twobox", "rules": {"target": "y" * 5000}})
+    assert r.status_code == 400 and len(r.json()["detail"]) < 400
+    r = client.post("/api/tables", json={"game": "rounce", "seats": ["bot:" + "z" * 60, "human", "human", "human"]})
+    assert r.status_code == 400 and len(r.json()["detail"]) < 400
+    assert state(client, table_id)["version"] == mine["version"]
+    info = {g["id"]: g for g in client.get("/api/games").json()}
+    assert info["twobox"]["options"]["target"]["maximum"] == 1000
+
+
+def test_every_rules_option_that_is_a_number_has_a_range(client: TestClient) -> None:
+    for info in client.get("/api/games").json():
+        for name, option in info["options"].items():
+            if option["type"] in ("int", "float"):
+                assert "minimum" in option and "maximum" in option, (info["id"], name)
+
+
+def test_websocket_ignores_binary_and_junk_frames(client: TestClient) -> None:
+    table_id, tokens = make(client)
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws:
+        first = ws.receive_json()
+        ws.send_bytes(b"\x00\xff" * 100)
+        ws.send_text("{not json")
+        token, mine = to_act(client, table_id, tokens)
+        assert post(client, table_id, token, action=mine["legal_actions"][0]).status_code == 200
+        assert ws.receive_json()["version"] == first["version"] + 1
+
+
+def test_pages_and_answers_carry_security_headers(client: TestClient) -> None:
+    table_id, _ = make(client)
+    for path in ["/", f"/tables/{table_id}", "/rules/rounce", "/api/games", "/api/tables/nope", "/static/app.css"]:
+        headers = client.get(path).headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], path
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_lobby_lists_the_newest_table_first(client: TestClient) -> None:
+    ids = [make(client)[0] for _ in range(4)]
+    listed = [t["id"] for t in client.get("/api/tables").json()]
+    assert listed == ids[::-1]
+
+
+# ----- database faults ---------------------------------------------------------------
+
+
+def test_a_failed_commit_refuses_the_action_with_503_and_keeps_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, tokens = make(client)
+    token, mine = to_act(client, table_id, tokens)
+    before = [state(client, table_id, t) for t in tokens]
+
+    def down(*_args: Any, **_kwargs: Any) -> None:
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(tables_module, "write_action", down)
+    r = post(client, table_id, token, action=mine["legal_actions"][0])
+    assert r.status_code == 503 and "not played" in r.json()["detail"]
+    assert [state(client, table_id, t) for t in tokens] == before
+    monkeypatch.undo()
+    r = post(client, table_id, token, action=mine["legal_actions"][0])
+    assert r.status_code == 200 and r.json()["version"] == mine["version"] + 1
+
+
+def test_bots_resume_by_themselves_after_failed_commits(app_at: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tables_module.write_action
+    failures = [0]
+
+    def flaky(*args: Any, **kwargs: Any) -> None:
+        if failures[0] < 4:
+            failures[0] += 1
+            raise OperationalError("INSERT", {}, Exception("server closed the connection"))
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(tables_module, "write_action", flaky)
+    client = app_at()
+    table_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
+                                                "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 60
+    while not state(client, table_id)["is_over"]:
+        assert time.monotonic() < deadline, "the bots stopped after the failed commits"
+        time.sleep(0.05)
+    assert failures[0] == 4
+    assert client.get("/healthz").json()["database"] == "ok"
+
+
+def test_a_table_that_no_longer_replays_is_quarantined(
+    app_at: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = app_at()
+    table_id, tokens = make(client)
+    other_id, _ = make(client)
+    Store(app_at.url).add_action(table_id, state(client, table_id)["version"], "fly to the moon", 0, False)
+    client = app_at()  # a restart: the record no longer replays
+    with caplog.at_level(logging.ERROR, logger="boneyard.server"):
+        for _ in range(3):
+            r = client.get(f"/api/tables/{table_id}")
+            assert r.status_code == 410 and "no longer replays" in r.json()["detail"]
+        r = client.post(f"/api/tables/{table_id}/actions", json={"action": "pass"}, headers=auth(tokens[0]))
+        assert r.status_code == 410
+    lines = [r for r in caplog.records if table_id in r.getMessage()]
+    assert len(lines) == 1  # one line, at start-up, however many requests follow
+    assert state(client, other_id)["version"] == 0
+    assert client.get("/healthz").json()["quarantined"] == 1
+
+
+# ----- flooding and memory -----------------------------------------------------------
+
+
+def test_rate_limits_answer_429_with_retry_after(app_at: Any) -> None:
+    client = app_at(limits=LimitSettings(create="3/minute", join="4/minute", act="3/minute", open_tables=None))
+    for _ in range(3):
+        assert client.post("/api/tables", json={"game": "rounce", "players": 2}).status_code == 201
+    r = client.post("/api/tables", json={"game": "rounce"})
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1 and "new tables" in r.json()["detail"]
+    table_id = client.get("/api/tables").json()[0]["id"]
+    tokens = [client.post(f"/api/tables/{table_id}/join", json={"name": n}).json()["token"] for n in ("A", "B")]
+    for _ in range(2):
+        client.post(f"/api/tables/{table_id}/join", json={"name": "C"})  # 409s still count
+    assert client.post(f"/api/tables/{table_id}/join", json={"name": "D"}).status_code == 429
+    for _ in range(3):
+        post(client, table_id, tokens[0], action="xyzzy")
+    assert post(client, table_id, tokens[0], action="pass").status_code == 429
+
+
+def test_open_tables_per_address_are_capped(app_at: Any) -> None:
+    client = app_at(limits=LimitSettings(create=None, join=None, act=None, open_tables=2))
+    assert [client.post("/api/tables", json={"game": "rounce"}).status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_idle_tables_expire_and_finished_tables_leave_memory(app_at: Any) -> None:
+    client = app_at(idle_timeout=0.3, finished_linger=0.2)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    idle_id, _ = make(client)
+    done_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
+                                               "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 30
+    while idle_id in service.tables or done_id in service.tables:
+        assert time.monotonic() < deadline, "the tables stayed in memory"
+        time.sleep(0.05)
+    r = client.get(f"/api/tables/{idle_id}")
+    assert r.status_code == 410 and "expired" in r.json()["detail"]
+    assert idle_id not in [t["id"] for t in client.get("/api/tables").json()]
+    finished = state(client, done_id)  # loaded again on demand
+    assert finished["is_over"] and finished["seed"] is not None
+
+
+def test_start_up_loads_only_live_tables(app_at: Any) -> None:
+    client = app_at()
+    live_id, _ = make(client)
+    done_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
+                                               "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 30
+    while not state(client, done_id)["is_over"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    restarted = app_at()
+    assert set(restarted.app.state.service.tables) == {live_id}  # type: ignore[attr-defined]
+    assert state(restarted, done_id)["is_over"]
+
+
+# ----- bounded pushes ----------------------------------------------------------------
+
+
+def test_pushes_carry_a_bounded_history_with_a_cursor(client: TestClient) -> None:
+    table_id = client.post("/api/tables", json={"game": "montana", "players": 2,
+                                                "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 60
+    while len(state(client, table_id)["view"]["history"]) <= HISTORY_LIMIT:
+        assert time.monotonic() < deadline, "the game never got a long history"
+        time.sleep(0.05)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        pushed = ws.receive_json()
+    full = state(client, table_id)
+    if full["version"] == pushed["version"]:
+        assert full["view"]["history"][pushed["history_from"]:] == pushed["view"]["history"]
+    assert len(pushed["view"]["history"]) == HISTORY_LIMIT and pushed["history_from"] > 0
+    assert full["history_from"] == 0
+    short = {"view": {"history": ["a", "b"]}, "history_from": 0}
+    assert bounded(short, limit=5) is short
+    assert bounded(short, limit=1) == {"view": {"history": ["b"]}, "history_from": 1}
+
+
+# ----- the event loop stays free -----------------------------------------------------
+
+
+def test_a_long_replay_does_not_hold_up_other_tables(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    done_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
+                                               "seats": ["bot:random", "bot:random"]}).json()["id"]
+    deadline = time.monotonic() + 30
+    while not state(client, done_id)["is_over"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    real = service._replay_state
+
+    def slow_replay(*args: Any) -> Any:
+        time.sleep(1.5)  # a replay of a very long game, as far as the server can tell
+        return real(*args)
+
+    monkeypatch.setattr(service, "_replay_state", slow_replay)
+    table_id, tokens = make(client)
+    replay = threading.Thread(target=lambda: client.get(f"/api/tables/{done_id}/replay?step=3"))
+    replay.start()
+    time.sleep(0.2)  # the replay is under way
+    token, mine = to_act(client, table_id, tokens)
+    started = time.monotonic()
+    r = post(client, table_id, token, action=mine["legal_actions"][0])
+    took = time.monotonic() - started
+    replay.join()
+    assert r.status_code == 200
+    assert took < 1.0, f"an action waited {took:.2f} s for another table's replay"
