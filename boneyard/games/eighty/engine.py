@@ -21,6 +21,8 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
@@ -218,6 +220,7 @@ class Trick(NamedTuple):
     points: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Eighty(Game):
     """The Eighty engine (four seats, partners 0+2 and 1+3)."""
 

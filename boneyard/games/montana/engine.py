@@ -18,6 +18,8 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
@@ -104,6 +106,7 @@ class MontanaRules(Rules):
     one_pair: bool = option(False, label="Exactly one pair", doc="a winning hand must hold exactly one pair")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Montana(Game):
     """The Montana Domino Rummy engine."""
 

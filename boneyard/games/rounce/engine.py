@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules
 from ...tiles import Tile, double_six
@@ -121,6 +123,7 @@ def trick_winner(plays: Sequence[Placed], trump: int) -> int:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Rounce(Game):
     """The Domino Rounce engine."""
 

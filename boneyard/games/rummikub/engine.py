@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
@@ -98,6 +100,7 @@ class RummikubRules(Rules):
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Rummikub(Game):
     """The Domino Rummikub engine."""
 

@@ -20,6 +20,8 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
@@ -161,6 +163,7 @@ class TwoboxRules(Rules):
     round_to_five: bool = option(False, label="Round to five", doc="round the going-out award to the nearest 5")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Twobox(Game):
     """The four-man two-box draw engine."""
 
