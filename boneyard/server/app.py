@@ -26,6 +26,8 @@ from boneyard.bots import bots
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
 from .ratelimit import LimitSettings, RateLimits
+from .social import Social
+from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
 
 STATIC = resources.files("boneyard.server").joinpath("static")
@@ -59,6 +61,8 @@ class CreateTable(BaseModel):
     deck: list[Tile] | None = Field(default=None, max_length=256,
                                     description="practice tables only: a fixed first deal, the full tile set")
     dealer: int | None = Field(default=None, ge=0, le=64, description="the first hand's dealer, where the game has one")
+    clock: float | None = Field(default=None, ge=1, le=3600,
+                                description="seconds per decision before a bot plays it (default: no clock)")
 
 
 class JoinTable(BaseModel):
@@ -163,16 +167,19 @@ def create_app(
     limits: LimitSettings | None = None,
     idle_timeout: float = 6 * 3600,
     finished_linger: float = 120.0,
+    public_url: str = "",
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
     ``limits`` sets the per-address rate limits and table cap (default
     :class:`LimitSettings`); a table with no action for ``idle_timeout`` seconds expires; a
     finished table leaves memory ``finished_linger`` seconds after its last action.
+    ``public_url`` is the address the copy-link buttons give out (``--public-url``).
     """
     store = Store(db_url)
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
     rate = RateLimits(limits)
+    social = Social(service, public_url)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -190,6 +197,8 @@ def create_app(
     )
     app.state.service = service
     app.state.rate = rate
+    app.state.social = social
+    app.include_router(social_router(social))
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ServerError)
@@ -242,7 +251,7 @@ def create_app(
         rate.check_open_tables(service.open_tables_of(address))
         table = await service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
                                      body.dealer, practice=body.practice, creator=address)
-        return {"id": table.id}
+        return {"id": table.id, "host_token": await social.created(table, body.clock)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -368,6 +377,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(env.get(ENV_PREFIX + "BOT_DELAY", "0.6")),
         limits=LimitSettings.parse(limits) if limits else None,
         idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
+        public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
     )
 
 
