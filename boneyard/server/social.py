@@ -814,6 +814,12 @@ def router(social: Social) -> APIRouter:
             "<p class=muted>Rating: openskill's mu − 3σ, per game and player count; bots are rated on the same "
             "scale. A table counts when its deal was not fixed and the game finished.</p></main></body></html>")
 
+    @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
+    async def my_games_page() -> HTMLResponse:
+        from .app import STATIC
+
+        return HTMLResponse(STATIC.joinpath("friends", "me.html").read_text(encoding="utf-8"))
+
     @r.websocket("/ws/friends/{table_id}")
     async def friends_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         """Pushes the room (presence, log, seats, clock, rematch) on connect and on every change."""
