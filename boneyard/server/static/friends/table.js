@@ -46,7 +46,13 @@ function panel() {
     box.setAttribute("aria-label", "players and chat");
     const side = document.querySelector(".side") || document.body;
     side.prepend(box);
-    box.innerHTML = `<div id="fr-banner" role="status"></div><ul id="fr-seats" class="fr-seats"></ul>
+    const top = document.createElement("div");
+    top.id = "fr-banner";
+    top.setAttribute("role", "status");
+    const status = document.getElementById("status");
+    if (status) status.before(top);
+    else box.before(top);
+    box.innerHTML = `<div id="fr-tools"></div><ul id="fr-seats" class="fr-seats"></ul>
       <p id="fr-clock" class="fr-clock" aria-live="polite"></p><div id="fr-mine"></div>
       <h3 class="fr-h">Chat</h3><ol id="fr-log" class="fr-log" aria-live="polite"></ol>
       <form id="fr-chat" class="fr-chat"><label class="sr" for="fr-text">Message</label>
@@ -179,13 +185,19 @@ function render() {
       document.getElementById("fr-start").addEventListener("click", () =>
         post(`/api/tables/${tableId}/start`, { bot: botChoice() }));
     }
-  } else if (isHost && !room.is_over && !document.getElementById("fr-bot")) {
-    banner.innerHTML = `<label class="muted">Stand-in bot <select id="fr-bot">${["greedy", "ismcts", "random"]
-      .map((b) => `<option>${b}</option>`).join("")}</select></label>`;
   }
+  document.body.classList.toggle("fr-waiting", !room.started);
+  const tools = document.getElementById("fr-tools");
+  if (room.started && isHost && !room.is_over) {
+    if (!tools.querySelector("#fr-bot")) {
+      tools.innerHTML = `<label class="muted">Stand-in bot <select id="fr-bot">${["greedy", "ismcts", "random"]
+        .map((b) => `<option>${b}</option>`).join("")}</select></label>`;
+    }
+  } else tools.innerHTML = "";
   if (room.is_over && mySeat) {
-    const box = document.createElement("p");
-    box.className = "fr-banner";
+    const box = document.createElement("span");
+    box.className = "fr-rematch";
+    banner.className = "fr-banner";
     if (room.rematch) {
       box.innerHTML = `<strong>${escapeHtml(room.rematch_by)}</strong> proposes a rematch. `;
       const b = document.createElement("button");
