@@ -666,6 +666,27 @@ class Social:
                                  "ordinal": round(rows[s_].mu - 3 * rows[s_].sigma, 2)} for s_ in range(table.players)}
         return True
 
+    def history(self, game: str | None, limit: int = 50) -> list[dict[str, Any]]:
+        """Finished tables (not expired), newest first, with who sat where: the lobby's history."""
+        from .db import SeatRow
+
+        with self.service.store.session() as s:
+            query = select(TableRow).where(TableRow.is_over.is_(True), TableRow.expired.is_(False))
+            if game:
+                query = query.where(TableRow.game == game)
+            rows = list(s.scalars(query.order_by(TableRow.created.desc()).limit(limit)))
+            names: dict[tuple[str, int], str] = {}
+            if rows:
+                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_([r.id for r in rows]))):
+                    names[(seat.table_id, seat.seat)] = seat.name
+        out = []
+        for r in rows:
+            seats = [names.get((r.id, i)) or (k[4:] + " bot" if k.startswith("bot:") else "nobody")
+                     for i, k in enumerate(r.seats)]
+            out.append({"id": r.id, "game": r.game, "players": r.players, "seats": seats, "created": r.created,
+                        "fixed_deal": r.fixed_deal})
+        return out
+
     def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
         """Everyone rated at ``game`` (and player count), best first by ``mu - 3 sigma``."""
         if game not in boneyard.games():
@@ -739,6 +760,13 @@ def router(social: Social) -> APIRouter:
         """Seats with presence, the log with chat, the clock and any rematch: what the friends socket pushes."""
         table, room = await social.room(table_id)
         return social.view(table, room)
+
+    @r.get("/api/history")
+    async def history(game: str | None = Query(default=None, max_length=40)) -> list[dict[str, Any]]:
+        """Finished tables, newest first (at most 50): the lobby's history, with replay links."""
+        if game is not None and game not in boneyard.games():
+            raise BadRequest(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
+        return await social.service._run(social.history, game)
 
     @r.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: StartBody, x_host_token: str | None = Header(default=None)) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -227,14 +226,33 @@ def test_a_rounce_hand_with_the_keyboard_only(server: Server, page_factory: Any)
     assert page.js_errors == []
 
 
-def test_pages_at_phone_and_desktop_sizes(server: Server, page_factory: Any, tmp_path: Path) -> None:
+def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory: Any) -> None:
+    finished = httpx.post(f"{server.url}/api/tables", json={"game": "rounce", "players": 2, "rules": {"max_hands": 1},
+                                                            "seats": ["bot:random", "bot:random"]}, timeout=10).json()
+    deadline = time.monotonic() + 60
+    while not state_of(server, finished["id"])["is_over"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    waiting = httpx.post(f"{server.url}/api/tables", json={"game": "montana", "players": 2}, timeout=10).json()
     for w, h in ((390, 844), (1280, 800)):
         page = page_factory(viewport={"width": w, "height": h})
         page.goto(server.url + "/")
         page.wait_for_selector("#fr-boards a")
+        page.wait_for_selector(f"#fr-history a[href='/tables/{finished['id']}']")
+        order = page.evaluate("[...document.querySelectorAll('main > section')].map(s => s.id)")
+        assert order.index("create-section") < order.index("tables-section") < order.index("games-section")
+        page.select_option("#game", "rounce")
+        assert "Hand limit" in page.text_content("#options")
+        row = page.locator(f"#tables tr:has(a[href='/tables/{waiting['id']}'])")
+        row.wait_for()
+        assert row.is_visible()
+        assert not page.locator(f"#tables tr:has(a[href='/tables/{finished['id']}'])").is_visible()
+        page.select_option("#fr-filter", "rounce")
+        assert not row.is_visible()
+        page.select_option("#fr-filter", "")
+        assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
         page.screenshot(path=str(artifact(f"friends-lobby-{w}.png")), full_page=True)
-        table_id = create_one_hand(page, server, "Lu", ["human", "human"])
+        create_one_hand(page, server, "Lu", ["human", "human"])
         page.wait_for_selector("#fr-start")
         assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
         page.screenshot(path=str(artifact(f"friends-waiting-{w}.png")), full_page=True)
-        assert table_id

@@ -294,3 +294,18 @@ def test_the_public_url_is_served(tmp_path: Any) -> None:
             assert "--public-url" in str(err)
         else:
             raise AssertionError(bad)
+
+
+def test_history_lists_finished_tables_newest_first(client: TestClient) -> None:
+    done = []
+    for name in ("Ann", "Bob"):
+        table_id, _host = create(client, ["human", "bot:random"])
+        play_out(client, table_id, {0: join(client, table_id, 0, name)})
+        done.append(table_id)
+    open_id, _host = create(client, ["human", "bot:random"])
+    rows = client.get("/api/history").json()
+    assert [r["id"] for r in rows[:2]] == done[::-1] and open_id not in [r["id"] for r in rows]
+    assert rows[0]["seats"] == ["Bob", "random bot"]
+    assert client.get("/api/history?game=montana").json() == []
+    r = client.get("/api/history?game=chess")
+    assert r.status_code == 400 and "unknown game" in r.json()["detail"]

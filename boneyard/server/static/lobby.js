@@ -54,7 +54,8 @@ function optionInput(name, d) {
   } else {
     input = `<input id="${id}" data-opt="${name}" data-type="${d.type}" value="${escapeHtml(String(d.default))}">`;
   }
-  return `<label title="${escapeHtml(d.doc || "")}">${escapeHtml(name)} ${input}<small>${escapeHtml(d.doc || "")}</small></label>`;
+  const help = d.help || d.doc || "";
+  return `<label title="${escapeHtml(help)}">${escapeHtml(d.label || name)} ${input}<small>${escapeHtml(help)}</small></label>`;
 }
 
 function renderForm() {
