@@ -43,6 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=180.0, help="training time")
     parser.add_argument("--games", type=int, default=400, help="arena games for each measurement")
+    parser.add_argument("--lr", type=float, default=1.0, help="learning rate (advantages are normalised)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the training and of the arena deals")
     parser.add_argument("--workers", type=int, default=2, help="arena worker processes")
     parser.add_argument("--out", type=Path, default=Path("rounce_policy.npz"), help="where to save the weights")
@@ -54,18 +55,19 @@ def main() -> None:
 
     print(f"training for {args.seconds:.0f} s against the random bot (2-player rounce)")
     policy, curve = train("rounce", players=2, opponents="random", seconds=args.seconds, seed=args.seed,
-                          progress=show)
+                          lr=args.lr, progress=show)
     policy.save(args.out)
     first, last = curve[:10], curve[-10:]
     print(f"mean return: first 10 batches {sum(first) / len(first):+.3f}, last 10 {sum(last) / len(last):+.3f}")
     print(f"weights saved to {args.out}")
 
-    untrained = args.out.with_name(args.out.stem + "_untrained.npz")
-    LinearPolicy(encoding("rounce", 2)).save(untrained)
     results = {}
-    for label, path in (("trained", args.out), ("untrained", untrained)):
-        report = arena(path, args.games, args.seed, args.workers)
-        results[label] = report["summary"][0]
+    with tempfile.TemporaryDirectory() as tmp:
+        untrained = Path(tmp) / "untrained.npz"
+        LinearPolicy(encoding("rounce", 2)).save(untrained)
+        for label, path in (("trained", args.out), ("untrained", untrained)):
+            report = arena(path, args.games, args.seed, args.workers)
+            results[label] = report["summary"][0]
     for label, s in results.items():
         lo, hi = s["win_rate_ci"]
         print(f"{label:9s} policy vs random: win rate {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {s['games']} games")

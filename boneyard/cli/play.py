@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 from rich.text import Text
 
@@ -18,7 +19,7 @@ from .. import api
 from ..bots import Bot, bot
 from ..errors import IllegalAction
 from .common import check_game, parse_rules
-from .views import render
+from .views import describe, render
 
 
 class Quit(Exception):
@@ -28,10 +29,11 @@ class Quit(Exception):
 def ask_action(game: Any, seat: int, console: Console, read: Callable[[str], str]) -> Any:
     """Show the seat's view and menu, and read an action until a legal one is given."""
     console.print(Rule(style="dim"))
-    console.print(render(game.view(seat)))
+    view = game.view(seat)
+    console.print(render(view))
     legal = game.legal_actions()
     for i, action in enumerate(legal, 1):
-        console.print(f"  [bold]{i:>2}[/bold]  {action}")
+        console.print(f"  [bold]{i:>2}[/bold]  {escape(describe(view, action))}")
     while True:
         try:
             answer = read("Your move (number or action, q to quit): ").strip()

@@ -95,7 +95,14 @@ class Table:
         if i not in legal:
             names = ", ".join(f"{k} ({legal[k]})" for k in sorted(legal))
             raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
-        self.game.apply(legal[i])
+        return self.play_action(legal[i])
+
+    def play_action(self, action: Any) -> list[float]:
+        """Play an engine action (the bots' way: any legal action, listed or not); every seat's reward.
+
+        ``IllegalAction`` (the game unchanged) when it is not legal.
+        """
+        self.game.apply(action)
         self._legal = None
         self._views = {}
         self._obs = {}

@@ -89,7 +89,8 @@ class BoneyardEnv(gym.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
         table = self.table
-        assert table is not None, "reset() first"
+        if table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
         if table.over or self._ended:
             raise ValueError("the episode is over: call reset()")
         legal = table.legal()
@@ -115,7 +116,7 @@ class BoneyardEnv(gym.Env):
             me = self.bots[(seat - self.seat - 1) % self.enc.players]
             view = table.view(seat)
             chosen = me.choose(view, table.game.legal_actions(), self._bot_rng)
-            total += table.play(self.enc.index(chosen, view))[self.seat]
+            total += table.play_action(chosen)[self.seat]
         return total
 
     def _info(self, reward: float) -> dict[str, Any]:

@@ -87,15 +87,16 @@ def train(
     seconds: float = 120.0,
     episodes: int | None = None,
     batch: int = 32,
-    lr: float = 0.05,
+    lr: float = 1.0,
     seed: int = 0,
     policy: LinearPolicy | None = None,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[LinearPolicy, list[float]]:
     """REINFORCE on the Gymnasium environment for ``seconds`` (or ``episodes`` games).
 
-    The learner takes a random seat each game. Returns the policy and the mean return of
-    each batch (the learning curve).
+    The learner takes a random seat each game. Advantages (returns-to-go less a running
+    baseline) are normalised per batch, so ``lr`` does not depend on the game's reward
+    scale. Returns the policy and the mean return of each batch (the learning curve).
     """
     from .gym_env import BoneyardEnv
 

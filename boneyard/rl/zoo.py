@@ -84,13 +84,15 @@ class BoneyardAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation (its seat's view only) and action mask."""
-        assert self.table is not None, "reset() first"
+        if self.table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
         seat = self._seat[agent]
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: int | None) -> None:
         """The selected agent plays the action of index ``action`` (``None`` once it is done)."""
-        assert self.table is not None, "reset() first"
+        if self.table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -25,6 +25,7 @@ from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
+from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits
 from .social import Social
 from .social import router as social_router
@@ -330,6 +331,8 @@ def create_app(
                     abort()
 
     # ----- pages -----------------------------------------------------------------------
+
+    app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:

@@ -148,11 +148,11 @@ def test_ismcts_simulates_only_on_sampled_games(monkeypatch: pytest.MonkeyPatch)
 
 def test_ismcts_millisecond_budget_is_kept() -> None:
     g = boneyard.new_game("rounce", seed=5)
-    b = IsmctsBot(ms=30)
+    b = IsmctsBot(ms=100, iterations=10**9)  # only the time budget can stop this search
 
     start = time.perf_counter()
     b.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # generous for a loaded machine; unbounded without the budget
     assert b.last_iterations >= 1
 
 

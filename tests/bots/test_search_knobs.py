@@ -165,10 +165,10 @@ def test_ms_budget_skips_an_iteration_known_to_overrun() -> None:
     """Once iterations are known to cost more than the budget, the bot plays greedy at once."""
     g = boneyard.new_game("montana", seed=5)
     view, legal = g.view(g.current_player), g.legal_actions()
-    bot = IsmctsBot(ms=50)
+    bot = IsmctsBot(ms=5000, iterations=50)  # a budget no loaded machine overruns: it measures an iteration
     bot.choose(view, legal, random.Random(0))
     assert bot.last_iterations >= 1
-    bot._iteration_s["montana"] = 1.0  # as if an iteration took a second
+    bot._iteration_s["montana"] = 10.0  # as if an iteration took twice the budget
     choice = bot.choose(view, legal, random.Random(0))
     assert bot.last_iterations == 0
     assert choice == GreedyBot().choose(view, legal, random.Random(0))

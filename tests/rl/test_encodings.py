@@ -193,3 +193,38 @@ def test_the_swap_method_would_catch_a_visible_difference(game_id: str) -> None:
     t1 = Table(enc, 1, deck=deck, dealer=0)
     t2 = Table(enc, 1, deck=swapped, dealer=0)
     assert not np.array_equal(t1.observe(0), t2.observe(0))
+
+
+def test_a_game_without_an_encoding_is_named_and_left_out() -> None:
+    from boneyard.games import register, unregister
+    from boneyard.rl import encoded_games
+
+    cls = register(type("RounceCopy", (game_class("rounce"),), {"id": "rounce_copy"}))
+    try:
+        assert "rounce_copy" in boneyard.games() and "rounce_copy" not in encoded_games()
+        with pytest.raises(ValueError, match="no RL encoding"):
+            encoding("rounce_copy")
+    finally:
+        unregister(cls.id)
+    assert encoded_games() == GAMES
+
+
+def test_a_bot_may_play_a_rummikub_table_the_engine_does_not_list() -> None:
+    """Bots (in the Gymnasium environment) may submit any valid table: the table applies it."""
+    enc = encoding("rummikub", 2)
+    for seed in range(20):
+        table = Table(enc, seed)
+        rng = random.Random(seed)
+        while not table.over:
+            legal = table.legal()
+            plays = [a for i, a in legal.items() if i >= rummikub_encoding.EXTEND and len(a.groups) > 1]
+            if plays:
+                action = plays[0]
+                unlisted = type(action)("play", tuple(reversed(action.groups)))  # same groups, other order
+                assert unlisted not in legal.values() and table.game.is_legal(unlisted)
+                before = table.steps
+                assert len(table.play_action(unlisted)) == 2
+                assert table.steps == before + 1 and table.game.record()["actions"][-1] == str(unlisted)
+                return
+            table.play(rng.choice(sorted(legal)))
+    pytest.fail("no position with a one-tile extension was reached")

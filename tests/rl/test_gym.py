@@ -89,3 +89,14 @@ def test_bad_arguments_name_the_problem() -> None:
         gymnasium.make("boneyard/Rounce-v0", opponents="nobody")
     env = gymnasium.make("boneyard/Rounce-v0", players=4, opponents="greedy,random,ismcts:iterations=5")
     assert [b.name for b in env.unwrapped.bots] == ["greedy", "random", "ismcts"]
+
+
+def test_stepping_before_reset_is_refused() -> None:
+    from boneyard.rl.gym_env import BoneyardEnv
+    from boneyard.rl.zoo import BoneyardAEC
+
+    with pytest.raises(RuntimeError, match="reset"):
+        BoneyardEnv("rounce").step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        BoneyardAEC("rounce").step(0)
+

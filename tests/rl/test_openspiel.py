@@ -28,7 +28,7 @@ def dealt(game: pyspiel.Game, seed: int) -> pyspiel.State:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_random_sim_test_passes(game_id: str) -> None:
     game = pyspiel.load_game(bos.short_name(game_id))
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 
 def test_random_sim_test_passes_with_parameters() -> None:

@@ -64,7 +64,7 @@ def test_pages_are_served(client: TestClient) -> None:
     table_id = new_table(client)
     assert client.get(f"/tables/{table_id}").status_code == 200
     assert "Rounce" in client.get("/rules/rounce").text
-    assert client.get("/static/tiles.js").status_code == 200
+    assert client.get("/static/core/tiles.js").status_code == 200
     assert client.get("/rules/chess").status_code == 404
 
 

@@ -72,7 +72,13 @@ def create_in_lobby(page: Any, server: Server, game: str, name: str, seats: list
 
 
 def click_a_move(page: Any) -> bool:
-    """If it is this page's turn, play by clicking: a playable hand tile, else an action button."""
+    """If it is this page's turn, play by clicking: a playable hand tile, else an action button.
+
+    A hand-end panel is dismissed with its "Next hand" button first, as a player would.
+    """
+    if page.locator("#next-hand").is_visible():
+        page.click("#next-hand")
+        return True
     if "Your turn" not in (page.text_content("#status") or ""):
         return False
     tiles = page.locator("#hand .handtile.playable")
@@ -133,6 +139,9 @@ def test_reload_mid_hand_restores_the_table(live_server: Server, page_factory: A
     table_id = create_in_lobby(page, live_server, "rounce", "Bea", seats=["human", "bot:random", "bot:random"])
     page.wait_for_selector("#hand .handtile")
     play_until([page], lambda: state_of(live_server, table_id)["version"] >= 3, limit=30)
+    if page.locator("#next-hand").is_visible():
+        page.click("#next-hand")
+    page.wait_for_selector("#hand .handtile")
     before = state_of(live_server, table_id, stored_seat(page, table_id)["token"])
     tiles_before = page.eval_on_selector_all("#hand [data-hand]", "els => els.map(e => e.dataset.hand)")
     page.reload()

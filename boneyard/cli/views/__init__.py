@@ -57,6 +57,20 @@ def render(view: dict[str, Any]) -> RenderableType:
     return renderer(view["game"])(view)
 
 
+def describe(view: dict[str, Any], action: Any) -> str:
+    """A menu line for a legal action: the game's own ``describe(view, action)``, else its notation."""
+    if view["game"] in _REGISTERED:
+        return str(action)
+    try:
+        module = importlib.import_module(f"{__name__}.{view['game']}")
+    except ModuleNotFoundError as err:
+        if err.name != f"{__name__}.{view['game']}":
+            raise
+        return str(action)
+    own = getattr(module, "describe", None)
+    return str(action) if own is None else str(own(view, str(action)))
+
+
 def render_generic(view: dict[str, Any]) -> RenderableType:
     """A plain table of the view's public fields and the seat's hand, for any game.
 

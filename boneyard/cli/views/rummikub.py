@@ -14,8 +14,41 @@ JOKERS = {"0-0", "6-6"}
 
 
 def _tile(text: Text, tile: str) -> None:
-    text.append(f"[{tile}]", style="bold magenta" if tile in JOKERS else "bold")
+    """A tile in brackets; a joker is marked with a J (it stands for any tile)."""
+    if tile in JOKERS:
+        text.append(f"[{tile} J]", style="bold magenta")
+    else:
+        text.append(f"[{tile}]", style="bold")
     text.append(" ")
+
+
+def _groups(action: str) -> list[list[str]]:
+    return [g.split() for g in action[len("play "):].split("|")]
+
+
+def describe(view: dict[str, Any], action: str) -> str:
+    """A menu line for ``action``: a play names only the tiles it lays and what it changes.
+
+    The action's notation is the whole new table, which would make every menu line as long
+    as the table; the player needs to know which of his tiles go down and whether the
+    table's groups are rearranged.
+    """
+    if not action.startswith("play "):
+        return action
+    groups = _groups(action)
+    left = [t for g in view["table"] for t in g]
+    laid = []
+    for tile in (t for g in groups for t in g):
+        if tile in left:
+            left.remove(tile)
+        else:
+            laid.append(tile)
+    shown = " ".join(f"{t} (joker)" if t in JOKERS else t for t in laid)
+    before = {tuple(sorted(g)) for g in view["table"]}
+    kept = sum(tuple(sorted(g)) in before for g in groups)
+    changed = len(view["table"]) - kept
+    how = f"; changes {changed} table group{'s' if changed != 1 else ''}" if changed else ""
+    return f"lay {shown}{how}"
 
 
 def render(view: dict[str, Any]) -> RenderableType:
@@ -38,6 +71,8 @@ def render(view: dict[str, Any]) -> RenderableType:
             str(view["hand_sizes"][s]),
             "yes" if view["opened"][s] else "no",
         )
+    if any(t in JOKERS for g in view["table"] for t in g) or any(t in JOKERS for t in view["hand"] or []):
+        head.append("  (J: a joker, 0-0 or 6-6, stands for any tile)", style="dim")
     board = Table(box=None, show_header=False)
     board.add_column(justify="right", style="dim")
     board.add_column()

@@ -1,20 +1,8 @@
 // The lobby: games with their rules, a form to create a table, the open tables.
-"use strict";
-(function () {
-const { escapeHtml, tileSVG } = window.Tiles;
+import { escapeHtml, tileSVG } from "./core/tiles.js";
+import { api, loadSeat, playerName, savePlayerName, saveSeat } from "./core/api.js";
 
 const state = { games: [], bots: [] };
-
-function playerName() {
-  return (localStorage.getItem("boneyard.name") || "").trim();
-}
-
-async function api(path, options = {}) {
-  const res = await fetch(path, Object.assign({ headers: { "Content-Type": "application/json" } }, options));
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.detail || `${res.status} ${res.statusText}`);
-  return body;
-}
 
 function gameById(id) {
   return state.games.find((g) => g.id === id);
@@ -40,22 +28,37 @@ function renderGames() {
   );
 }
 
+// A rules option's label and help text: the game's own words (game_info's `label` and
+// `help`), else the option's name made readable ("round_to_five" -> "Round to five").
+function humanise(name) {
+  const words = String(name).replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function valueWords(v) {
+  return typeof v === "string" ? humanise(v) : String(v);
+}
+
 function optionInput(name, d) {
   const id = `opt-${name}`;
+  const label = escapeHtml(d.label || humanise(name));
+  const help = escapeHtml(d.help || d.doc || "");
+  if (d.type === "bool") {
+    return `<label class="opt-check" for="${id}"><input id="${id}" type="checkbox" data-opt="${name}" data-type="bool"${
+      d.default ? " checked" : ""}> ${label}<small>${help}</small></label>`;
+  }
   let input;
   if (d.allowed) {
     input = `<select id="${id}" data-opt="${name}" data-type="${d.type}">${d.allowed
-      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(String(v))}</option>`)
+      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(valueWords(v))}</option>`)
       .join("")}</select>`;
   } else if (d.type === "int" || d.type === "float") {
     input = `<input id="${id}" type="number" data-opt="${name}" data-type="${d.type}" value="${d.default}"${
-      d.minimum !== undefined ? ` min="${d.minimum}"` : ""
-    }>`;
+      d.minimum !== undefined ? ` min="${d.minimum}"` : ""}${d.maximum !== undefined ? ` max="${d.maximum}"` : ""}>`;
   } else {
     input = `<input id="${id}" data-opt="${name}" data-type="${d.type}" value="${escapeHtml(String(d.default))}">`;
   }
-  const help = d.help || d.doc || "";
-  return `<label title="${escapeHtml(help)}">${escapeHtml(d.label || name)} ${input}<small>${escapeHtml(help)}</small></label>`;
+  return `<label for="${id}">${label} ${input}<small>${help}</small></label>`;
 }
 
 function renderForm() {
@@ -94,7 +97,8 @@ function readRules() {
   document.querySelectorAll("[data-opt]").forEach((el) => {
     const t = el.dataset.type;
     let v = el.value;
-    if (el.tagName === "SELECT") v = JSON.parse(v);
+    if (t === "bool") v = el.checked;
+    else if (el.tagName === "SELECT") v = JSON.parse(v);
     else if (t === "int") v = parseInt(v, 10);
     else if (t === "float") v = parseFloat(v);
     rules[el.dataset.opt] = v;
@@ -127,19 +131,11 @@ async function createTable(ev) {
     const first = seats.indexOf("human");
     if (first >= 0) {
       const joined = await api(`/api/tables/${id}/join`, { method: "POST", body: JSON.stringify({ seat: first, name }) });
-      localStorage.setItem(`boneyard.token.${id}`, JSON.stringify(joined));
+      saveSeat(id, joined);
     }
     location.href = `/tables/${id}`;
   } catch (e) {
     err.textContent = e.message;
-  }
-}
-
-function mySeat(id) {
-  try {
-    return JSON.parse(localStorage.getItem(`boneyard.token.${id}`) || "null");
-  } catch (e) {
-    return null;
   }
 }
 
@@ -152,7 +148,7 @@ async function renderTables() {
   }
   const rows = tables.map((t) => {
     const g = gameById(t.game);
-    const mine = mySeat(t.id);
+    const mine = loadSeat(t.id);
     const seats = t.seats
       .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
       .join(" ");
@@ -176,7 +172,7 @@ async function renderTables() {
 async function main() {
   const nameInput = document.getElementById("name");
   nameInput.value = playerName();
-  nameInput.addEventListener("input", () => localStorage.setItem("boneyard.name", nameInput.value.trim()));
+  nameInput.addEventListener("input", () => savePlayerName(nameInput.value));
   [state.games, state.bots] = await Promise.all([api("/api/games"), api("/api/bots")]);
   renderGames();
   const select = document.getElementById("game");
@@ -195,4 +191,3 @@ async function main() {
 main().catch((e) => {
   document.getElementById("create-error").textContent = e.message;
 });
-})();

@@ -1,7 +1,5 @@
 // SVG dominoes: tileSVG("6-4", {vertical, selected, small, back}) returns an <svg> string;
 // tileGroup(a, b, x, y, vertical) returns one domino as a <g> inside a larger drawing.
-"use strict";
-(function () {
 
 const PIPS = {
   0: [],
@@ -13,7 +11,7 @@ const PIPS = {
   6: [[0.27, 0.22], [0.73, 0.22], [0.27, 0.5], [0.73, 0.5], [0.27, 0.78], [0.73, 0.78]],
 };
 
-function escapeHtml(s) {
+export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
@@ -27,7 +25,7 @@ function halfSVG(n, x0, y0, size) {
 }
 
 // One domino. The first number is drawn on the left (or top when vertical).
-function tileSVG(text, opts = {}) {
+export function tileSVG(text, opts = {}) {
   const o = Object.assign({ vertical: false, selected: false, back: false, cls: "", title: null }, opts);
   const [a, b] = String(text).split("-").map(Number);
   const u = 40;
@@ -48,14 +46,14 @@ function tileSVG(text, opts = {}) {
 }
 
 // A row of face-down tiles (an opponent's hand), n of them.
-function backsSVG(n, small = true) {
+export function backsSVG(n, small = true) {
   let out = "";
   for (let i = 0; i < n; i++) out += tileSVG("0-0", { back: true, vertical: true, cls: small ? "mini" : "" });
   return out;
 }
 
 // A tile laid along a line of play: doubles crosswise, others lengthwise with `first` outward-facing end order.
-function lineTileSVG(text, first, horizontal, opts = {}) {
+export function lineTileSVG(text, first, horizontal, opts = {}) {
   const [a, b] = String(text).split("-").map(Number);
   const isDouble = a === b;
   const ordered = first === undefined || first === null || first === a ? `${a}-${b}` : `${b}-${a}`;
@@ -65,7 +63,7 @@ function lineTileSVG(text, first, horizontal, opts = {}) {
 // One domino as a <g> placed at (x, y) in a larger SVG drawing (units: a half is 40 wide).
 // `a` is the left (or top) half. Each half carries an invisible box with data-pips, so
 // tests can check which number lies where.
-function tileGroup(a, b, x, y, vertical, attrs = "", cls = "") {
+export function tileGroup(a, b, x, y, vertical, attrs = "", cls = "") {
   const u = 40;
   const w = vertical ? u : 2 * u;
   const h = vertical ? 2 * u : u;
@@ -79,5 +77,3 @@ function tileGroup(a, b, x, y, vertical, attrs = "", cls = "") {
     halfSVG(a, x, y, u) + halfSVG(b, bx, by, u) + box(a, x, y) + box(b, bx, by) + "</g>";
 }
 
-window.Tiles = { tileSVG, backsSVG, lineTileSVG, tileGroup, escapeHtml };
-})();

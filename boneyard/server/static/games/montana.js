@@ -1,0 +1,93 @@
+// Montana at the table: the woodpile, each seat's exposed sets and discards, the last
+// discard in the middle, claims in plain words, the pulled tile marked in the hand, and
+// the winner's sets laid out when a hand ends.
+import { tileSVG, escapeHtml, tiles, publicFields, hiddenHand, around, groupTiles, nameList } from "../core/board.js";
+
+const SIMPLE = { out: "Go out on the pulled tile", pass: "Let the discard go", "claim out": "Go out on this discard",
+  "claim triple": "Claim it for a triple", "claim quad": "Claim it for a quad", "claim pair": "Claim it for a pair" };
+const ASK = { turn: "go out, or discard a tile", discard: "discard a tile", claim: "claim the discard or let it go" };
+const KIND = { run: "run", pair: "pair", triple: "triple", quad: "quad" };
+
+function describe(action) {
+  if (SIMPLE[action]) return SIMPLE[action];
+  const w = action.split(" ");
+  if (w[0] === "discard") return `Discard ${w[1]}${w[2] === "ready" ? " and declare ready" : ""}`;
+  if (w[0] === "quad") return `Lay a concealed quad of ${w[1]}`;
+  if (w[0] === "add") return `Add ${w[1]} to your exposed triple`;
+  if (w[0] === "claim" && w[1] === "run") return `Claim it for a run with ${w.slice(2).join(" ")}`;
+  return action.charAt(0).toUpperCase() + action.slice(1);
+}
+
+function ask(phase) {
+  return ASK[phase] || String(phase);
+}
+
+// The tile just pulled from the woodpile is marked in the hand.
+function handMark(tile, view, i, hand) {
+  const pulled = view.pulled || [];
+  const last = pulled[pulled.length - 1];
+  return last === tile && hand.lastIndexOf(tile) === i ? { cls: "pulled", label: "pulled" } : null;
+}
+
+function setHTML(set) {
+  return `<span class="group" title="${escapeHtml(`${set.concealed ? "concealed" : "exposed"} ${KIND[set.kind] || set.kind}`)}">${
+    tiles(groupTiles(set), { cls: "mini" })}<small>${escapeHtml(KIND[set.kind] || set.kind)}${set.concealed ? ", concealed" : ""}</small></span>`;
+}
+
+// A claim in words: who discarded what, and who has answered so far.
+function claimWords(claim, ctx) {
+  const answered = claim.answered || [];
+  return `${escapeHtml(ctx.seatName(claim.from))} discarded ${tileSVG(claim.tile, { cls: "mini" })}: waiting for claims${
+    answered.length ? ` (${escapeHtml(nameList(answered, ctx))} answered)` : ""}`;
+}
+
+function board(view, ctx) {
+  const used = new Set(["hand_sizes", "woodpile", "discards", "exposed", "dealer", "hand_number", "chips", "outs",
+    "ready", "stakes", "claim", "pulled", "mode", "dead_hands", "deal_passes", "last_result", "my_answer",
+    "proved_limits", "proved_ready"]);
+  const discards = Array.isArray(view.discards) ? view.discards : [];
+  const last = discards.length ? discards[discards.length - 1] : null;
+  const shootout = view.mode === "shootout";
+  const html = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
+    view.dealer !== undefined ? `<span>Dealer ${escapeHtml(ctx.seatName(view.dealer))}</span>` : ""
+  }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}${shootout ? "<span>Shoot-out: most outs wins</span>" : ""}${
+    view.claim ? `<span class="hot">${claimWords(view.claim, ctx)}</span>` : ""}</div>`;
+  const perSeat = (s) => {
+    let inner = `<div class="seatline">${view.dealer === s ? "<span class='badge'>dealer</span>" : ""}${
+      view.ready && view.ready[s] ? "<span class='badge'>ready</span>" : ""
+    }${shootout && view.outs ? ` outs ${view.outs[s]}` : ""}</div>`;
+    const sets = Array.isArray(view.exposed) ? view.exposed[s] || [] : [];
+    if (sets.length) inner += `<div class="sets"><small class="cap">sets</small>${sets.map(setHTML).join("")}</div>`;
+    const mine = discards.filter((d) => d[0] === s).map((d) => d[1]);
+    if (mine.length) inner += `<div class="discards"><small class="cap">discards</small>${tiles(mine.slice(-12), { cls: "mini" })}</div>`;
+    if (view.hand_sizes && s !== view.seat) inner += hiddenHand(view.hand_sizes[s]);
+    return inner;
+  };
+  const center = last ? `<div class="lastdiscard">last discard<br>${tileSVG(last[1])}<br><small>by ${escapeHtml(ctx.seatName(last[0]))}</small></div>` : "";
+  return html + around(view, ctx, perSeat, center) + publicFields(view, used);
+}
+
+// ----- the end of a hand -------------------------------------------------------------------
+
+function headline(r, ctx) {
+  if (r.drawn) return "The woodpile ran out: the hand is drawn, no payments; ready stakes go back.";
+  const who = escapeHtml(ctx.seatName(r.winner));
+  const on = r.how === "claim" ? `on ${escapeHtml(ctx.seatName(r.from))}'s discard ${escapeHtml(r.tile)}` : `on a pulled ${escapeHtml(r.tile)}`;
+  return `${who} went out ${on}${r.value ? `: the hand is worth ${r.value}` : ""}.`;
+}
+
+function result(view, r, ctx) {
+  if (r.drawn) return "";
+  const sets = `<p>${escapeHtml(ctx.seatName(r.winner))}'s hand:</p><div class="sets winner-sets">${r.sets.map(setHTML).join("")}</div>`;
+  const worth = r.breakdown.length && r.value
+    ? `<ul class="scored">${r.breakdown.map(([what, n]) => `<li>${escapeHtml(what)}: ${n}</li>`).join("")}</ul>` : "";
+  const pay = r.how === "claim" ? `${escapeHtml(ctx.seatName(r.from))} pays three times the value (payments to or from the dealer are doubled).`
+    : "Every other player pays the value (payments to or from the dealer are doubled).";
+  return sets + worth + (r.value ? `<p class="muted">${pay}</p>` : "");
+}
+
+function changes(r) {
+  return r.changes;
+}
+
+export default { board, describe, ask, handMark, headline, result, changes };

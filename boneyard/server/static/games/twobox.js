@@ -1,0 +1,245 @@
+// Two-box at the table: the cross (one SVG drawing), the count, the last play, and the
+// seats with their tile counts.
+import { escapeHtml, tileGroup, publicFields, seatBox, tiles, linesSince } from "../core/board.js";
+
+const ARM_NAMES = { 0: "the spinner", 1: "arm 1 (left)", 2: "arm 2 (right)", 3: "arm 3 (top)", 4: "arm 4 (bottom)" };
+const SIMPLE = { draw: "Draw from the boneyard", pass: "Pass" };
+
+function describe(action) {
+  if (SIMPLE[action]) return SIMPLE[action];
+  const w = action.split(" ");
+  if (w[0] === "play") return `Play ${w[1]} on ${ARM_NAMES[w[3]] || `arm ${w[3]}`}`;
+  if (w[0] === "stack") return `Stack ${w[1]} on ${ARM_NAMES[w[3]] || `arm ${w[3]}`}`;
+  return action.charAt(0).toUpperCase() + action.slice(1);
+}
+
+function ask(phase) {
+  return phase === "play" ? "play a tile on an arm (or draw)" : String(phase);
+}
+
+// ----- Two-box -----------------------------------------------------------------------
+// The cross is one SVG drawing, laid out like tiles on a table: the spinner stands
+// crosswise in the middle; arm 1 runs left, arm 2 right, arm 3 (tip) up, arm 4 down.
+// Along an arm a non-double lies lengthwise with the end that matches the previous tile
+// touching it; a double lies crosswise. A side arm longer than the board allows turns a
+// corner (arm 1 up, arm 2 down, beside the tips, so arms never meet); the tips run
+// straight. The drawing then scales down to fit the board.
+const U = 40;
+const SCALE = 0.8; // pixels per unit at natural size
+const ARM_DIRS = { 1: "l", 2: "r", 3: "u", 4: "d" };
+const TURN = { l: "u", r: "d" };
+const HORIZ = (d) => d === "l" || d === "r";
+
+// A tile's rectangle when its near edge is at `edge` along `dir`, centred on `lane`.
+function placeRect(dir, edge, lane, len, wid) {
+  if (dir === "r") return { x: edge, y: lane - wid / 2, w: len, h: wid };
+  if (dir === "l") return { x: edge - len, y: lane - wid / 2, w: len, h: wid };
+  if (dir === "d") return { x: lane - wid / 2, y: edge, w: wid, h: len };
+  return { x: lane - wid / 2, y: edge - len, w: wid, h: len };
+}
+
+function farEdge(rect, dir) {
+  return { r: rect.x + rect.w, l: rect.x, d: rect.y + rect.h, u: rect.y }[dir];
+}
+
+// Lay one arm out from the spinner: tiles with rectangles and pip order, and where its label goes.
+function layoutArm(arm, spinnerRect, runLimit) {
+  const d0 = ARM_DIRS[arm.arm];
+  const d1 = TURN[d0];
+  let dir = d0;
+  let edge = farEdge(spinnerRect, dir);
+  let lane = 0;
+  let run = 0;
+  let prev = null; // {rect, double, dir}
+  const placed = [];
+  (arm.tiles || []).forEach((t, i) => {
+    const [a, b] = t.tile.split("-").map(Number);
+    const isDouble = a === b;
+    const inner = t.outer === a ? b : a;
+    const len = isDouble ? U : 2 * U;
+    if (d1 && dir === d0 && prev && run + len > runLimit) {
+      // Turn the corner: continue from the side of the previous tile's far half.
+      const next = d1;
+      const r = prev.rect;
+      const alongFar = farEdge(r, dir);
+      // the centre of the far half (of a crosswise double: its middle) becomes the new lane
+      lane = dir === "r" || dir === "d" ? alongFar - U / 2 : alongFar + U / 2;
+      dir = next;
+      edge = farEdge(r, dir);
+      run = 0;
+    }
+    const rect = placeRect(dir, edge, lane, len, isDouble ? 2 * U : U);
+    // Pip order for drawing: left/top half first. The inner end faces back along `dir`.
+    const forward = dir === "r" || dir === "d";
+    const first = isDouble ? a : forward ? inner : t.outer;
+    const second = isDouble ? a : forward ? t.outer : inner;
+    const vertical = isDouble ? HORIZ(dir) : !HORIZ(dir);
+    placed.push({ t, i, rect, first, second, vertical, isDouble, dir });
+    prev = { rect, double: isDouble };
+    edge = farEdge(rect, dir);
+    run += len;
+  });
+  return { placed, dir, edge, lane };
+}
+
+function labelBox(text, dir, edge, lane) {
+  const w = text.length * 9 + 16;
+  const h = 24;
+  const gap = 6;
+  if (dir === "r") return { x: edge + gap, y: lane - h / 2, w, h };
+  if (dir === "l") return { x: edge - gap - w, y: lane - h / 2, w, h };
+  if (dir === "d") return { x: lane - w / 2, y: edge + gap, w, h };
+  return { x: lane - w / 2, y: edge - gap - h, w, h };
+}
+
+function stackMark(rect, by, ctx) {
+  const who = escapeHtml(ctx.seatName(by));
+  return `<g class="stackmark"><title>stacked by ${who}</title><circle cx="${rect.x + rect.w - 4}" cy="${rect.y + 4}" r="13"/>` +
+    `<text x="${rect.x + rect.w - 4}" y="${rect.y + 9}" text-anchor="middle">×2</text></g>`;
+}
+
+function tileAt(first, second, rect, vertical, attrs, stackedBy, ctx, fresh = false) {
+  const stacked = stackedBy !== null && stackedBy !== undefined;
+  const shadow = stacked ? tileGroup(first, second, rect.x + 5, rect.y + 5, vertical, "", "stackshadow") : "";
+  return shadow + tileGroup(first, second, rect.x, rect.y, vertical, attrs + (stacked ? ` data-stacked="${stackedBy}"` : ""), fresh ? "new" : "") +
+    (stacked ? stackMark(rect, stackedBy, ctx) : "");
+}
+
+function crossSVG(view, ctx) {
+  if (!view.spinner) return "<p class='muted'>No spinner yet: the highest double held is set first.</p>";
+  const sp = Number(view.spinner.split("-")[0]);
+  const spinnerRect = { x: -U / 2, y: -U, w: U, h: 2 * U };
+  const legal = ctx.selected && ctx.state ? ctx.state.legal_actions || [] : [];
+  const targets = legal.filter((a) => a.split(" ")[1] === ctx.selected && /^(play|stack) /.test(a));
+  // How far a side arm runs before turning: half the board's width, less the spinner and a label.
+  const avail = (ctx.boardWidth || 800) / SCALE;
+  const runLimit = Math.max(3 * U, Math.min(10 * U, avail / 2 - U / 2 - 110));
+  const boxes = [spinnerRect];
+  let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1"`, view.spinner_stacked_by, ctx);
+  let labels = "";
+  (view.arms || []).forEach((arm) => {
+    const lay = layoutArm(arm, spinnerRect, runLimit);
+    lay.placed.forEach((p) => {
+      boxes.push(p.rect);
+      const fresh = !!p.t.last || (!!ctx.since && p.t.seat !== view.seat &&
+        p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length);
+      body += tileAt(p.first, p.second, p.rect, p.vertical,
+        `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}${
+          p.t.last ? " data-last=\"1\"" : ""}`,
+        p.t.stacked_by, ctx, fresh);
+    });
+    const open = arm.open_end === null || arm.open_end === undefined;
+    // with a hand tile selected, the label of an arm it can go to plays it there on a tap
+    const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
+    const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
+    const box = labelBox(text, lay.dir, lay.edge, lay.lane);
+    boxes.push(box);
+    labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
+      `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
+  });
+  const x0 = Math.min(...boxes.map((r) => r.x)) - 8;
+  const y0 = Math.min(...boxes.map((r) => r.y)) - 8;
+  const x1 = Math.max(...boxes.map((r) => r.x + r.w)) + 14;
+  const y1 = Math.max(...boxes.map((r) => r.y + r.h)) + 14;
+  const w = x1 - x0;
+  const h = y1 - y0;
+  return `<svg class="crosssvg" viewBox="${x0} ${y0} ${w} ${h}" width="${Math.round(w * SCALE)}" height="${Math.round(h * SCALE)}" role="img" aria-label="the layout">${body}${labels}</svg>`;
+}
+
+// The count's terms, as the rules page says them: the outer end of each arm's last tile (a
+// double there counts both halves), the spinner's two halves while at most one side holds a
+// tile; an empty arm counts nothing. Returned only when they add up to the engine's count.
+function countTerms(view) {
+  if (!view.spinner) return null;
+  const sp = Number(view.spinner.split("-")[0]);
+  const arms = view.arms || [];
+  const sidesFilled = arms.filter((a) => a.kind === "side" && a.tiles.length).length;
+  const terms = [];
+  if (sidesFilled <= 1) terms.push({ n: 2 * sp, what: `the spinner ${view.spinner}` });
+  arms.forEach((a) => {
+    const last = a.tiles[a.tiles.length - 1];
+    if (!last) return;
+    const [x, y] = last.tile.split("-").map(Number);
+    terms.push({ n: x === y ? 2 * x : last.outer, what: `arm ${a.arm}: ${last.tile}` });
+  });
+  return terms.reduce((t, x) => t + x.n, 0) === view.count ? terms : null;
+}
+
+function board(view, ctx) {
+  const used = new Set(["hand_number", "hand_sizes", "boneyard", "drawn", "spinner", "spinner_seat", "spinner_stacked_by",
+    "arms", "open_ends", "count", "target", "passes", "last_play", "passed_on", "steal", "last_result"]);
+  const lp = view.last_play
+    ? `<span>Last: ${escapeHtml(ctx.seatName(view.last_play.seat))} — ${escapeHtml(describe(view.last_play.action))}${
+      view.last_play.scored ? ` <b class="hot">+${view.last_play.scored}</b>` : ""}${
+      view.last_play.stolen_from !== null && view.last_play.stolen_from !== undefined ? ` (stolen from ${escapeHtml(ctx.seatName(view.last_play.stolen_from))})` : ""}</span>`
+    : "";
+  const terms = countTerms(view);
+  const breakdown = terms && terms.length > 1
+    ? ` <small class="terms" title="${escapeHtml(terms.map((x) => `${x.what}: ${x.n}`).join("; "))}">(${terms.map((x) => x.n).join(" + ")})</small>` : "";
+  const facts = `<div class="facts"><span>Hand ${view.hand_number}</span>
+    <span class="count" title="the sum of the open ends; a play scores it when it is a multiple of 5">Count <b>${view.count === null ? "—" : view.count}</b>${breakdown}</span>
+    <span>Boneyard ${view.boneyard}</span><span>Target ${view.target}</span>${lp}</div>`;
+  const seats = `<div class="seatrow">${Array.from({ length: view.players }, (_, s) =>
+    seatBox(view, ctx, s, `<div class="seatline">${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}${
+      view.spinner_seat === s ? " · <span class='badge'>set spinner</span>" : ""}</div>`)
+  ).join("")}</div>`;
+  return facts + seats + `<div class="cross">${crossSVG(view, ctx)}</div>` + publicFields(view, used);
+}
+
+// The layout as the hand ended: the plays logged since `before` laid on their arms.
+function endView(before, after) {
+  const view = JSON.parse(JSON.stringify(before));
+  const sp = view.spinner ? Number(view.spinner.split("-")[0]) : null;
+  for (const line of linesSince(before, after)) {
+    const play = /^seat (\d+) plays (\d)-(\d) to arm (\d)/.exec(line);
+    const stack = /^seat (\d+) stacks (\d-\d) on (?:arm (\d)|the spinner)/.exec(line);
+    if (play) {
+      const [seat, a, b, armNo] = play.slice(1).map(Number);
+      const arm = view.arms.find((x) => x.arm === armNo);
+      const last = arm.tiles[arm.tiles.length - 1];
+      const open = last ? last.outer : sp;
+      const outer = a === open ? b : a;
+      arm.tiles.push({ tile: `${a}-${b}`, outer, seat, stacked_by: null, last: true });
+      arm.open_end = outer;
+      view.hand_sizes[seat] -= 1;
+      view.last_play = { seat, action: `play ${a}-${b} to ${armNo}`, scored: null, stolen_from: null };
+    } else if (stack) {
+      const seat = Number(stack[1]);
+      const arm = stack[3] ? view.arms.find((x) => x.arm === Number(stack[3])) : null;
+      if (arm && arm.tiles.length) Object.assign(arm.tiles[arm.tiles.length - 1], { stacked_by: seat, last: true });
+      else view.spinner_stacked_by = seat;
+      view.hand_sizes[seat] -= 1;
+      view.last_play = { seat, action: `stack ${stack[2]} on ${stack[3] || 0}`, scored: null, stolen_from: null };
+    }
+  }
+  view.count = null; // not recomputed here: the result panel says what was scored
+  return view;
+}
+
+function headline(r, ctx) {
+  const who = r.winner === null || r.winner === undefined ? null : escapeHtml(ctx.seatName(r.winner));
+  if (r.how === "domino") return `${who} went out and scores ${r.award}: the pips left in the other hands.`;
+  if (r.how === "blocked") return who ? `The hand is blocked: ${who} has the fewest pips and scores ${r.award}.`
+    : "The hand is blocked and the lowest hands tie: nobody scores.";
+  if (r.how === "target") return `${who} reached the target.`;
+  return "";
+}
+
+function result(view, r, ctx) {
+  if (!r.hands) return "";
+  const rows = r.hands.map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} ${
+    r.pips ? `<small>${r.pips[s]} pips</small>` : ""}</span>`).join("");
+  return `<p>The hands as the hand ended:</p><div class="hands-shown">${rows}</div>`;
+}
+
+function changes(r) {
+  return r.scores.map((_, s) => (s === r.winner ? r.award : 0));
+}
+
+// A player who cannot play and may only draw draws at once (the rules' forced draw).
+function autoAction(state) {
+  const legal = state.legal_actions || [];
+  return legal.length === 1 && legal[0] === "draw" ? "draw" : null;
+}
+
+export default { board, describe, ask, endView, headline, result, changes, autoAction };
