@@ -13,8 +13,14 @@ export function tileWords(tile) {
 
 function label() {
   document.querySelectorAll("#hand [data-hand]").forEach((el) => {
-    const words = `${tileWords(el.dataset.hand)}${el.classList.contains("playable") ? ", playable" : ""}`;
-    if (el.getAttribute("aria-label") !== words) el.setAttribute("aria-label", words);
+    if (el.dataset.spoken === el.getAttribute("aria-label")) return;
+    // keep what the page says after the tile ("tile 6-4, new"), with the tile in words
+    const said = el.getAttribute("aria-label") || "";
+    const prefix = `tile ${el.dataset.hand}`;
+    const rest = said.startsWith(prefix) ? said.slice(prefix.length) : "";
+    const words = `${tileWords(el.dataset.hand)}${rest}${el.classList.contains("playable") ? ", playable" : ""}`;
+    el.setAttribute("aria-label", words);
+    el.dataset.spoken = words;
   });
   document.querySelectorAll("#actions [data-action]").forEach((el, i) => {
     if (i < 10 && !el.dataset.key) {
