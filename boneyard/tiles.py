@@ -136,11 +136,6 @@ def parse_tiles(texts: Iterable[str]) -> list[Tile]:
     return [Tile.parse(t) for t in texts]
 
 
-def tile_strs(tiles: Iterable[Tile]) -> list[str]:
-    """Tile strings of several tiles, in the given order."""
-    return [str(t) for t in tiles]
-
-
 def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
@@ -159,6 +154,15 @@ def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
     return tiles
 
 
-def remove_one(tiles: list[Tile], tile: Tile) -> None:
-    """Remove one copy of ``tile`` from a list (``ValueError`` if absent)."""
-    tiles.remove(tile)
+_BY_TEXT = {str(t): t for t in double_six()}
+
+
+def tile_of(text: str) -> Tile:
+    """A tile from its notation, fast for the canonical text views use (``"6-4"``, high end first).
+
+    Bots read every tile of a view through this: a table lookup, with :meth:`Tile.parse`
+    (and its errors) for any other spelling.
+    """
+    found = _BY_TEXT.get(text)
+    return found if found is not None else Tile.parse(text)
+

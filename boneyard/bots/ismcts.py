@@ -258,7 +258,7 @@ class IsmctsBot:
         fast = getattr(knobs, "outcomes", None) if knobs is not None and not own else None
         scale = margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
-        hand = view.get("hand_number", 1)
+        hand = view["hand_number"]
         per_key = game_id if fast is None else game_id + ":fast"
         looping = time.perf_counter()
         done = failures = 0
@@ -319,7 +319,7 @@ class IsmctsBot:
         except ValueError:
             return False
         start = list(game.scores)
-        hand = view.get("hand_number", 1)
+        hand = view["hand_number"]
         node = root
         path = [root]
         first = True
@@ -416,7 +416,7 @@ class IsmctsBot:
         ``start`` (the scores when the search began) is not needed to tell: a hand may end
         with nobody scoring (a blocked two-box hand), and that too ends the playout.
         """
-        return bool(game.is_over or getattr(game, "hand_number", 1) != hand)
+        return bool(game.is_over or game.hand_number != hand)
 
     @staticmethod
     def _reward(game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None) -> list[float]:

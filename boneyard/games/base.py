@@ -30,18 +30,11 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from ..errors import IllegalAction
 from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
-
-
-class Action(Protocol):
-    """What every action object offers: a canonical ``str()`` in the action notation."""
-
-    def __str__(self) -> str: ...
-
 
 # One history entry: (seat that sees the secret text or None, text, what others see or None).
 Event = tuple[int | None, str, str | None]

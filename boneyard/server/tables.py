@@ -722,19 +722,23 @@ class TableService:
         return changed
 
     async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """The solver's best play for the token's seat (rummikub), built from that seat's view only."""
-        from .hints import rummikub_hint
+        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
+
+        Built from that seat's view only, so a hint can never reveal a hidden tile.
+        """
+        from .hints import HINTS
 
         table = await self.get(table_id)
         seat = self.seat_of(table, token, required=True)
-        if table.game_id != "rummikub":
-            raise BadRequest(f"hints are given at rummikub tables only; this table plays {table.game_id}")
+        hint = HINTS.get(table.game_id)
+        if hint is None:
+            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
         state = self.state(table, seat)
         if state["is_over"]:
             raise Conflict("the game is over: there is nothing to hint")
         if state["current_player"] != seat:
             raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(rummikub_hint, state["view"])
+        found = await self._run_slow(hint, state["view"])
         async with table.lock:
             if table.version != state["version"]:
                 raise Conflict("the table moved on while the hint was worked out: ask again")

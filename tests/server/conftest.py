@@ -55,7 +55,7 @@ class Server:
                "--bot-delay", str(self.bot_delay), "--limits", self.limits, *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # generous: a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
@@ -65,7 +65,7 @@ class Server:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError("server did not start in 90 s")
 
     def kill(self) -> None:
         """kill -9: no shutdown code runs."""

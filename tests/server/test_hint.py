@@ -8,7 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import boneyard
-from boneyard.server.hints import play_text, rummikub_hint, table_groups
+from boneyard.server.hints.rummikub import hint as rummikub_hint
+from boneyard.server.hints.rummikub import play_text, table_groups
 
 
 def view(hand: list[str], table: list[list[str]], opened: bool = True) -> dict[str, Any]:
@@ -63,7 +64,7 @@ def test_hint_refusals(client: TestClient) -> None:
     assert client.get(f"/api/tables/{table}/hint").status_code == 401
     assert client.get(f"/api/tables/{table}/hint", headers={"Authorization": "Bearer nope"}).status_code == 403
     r = client.get(f"/api/tables/{table}/hint", headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 400 and "rummikub" in r.json()["detail"]
+    assert r.status_code == 400 and r.json()["detail"] == "no hints are given at Domino Rounce tables"
     assert client.get("/api/tables/nope/hint", headers={"Authorization": f"Bearer {token}"}).status_code == 404
 
 

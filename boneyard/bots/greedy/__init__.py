@@ -15,13 +15,13 @@ a random choice is what any heuristic-free player can honestly do from a view al
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from typing import Any
 
-_POLICIES: dict[str, Any] = {}
-_REGISTERED: dict[str, Any] = {}
+from ...plugins import PerGame
+
+_POLICIES: PerGame[Any] = PerGame(__name__, lambda module: module, None)
 
 
 def register(game_id: str, heuristic: Any) -> None:
@@ -32,12 +32,12 @@ def register(game_id: str, heuristic: Any) -> None:
     """
     if not callable(getattr(heuristic, "choose", None)):
         raise ValueError(f"a greedy heuristic needs choose(view, legal_actions, rng), got {heuristic!r}")
-    _REGISTERED[game_id] = heuristic
+    _POLICIES.register(game_id, heuristic)
 
 
 def unregister(game_id: str) -> None:
     """Remove what :func:`register` added (tests clean up with this)."""
-    _REGISTERED.pop(game_id, None)
+    _POLICIES.unregister(game_id)
 
 
 def policy(game_id: str) -> Any:
@@ -46,17 +46,7 @@ def policy(game_id: str) -> Any:
     Only "no module for this game" counts as none: an error inside a game's module (an
     import it lacks, say) is raised, never hidden behind the random fallback.
     """
-    if game_id in _REGISTERED:
-        return _REGISTERED[game_id]
-    if game_id not in _POLICIES:
-        name = f"{__name__}.{game_id}"
-        try:
-            _POLICIES[game_id] = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            _POLICIES[game_id] = None
-    return _POLICIES[game_id]
+    return _POLICIES.get(game_id)
 
 
 class GreedyBot:

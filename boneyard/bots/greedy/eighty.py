@@ -25,19 +25,13 @@ from typing import Any
 
 from ...games.eighty.engine import COUNT, lead_suit, power, tables, trick_winner
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
-from ...tiles import Tile, double_six
+from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2, blanks=False)
-_TILES = {str(t): t for t in _FULL}
+tile = tile_of  # a tile from its notation (a table lookup)
 _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
 PARTNER_SHARE = 22  # points a partner's hand brings on average
-
-
-def tile(text: str) -> Tile:
-    """A tile from its notation."""
-    found = _TILES.get(text)
-    return found if found is not None else Tile.parse(text)
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:

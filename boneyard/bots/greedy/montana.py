@@ -1,6 +1,6 @@
 """Greedy Montana: keep the tiles that bring the hand nearest to going out.
 
-Built on the hand analysis (``boneyard.games.montana_analysis``), the heuristic a decent
+Built on the hand analysis (``boneyard.games.montana.analysis``), the heuristic a decent
 player would recognise:
 
 - **Go out** whenever the rules allow (``out``, ``claim out``).
@@ -32,21 +32,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.montana import analysis as hands
-from ...tiles import Tile, double_six
+from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(4)
-_TILES = {str(t): t for t in _FULL}
+tile = tile_of  # a tile from its notation (a table lookup)
 READY_MIN_WAITS = 2
 EVIDENCE_Z = 1.0  # ismcts overrules greedy only on this many standard errors of evidence
 SEARCH = "flat"  # ismcts compares a few candidates on common sampled worlds (see candidates)
 MAX_CANDIDATES = 5
-
-
-def tile(text: str) -> Tile:
-    """A tile from its notation."""
-    found = _TILES.get(text)
-    return found if found is not None else Tile.parse(text)
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
@@ -169,17 +163,6 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
     danger = any(r for s, r in enumerate(view.get("ready") or []) if s != seat)
     reach = keys[ranked[0]][0] + (1 if danger else 0)
     return [greedy_action, *(plain[n] for n in ranked if keys[n][0] <= reach)][: MAX_CANDIDATES + 1]
-
-
-def _connection(t: Tile, suit: Counter[int] | list[int]) -> float:
-    """How much a tile helps its suit's sets: copies count most, then run neighbours."""
-    low = t.low
-    return (
-        2.0 * (suit[low] - 1)
-        + (1.0 if suit[low - 1] else 0.0)
-        + (1.0 if suit[low + 1] else 0.0)
-        + 0.5 * ((1 if suit[low - 2] else 0) + (1 if suit[low + 2] else 0))
-    )
 
 
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:

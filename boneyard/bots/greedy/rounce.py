@@ -21,11 +21,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.rounce.engine import Placed, beats, placement, trick_winner
-from ...tiles import Tile, double_six
+from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
+tile = tile_of  # a tile from its notation (a table lookup)
 # Chance that a trump takes a trick, by the number of unseen trumps that outrank it.
 _TRUMP_ODDS = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05)
 KEEP_AT = 1.0  # estimated tricks at or above which a hand is played
@@ -35,12 +36,6 @@ PLAY_ON_AT = 1.6  # estimated tricks at or above which a dealer plays on rather 
 def trump_rank(tile: Tile, trump: int) -> int:
     """The rank of a trump tile (the engine's placement: the trump double ranks as the trump number)."""
     return placement(tile, trump, trump)[1]
-
-
-def tile(text: str) -> Tile:
-    """A tile from its notation (looked up: the views give tiles high end first)."""
-    found = _TILES.get(text)
-    return found if found is not None else Tile.parse(text)
 
 
 def unseen(view: dict[str, Any]) -> list[Tile]:

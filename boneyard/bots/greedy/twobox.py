@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from ...games.twobox.engine import ArmEnd, end_value, open_ends_and_count, scored
-from ...tiles import Tile, double_six
+from ...tiles import Tile, double_six, tile_of
 
 _compiled: ModuleType | None
 try:  # built from _twobox_playout.c at install time; without it ismcts plays out through the engine
@@ -48,26 +48,20 @@ COMPILED = _compiled is not None
 
 MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2)
-_TILES = {str(t): t for t in _FULL}
+tile = tile_of  # a tile from its notation (a table lookup)
 _NOTHING: ArmEnd = (Tile(0, 0), 0)  # an arm end that adds nothing to the count
 # _PAIRS[a][b]: the tile with ends a and b.
 _FULL_COUNTS = [sum(1 for t in _FULL if t.key == k) for k in range(64)]
 _BY_KEY: list[Any] = [None] * 64
 for _t in _FULL:
     _BY_KEY[_t.key] = _t
-_PAIRS = tuple(tuple(_TILES[f"{max(a, b)}-{min(a, b)}"] for b in range(7)) for a in range(7))
+_PAIRS = tuple(tuple(Tile(a, b) for b in range(7)) for a in range(7))
 SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search (engine playouts)
 COMPILED_CANDIDATES: int | None = None  # with the compiled playouts: every play (None) or greedy's best few
 PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
 ROUNDS_PER_WORLD = 16  # compiled playouts: boneyard orders tried per sampled world
-
-
-def tile(text: str) -> Tile:
-    """A tile from its notation."""
-    found = _TILES.get(text)
-    return found if found is not None else Tile.parse(text)
 
 
 def layout(view: dict[str, Any]) -> tuple[int, list[ArmEnd]]:

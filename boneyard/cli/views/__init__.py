@@ -10,7 +10,6 @@ renderer: an error inside a game's view module is raised, never hidden.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,38 +17,26 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...plugins import PerGame
+
 SKIP = {"game", "players", "rules", "seat", "history", "hand", "phase", "current_player", "is_over", "winners"}
 
 Renderer = Callable[[dict[str, Any]], RenderableType]
-_REGISTERED: dict[str, Renderer] = {}
-_FOUND: dict[str, Renderer] = {}
 
 
 def register(game_id: str, renderer: Renderer) -> None:
     """Give a game (one living outside ``boneyard``, say) its terminal renderer."""
-    _REGISTERED[game_id] = renderer
+    _RENDERERS.register(game_id, renderer)
 
 
 def unregister(game_id: str) -> None:
     """Remove what :func:`register` added (tests clean up with this)."""
-    _REGISTERED.pop(game_id, None)
+    _RENDERERS.unregister(game_id)
 
 
 def renderer(game_id: str) -> Renderer:
     """The game's registered renderer, else its module's ``render``, else the generic one."""
-    if game_id in _REGISTERED:
-        return _REGISTERED[game_id]
-    if game_id not in _FOUND:
-        name = f"{__name__}.{game_id}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise  # the game's view module exists but is broken: say so
-            _FOUND[game_id] = render_generic
-        else:
-            _FOUND[game_id] = module.render
-    return _FOUND[game_id]
+    return _RENDERERS.get(game_id)
 
 
 def render(view: dict[str, Any]) -> RenderableType:
@@ -59,15 +46,9 @@ def render(view: dict[str, Any]) -> RenderableType:
 
 def describe(view: dict[str, Any], action: Any) -> str:
     """A menu line for a legal action: the game's own ``describe(view, action)``, else its notation."""
-    if view["game"] in _REGISTERED:
-        return str(action)
-    try:
-        module = importlib.import_module(f"{__name__}.{view['game']}")
-    except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.{view['game']}":
-            raise
-        return str(action)
-    own = getattr(module, "describe", None)
+    if _RENDERERS.is_registered(view["game"]):
+        return str(action)  # a game registered from outside boneyard: its notation
+    own = _DESCRIBERS.get(view["game"])
     return str(action) if own is None else str(own(view, str(action)))
 
 
@@ -97,3 +78,9 @@ def render_generic(view: dict[str, Any]) -> RenderableType:
 def seat_label(view: dict[str, Any], seat: int) -> str:
     """'seat 2' or 'you' when the view is that seat's."""
     return "you" if view.get("seat") == seat else f"seat {seat}"
+
+
+_RENDERERS: PerGame[Renderer] = PerGame(__name__, lambda module: module.render, render_generic)
+_DESCRIBERS: PerGame[Callable[[dict[str, Any], str], Any] | None] = PerGame(
+    __name__, lambda module: getattr(module, "describe", None), None
+)

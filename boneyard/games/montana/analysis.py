@@ -134,10 +134,6 @@ def count(codes: Sequence[int], tile: Tile) -> int:
     return (codes[tile.high] // P5[tile.low]) % 5
 
 
-def _fits(mask: int, one_pair: bool) -> bool:
-    return bool(mask) if not one_pair else bool(mask & _ONE_PAIR)
-
-
 def complete(codes: Sequence[int], one_pair: bool = False) -> bool:
     """Whether the coded hand splits into sets with nothing left over."""
     if not one_pair:

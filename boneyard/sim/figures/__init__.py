@@ -14,11 +14,13 @@ this game" falls back on the generic figures (an error inside a game's module is
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
+
+from ...plugins import PerGame
 
 # (view, memory kept across the whole game, the current hand's tallies) -> None
 Watcher = Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any]], None]
@@ -82,35 +84,26 @@ class _Entry:
     watch: Watcher | None
 
 
-_registered: dict[str, _Entry] = {}
-_found: dict[str, _Entry] = {}
+def _from_module(module: ModuleType) -> _Entry:
+    return _Entry(module.FIGURES, getattr(module, "watch", None))
+
+
+_ENTRIES: PerGame[_Entry] = PerGame(__name__, _from_module, _Entry(GenericFigures, None))
 
 
 def register(game_id: str, figures: Callable[[], Figures], watch: Watcher | None = None) -> None:
     """Give a game (one living outside ``boneyard``, say) its figures and optional watcher."""
-    _registered[game_id] = _Entry(figures, watch)
+    _ENTRIES.register(game_id, _Entry(figures, watch))
 
 
 def unregister(game_id: str) -> None:
     """Remove what :func:`register` added (tests clean up with this)."""
-    _registered.pop(game_id, None)
+    _ENTRIES.unregister(game_id)
 
 
 def _entry(game_id: str) -> _Entry:
     """The registered entry, else the game's module, else the generic figures."""
-    if game_id in _registered:
-        return _registered[game_id]
-    if game_id not in _found:
-        name = f"{__name__}.{game_id}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise  # the game's module exists but something it imports does not
-            _found[game_id] = _Entry(GenericFigures, None)
-        else:
-            _found[game_id] = _Entry(module.FIGURES, getattr(module, "watch", None))
-    return _found[game_id]
+    return _ENTRIES.get(game_id)
 
 
 def figures_for(game_id: str) -> Figures:

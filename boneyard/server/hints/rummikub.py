@@ -23,7 +23,7 @@ from boneyard.tiles import Tile
 HINT_BUDGET = 200_000
 
 
-def rummikub_hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None = None) -> dict[str, Any]:
+def hint(view: dict[str, Any], is_legal: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """The best play for the view's seat: ``{action, tiles, count, pips, exact, why}``.
 
     ``action`` is ``None`` when no hand tile can be played (``why`` then says so: draw or
