@@ -106,7 +106,9 @@ def test_the_web_api_plays_it(tmp_path: Path) -> None:
             if view["is_over"]:
                 break
             legal = state.get("legal_actions") or []
-            if view["current_player"] == 0 and legal:
+            if state.get("between_hands"):  # a hand just ended: press "Next hand" as a player would
+                assert client.post(f"/api/tables/{table}/next", headers=headers).status_code == 200
+            elif view["current_player"] == 0 and legal:
                 body = {"action": legal[0], "expected_version": state["version"]}
                 r = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
                 assert r.status_code == 200, r.text
