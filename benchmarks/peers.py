@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -146,6 +148,94 @@ PEERS = (
 )
 
 
+# ----- interleaved ratios to abw333's dominoes -------------------------------------------
+
+# The games held against abw333's ``dominoes`` (each at its default player count), and the
+# ratio to it each must reach.
+TARGETS = {"rounce": 1.5, "eighty": 1.5, "twobox": 1.5, "montana": 1.0}
+
+
+def pure_python_moves(game_id: str, seconds: float) -> float:
+    """``boneyard_moves`` in a fresh interpreter running the pure-Python engines (the fallback)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import peers; "
+        f"peers.boneyard_moves({game_id!r}, {min(seconds, 0.3)!r}); "  # warm up, as this process is
+        f"print(peers.boneyard_moves({game_id!r}, {seconds!r}))"
+    )
+    env = dict(os.environ, BONEYARD_PURE_PYTHON="1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+Pairs = dict[tuple[str, str], list[tuple[float, float]]]
+
+
+def interleaved_ratios(rounds: int, seconds: float, engines: list[str]) -> Pairs:
+    """(ours, dominoes) moves/s pairs per (game, engines), measured back to back, ``rounds`` times.
+
+    ``engines`` holds ``"compiled"`` (this process, when it runs the compiled engines)
+    and/or ``"pure Python"`` (a subprocess with ``BONEYARD_PURE_PYTHON=1``). Each pair is
+    measured adjacently in time, in alternating order from one round to the next, so that
+    the load of a shared machine weighs on both sides of a ratio alike; this is why the
+    ratios are steadier than the absolute figures.
+    """
+    pairs: Pairs = {(g, e): [] for g in TARGETS if g in boneyard.games() for e in engines}
+    for r in range(rounds):
+        for game_id, kind in pairs:
+            print(f"  round {r + 1}/{rounds}: {game_id} ({kind}) against abw333 dominoes...", file=sys.stderr)
+
+            def ours(game_id: str = game_id, kind: str = kind) -> float:
+                if kind == "pure Python":
+                    return pure_python_moves(game_id, seconds)
+                return boneyard_moves(game_id, seconds)
+
+            if r % 2:
+                mine = ours()
+                peer = abw333_dominoes(seconds)
+            else:
+                peer = abw333_dominoes(seconds)
+                mine = ours()
+            pairs[(game_id, kind)].append((mine, peer))
+    return pairs
+
+
+def interleaved_section(rounds: int, seconds: float) -> MarkdownLines:
+    """The interleaved ratios of random play to abw333's ``dominoes``, their min and median."""
+    from boneyard import compiled
+
+    engines = ["compiled", "pure Python"] if compiled.is_compiled() else ["pure Python"]
+    lines = [
+        "## Random play against abw333's `dominoes`, interleaved",
+        "",
+        f"Each game (default player count, through the public API: `legal_actions()` and `apply()`) "
+        f"and abw333's `dominoes` (four-player block game) run back to back for {seconds:g} s each, "
+        f"{rounds} rounds, alternating which goes first; a ratio is ours ÷ theirs within one round. "
+        "*compiled*: the engines as installed (mypyc); *pure Python*: the same source run by the "
+        "interpreter (`BONEYARD_PURE_PYTHON=1`, the fallback when no compiler is present), in a "
+        "subprocess. The target is the issue's: 1.5× for rounce, eighty and two-box, 1.0× for montana.",
+        "",
+    ]
+    try:
+        import dominoes  # noqa: F401
+    except ImportError as err:
+        return [*lines, f"abw333's `dominoes` is not installed (`pip install dominoes`: {err}): no ratio."]
+    lines += [
+        "| game | engines | ours moves/s (median) | dominoes moves/s (median) | ratio min | ratio median "
+        "| target | met (min) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for (game_id, kind), pairs in interleaved_ratios(rounds, seconds, engines).items():
+        ratios = [ours / peer for ours, peer in pairs]
+        low, mid = min(ratios), statistics.median(ratios)
+        target = TARGETS[game_id]
+        lines.append(
+            f"| {game_id} | {kind} | {statistics.median(o for o, _ in pairs):,.0f} | "
+            f"{statistics.median(p for _, p in pairs):,.0f} | {low:.2f}× | {mid:.2f}× | {target:.1f}× | "
+            f"{'yes' if low >= target else 'median only' if mid >= target else 'no'} |"
+        )
+    return lines
+
+
 # ----- the report ------------------------------------------------------------------------
 
 
@@ -254,8 +344,21 @@ def simulate_section(seconds: float) -> MarkdownLines:
     return lines
 
 
+def build_time() -> str:
+    """The mypyc build's duration as the install recorded it (``boneyard/_compiled.json``)."""
+    from boneyard import compiled
+
+    try:
+        seconds = json.loads(compiled.MANIFEST.read_text(encoding="utf-8"))["build_seconds"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    return f"; the install compiled them in {seconds:.0f} s of wall time on this machine"
+
+
 def header(seconds: float) -> MarkdownLines:
     """What was measured, where and when."""
+    from boneyard import compiled
+
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return [
         "# Performance",
@@ -264,6 +367,7 @@ def header(seconds: float) -> MarkdownLines:
         "",
         f"- measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPU cores, load average {load:.2f} at the start",
+        f"- engines: {compiled.describe()}{build_time()}",
         f"- {seconds:g} s of random play per figure; a move is one player decision (deals and other chance "
         "events are not counted, but their time is)",
         "- the machine was shared with other work while measuring: treat the figures as rough, the ratios "
@@ -278,11 +382,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per figure (default 3)")
     parser.add_argument("--sim-seconds", type=float, default=8.0, help="seconds per simulate run (default 8)")
     parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds against dominoes (default 5)")
+    parser.add_argument("--ratio-seconds", type=float, default=1.0, help="seconds per side of a round (default 1)")
+    parser.add_argument("--only-ratios", action="store_true", help="measure only the interleaved ratios")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.sim_seconds <= 0:
-        parser.error("--seconds and --sim-seconds must be positive")
+    if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds at least 1")
     lines = header(args.seconds)
+    lines += [*interleaved_section(args.rounds, args.ratio_seconds), ""]
+    if args.only_ratios:
+        print("\n".join(lines))
+        return
     engine_lines, ours = engines_section(args.seconds)
     lines += [*engine_lines, ""]
     lines += [*peers_section(args.seconds, ours), ""]

@@ -21,13 +21,14 @@ class Tile:
     ('6-4', 6, 4, 10)
     """
 
-    __slots__ = ("high", "key", "low")
+    __slots__ = ("high", "key", "low", "text")
     high: int
     low: int
     key: int
+    text: str
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
-    def __new__(cls, a: int, b: int) -> Tile:
+    def __new__(cls, a: Any, b: Any) -> Tile:
         """Return the tile with ends ``a`` and ``b`` (in either order)."""
         try:
             return cls._interned[(a, b)]
@@ -44,12 +45,13 @@ class Tile:
             object.__setattr__(tile, "high", high)
             object.__setattr__(tile, "low", low)
             object.__setattr__(tile, "key", high * 8 + low)
+            object.__setattr__(tile, "text", f"{high}-{low}")
             cls._interned[(high, low)] = tile
         cls._interned[(a, b)] = tile
         return tile
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
+    def parse(cls, text: Any) -> Tile:
         """Parse ``"6-4"`` (either end first; surrounding spaces ignored)."""
         if isinstance(text, Tile):
             return text
@@ -62,7 +64,7 @@ class Tile:
         raise AttributeError("Tile is immutable")
 
     def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"
@@ -136,7 +138,7 @@ def parse_tiles(texts: Iterable[str]) -> list[Tile]:
     return [Tile.parse(t) for t in texts]
 
 
-def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
+def check_deck(deck: Any, full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise ValueError("deck must be a list of tile strings")
