@@ -127,10 +127,21 @@ class Tile:
 
 
 def double_six(copies: int = 1, *, blanks: bool = True) -> list[Tile]:
-    """The tiles of ``copies`` double-six sets, sorted; without blanks if asked."""
-    lowest = 0 if blanks else 1
-    one = [Tile(h, lo) for h in range(lowest, MAX_PIP + 1) for lo in range(lowest, h + 1)]
-    return sorted(one * copies)
+    """The tiles of ``copies`` double-six sets, sorted; without blanks if asked.
+
+    Engines call this for every new hand (their ``full_set``), so each set is built and
+    sorted once and then copied: the tiles are immutable and interned, so a copy of the
+    list is as good as a new one.
+    """
+    made = _SETS.get((copies, blanks))
+    if made is None:
+        lowest = 0 if blanks else 1
+        one = [Tile(h, lo) for h in range(lowest, MAX_PIP + 1) for lo in range(lowest, h + 1)]
+        made = _SETS[(copies, blanks)] = sorted(one * copies)
+    return list(made)
+
+
+_SETS: dict[tuple[int, bool], list[Tile]] = {}
 
 
 def parse_tiles(texts: Iterable[str]) -> list[Tile]:

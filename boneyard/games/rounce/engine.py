@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -24,6 +25,7 @@ from ..base import Game, deal_hidden
 START_POINTS: Final = 15
 TRICKS: Final = 5
 ROUNCE_PENALTY: Final = 5
+_KEY: Final = attrgetter("key")  # hands sort by tile key: faster than comparing tiles
 
 
 class Phase(StrEnum):
@@ -210,7 +212,7 @@ class Rounce(Game):
         deck = self._deck()
         self.hand_number += 1
         self.dealer = dealer
-        self.hands = [sorted(deck[i * 5 : i * 5 + 5], reverse=True) for i in range(n)]
+        self.hands = [sorted(deck[i * 5 : i * 5 + 5], key=_KEY, reverse=True) for i in range(n)]
         self.turn_up = deck[n * 5]
         self.trump = self.turn_up.high
         self.turn_up_taken = False
@@ -317,7 +319,7 @@ class Rounce(Game):
         take = 7 if self.players == 4 else 6
         self.discarded[seat].extend(self.hands[seat])
         self.out.extend(self.hands[seat])
-        self.hands[seat] = sorted(self.boneyard[:take], reverse=True)
+        self.hands[seat] = sorted(self.boneyard[:take], key=_KEY, reverse=True)
         del self.boneyard[:take]
         self.due = take - 5
         self.phase = Phase.DISCARD
