@@ -365,14 +365,20 @@ def simulate_section(seconds: float) -> MarkdownLines:
 
 
 def build_time() -> str:
-    """The mypyc build's duration as the install recorded it (``boneyard/_compiled.json``)."""
+    """The mypyc build's duration as the install recorded it (``boneyard/_compiled.json``) and its size."""
     from boneyard import compiled
 
     try:
-        seconds = json.loads(compiled.MANIFEST.read_text(encoding="utf-8"))["build_seconds"]
-    except (OSError, ValueError, KeyError, TypeError):
+        manifest = json.loads(compiled.MANIFEST.read_text(encoding="utf-8"))
+        seconds = manifest["build_seconds"]
+        names = [entry["binary"] for entry in manifest["modules"].values()] + [manifest["shared"]]
+        size = sum((compiled.PACKAGE_DIR / name).stat().st_size for name in names)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return ""
-    return f"; the install compiled them in {seconds:.0f} s of wall time on this machine"
+    return (
+        f"; the install compiled them in {seconds:.0f} s of wall time on this machine, into "
+        f"{size / 1e6:.1f} MB of compiled modules (mypy, about 26 MB, is needed only to build)"
+    )
 
 
 def header(seconds: float) -> MarkdownLines:

@@ -275,6 +275,10 @@ class Twobox(Game):
             else:
                 lasts.append(None)
         self.ends, self.count = open_ends_and_count(self.spinner.high, lasts)
+        # Looked up here, once per layout change, rather than at every legal-action list
+        # (draws and passes leave the layout as it is; hashing the ends tuple is not free).
+        table = _MOVES.get(self.ends)
+        self._plays_by_key = table if table is not None else _moves_for(self.ends)
         if self.spinner_stack is None and not all(arms):
             stackable.append((self.spinner, _STACK_AT[self.spinner.key * 5]))
         self.stackable = stackable
@@ -285,9 +289,7 @@ class Twobox(Game):
         seat = self.current_player
         assert seat is not None
         hand = self.hands[seat]
-        table = _MOVES.get(self.ends)
-        if table is None:
-            table = _moves_for(self.ends)
+        table = self._plays_by_key
         out: list[TwoboxAction] = []
         prev = None
         for t in hand:
