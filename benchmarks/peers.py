@@ -329,11 +329,33 @@ def search_section(timeout: float) -> MarkdownLines:
     return [*lines, "", note]
 
 
+def simulate_moves(game_id: str, games: int, workers: int) -> tuple[float, float, float, float]:
+    """One ``boneyard.simulate`` run: (games/s, moves/s, hands/s, elapsed s)."""
+    result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
+    moves = sum(r["decisions"] for r in result.records)
+    hands = sum(r["hands_played"] for r in result.records)
+    return result.games_per_second, moves / result.elapsed, hands / result.elapsed, result.elapsed
+
+
+def pure_python_simulate(game_id: str, games: int) -> float:
+    """Moves/s of the same one-worker ``simulate`` run in a fresh interpreter on the pure-Python engines."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import peers; "
+        f"peers.simulate_moves({game_id!r}, 20, 1); "  # the pilot, as in this process
+        f"print(peers.simulate_moves({game_id!r}, {games!r}, 1)[1])"
+    )
+    env = dict(os.environ, BONEYARD_PURE_PYTHON="1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def simulate_section(seconds: float) -> MarkdownLines:
     """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game.
 
     Each game's run is sized (from a short pilot) to take about ``seconds`` on one worker,
-    so that starting the worker processes is a small part of the time.
+    so that starting the worker processes is a small part of the time. The one-worker run
+    is repeated on the pure-Python engines (a subprocess), right after, so that the gain
+    of the compiled engines on a whole simulation is measured in the same conditions.
     """
     lines = [
         "## `boneyard simulate` throughput (random bots, local backend)",
@@ -341,10 +363,12 @@ def simulate_section(seconds: float) -> MarkdownLines:
         f"Each run sized to about {seconds:g} s on one worker; each game's default player count; "
         "one view per move (the bots' input, also read for the per-hand data), summaries included. "
         "With 2 workers the two processes start from scratch (forkserver), so a speed-up needs two "
-        "idle cores, which this shared machine did not have.",
+        "idle cores, which this shared machine did not have. *pure Python moves/s*: the same one-worker "
+        "run on the pure-Python engines (`BONEYARD_PURE_PYTHON=1`), measured right after; *gain*: the "
+        "engines as installed over that.",
         "",
-        "| game | games | workers | games/s | moves/s | hands/s | speed-up |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| game | games | workers | games/s | moves/s | hands/s | speed-up | pure Python moves/s | gain |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for game_id in boneyard.games():
         pilot = boneyard.simulate(game_id, games=20, seed=1)
@@ -352,15 +376,15 @@ def simulate_section(seconds: float) -> MarkdownLines:
         base = None
         for workers in (1, 2):
             print(f"  simulate {game_id}: {games} games with {workers} worker(s)...", file=sys.stderr)
-            result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
-            moves = sum(r["decisions"] for r in result.records)
-            hands = sum(r["hands_played"] for r in result.records)
-            gps = result.games_per_second
+            gps, mps, hps, _ = simulate_moves(game_id, games, workers)
             base = base or gps
-            lines.append(
-                f"| {game_id} | {games} | {workers} | {gps:,.1f} | {moves / result.elapsed:,.0f} | "
-                f"{hands / result.elapsed:,.1f} | {gps / base:.2f}× |"
-            )
+            pure = " | "
+            if workers == 1:
+                print(f"  simulate {game_id}: {games} games, pure Python...", file=sys.stderr)
+                pure_mps = pure_python_simulate(game_id, games)
+                pure = f"{pure_mps:,.0f} | {mps / pure_mps:.2f}×"
+            row = f"| {game_id} | {games} | {workers} | {gps:,.1f} | {mps:,.0f} | {hps:,.1f} | {gps / base:.2f}×"
+            lines.append(f"{row} | {pure} |")
     return lines
 
 
