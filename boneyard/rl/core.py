@@ -78,6 +78,10 @@ class Table:
         """The observation of ``seat``, from its view only (a new array each call: callers may keep or change it)."""
         return self.enc.observe(self.view(seat))
 
+    def observe_list(self, seat: int) -> list[float]:
+        """The observation of ``seat`` as a new Python list (OpenSpiel's tensor form)."""
+        return self.enc.observe_list(self.view(seat))
+
     def play(self, index: int) -> list[float]:
         """Play the legal action of ``index``; returns every seat's reward for this step.
 

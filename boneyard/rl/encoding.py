@@ -64,16 +64,19 @@ class Block:
 
 
 class Obs:
-    """An observation being written: a float32 buffer the game modules set entry by entry.
+    """An observation being written: a buffer of float entries the game modules set one by one.
 
-    Entries are written into an ``array('f')`` (a Python item assignment, far cheaper than
-    a numpy one); :meth:`vector` wraps the buffer as a numpy array without copying.
+    The buffer is an ``array('f')`` when a numpy vector is wanted (a Python item
+    assignment, far cheaper than a numpy one; :meth:`vector` wraps it without copying), or
+    a plain ``list`` of floats when a Python list is wanted (OpenSpiel's
+    ``observation_tensor``): list writes are cheaper still and no conversion follows.
+    Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
     """
 
     __slots__ = ("buf",)
 
-    def __init__(self, zeros: bytes) -> None:
-        self.buf = array("f", zeros)
+    def __init__(self, buf: array[float] | list[float]) -> None:
+        self.buf = buf
 
     def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
         """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
@@ -87,7 +90,7 @@ class Obs:
             buf[base + index[t]] += step
 
     def vector(self) -> np.ndarray:
-        """The float32 observation vector (sharing the buffer's memory)."""
+        """The float32 observation vector (sharing the buffer's memory; an ``array('f')`` buffer only)."""
         return np.frombuffer(self.buf, dtype=np.float32)
 
 
@@ -128,6 +131,8 @@ class Encoding(ABC):
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
+        # History line -> the entries it sets in its row as each seat sees it (the list writer's memo).
+        self._row_entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
         self._parsed: dict[str, tuple[int | None, tuple[int, ...]]] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
@@ -136,6 +141,7 @@ class Encoding(ABC):
         self._history_end = self._at_history + 4 * HISTORY_WINDOW * self._history_width
         self._index_cache: dict[Any, int] = {}
         self._zeros = bytes(4 * self.obs_size)
+        self._zero_list = [0.0] * self.obs_size
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
 
@@ -216,12 +222,29 @@ class Encoding(ABC):
         """Write the game's own blocks from ``view``."""
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The observation of a seat's view: a float32 vector of :attr:`obs_size`."""
+        """The observation of a seat's view: a new float32 vector of :attr:`obs_size`."""
+        buf = array("f", self._zeros)
+        self._write(buf, view)
+        self._fill_history(buf, view["history"], view["seat"])
+        return np.frombuffer(buf, dtype=np.float32)
+
+    def observe_list(self, view: Mapping[str, Any]) -> list[float]:
+        """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
+
+        Written straight into the list, so no per-entry conversion from a vector follows;
+        the values are those of :meth:`observe` once rounded to float32 (``k / 7`` is kept
+        as the double it is here).
+        """
+        buf = self._zero_list.copy()
+        self._write(buf, view)
+        self._history_into_list(buf, view["history"], view["seat"])
+        return buf
+
+    def _write(self, buf: array[float] | list[float], view: Mapping[str, Any]) -> None:
+        """Write every block but the history window (phase, who acts, scores, the game's own)."""
         seat = view["seat"]
         if seat is None:
             raise ValueError("observations are made for a seat, not for a spectator's view")
-        obs = Obs(self._zeros)
-        buf = obs.buf
         rel = self.rel_of[seat]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
@@ -233,9 +256,39 @@ class Encoding(ABC):
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self._fill_history(buf, view["history"], seat)
-        self.fill(obs, view)
-        return obs.vector()
+        self.fill(Obs(buf), view)
+
+    def _history_into_list(self, buf: list[float], history: Sequence[str], seat: int) -> None:
+        """Write the history window into a list: each line's memoised entries, at its slot's row."""
+        lines = history[-HISTORY_WINDOW:]
+        memo = self._row_entries[seat]
+        width = self._history_width
+        row = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
+        for line in lines:
+            entries = memo.get(line)
+            if entries is None:
+                entries = self._line_entries(line, seat)
+            for r in entries:
+                buf[row + r] = 1.0
+            row += width
+
+    def _line_entries(self, line: str, seat: int) -> tuple[int, ...]:
+        """Memoise the entries a history line sets in its row as ``seat`` sees it."""
+        memo = self._row_entries[seat]
+        if len(memo) > 20_000:
+            memo.clear()
+        actor, entries = self._parse(line)
+        found = memo[line] = entries if actor is None else (self.rel_of[seat][actor], *entries)
+        return found
+
+    def _parse(self, line: str) -> tuple[int | None, tuple[int, ...]]:
+        """A history line's actor and verb/tile entries, memoised for every seat."""
+        parsed = self._parsed.get(line)
+        if parsed is None:
+            if len(self._parsed) > 20_000:
+                self._parsed.clear()
+            parsed = self._parsed[line] = self._parse_line(line)
+        return parsed
 
     def _fill_history(self, buf: array[float], history: Sequence[str], seat: int) -> None:
         """Write the history window: one memoised row of bytes per line, joined and copied in once."""
@@ -256,12 +309,7 @@ class Encoding(ABC):
         rows = self._rows[seat]
         if len(rows) > 20_000:
             rows.clear()
-        parsed = self._parsed.get(line)
-        if parsed is None:
-            if len(self._parsed) > 20_000:
-                self._parsed.clear()
-            parsed = self._parsed[line] = self._parse_line(line)
-        actor, entries = parsed
+        actor, entries = self._parse(line)
         row = bytearray(4 * self._history_width)
         if actor is not None:
             at = 4 * self.rel_of[seat][actor]

@@ -176,7 +176,7 @@ class BoneyardState(pyspiel.State):
                                      f"{self.enc.players - 1}")
         if self.table is None:
             return [0.0] * self.enc.obs_size
-        return self.table.observe(player).tolist()
+        return self.table.observe_list(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next byte of the game seed: 256 equally likely outcomes."""
