@@ -46,6 +46,8 @@ HISTORY_WINDOW = 8
 _LINE = re.compile(r"^seat (\d+) (\w+)")
 _TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
 _ONE = array("f", [1.0]).tobytes()
+# "a-b" as history lines may write a tile (either end first) -> its kind index.
+_PAIR_KIND: dict[str, int] = {f"{a}-{b}": KIND_INDEX[Tile(a, b)] for a in range(7) for b in range(7)}
 
 
 def tile(text: str) -> Tile:
@@ -133,14 +135,17 @@ class Encoding(ABC):
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
         # History line -> the entries it sets in its row as each seat sees it (the list writer's memo).
         self._row_entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
-        self._parsed: dict[str, tuple[int | None, tuple[int, ...]]] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
-        self._at_history = 4 * self.off["history"]
-        self._history_end = self._at_history + 4 * HISTORY_WINDOW * self._history_width
+        at_history = 4 * self.off["history"]
+        history_end = at_history + 4 * HISTORY_WINDOW * self._history_width
+        # Zero bytes before the first of k window rows (k = 0..window), and after the window.
+        self._before_rows = [
+            bytes(at_history + 4 * (HISTORY_WINDOW - k) * self._history_width) for k in range(HISTORY_WINDOW + 1)
+        ]
+        self._after_history = bytes(4 * self.obs_size - history_end)
         self._index_cache: dict[Any, int] = {}
-        self._zeros = bytes(4 * self.obs_size)
         self._zero_list = [0.0] * self.obs_size
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
@@ -223,9 +228,11 @@ class Encoding(ABC):
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`."""
-        buf = array("f", self._zeros)
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        buf = array("f", self._history_bytes(view["history"], seat))
         self._write(buf, view)
-        self._fill_history(buf, view["history"], view["seat"])
         return np.frombuffer(buf, dtype=np.float32)
 
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
@@ -267,56 +274,45 @@ class Encoding(ABC):
         for line in lines:
             entries = memo.get(line)
             if entries is None:
-                entries = self._line_entries(line, seat)
+                self._add_line(line)
+                entries = memo[line]
             for r in entries:
                 buf[row + r] = 1.0
             row += width
 
-    def _line_entries(self, line: str, seat: int) -> tuple[int, ...]:
-        """Memoise the entries a history line sets in its row as ``seat`` sees it."""
-        memo = self._row_entries[seat]
-        if len(memo) > 20_000:
-            memo.clear()
-        actor, entries = self._parse(line)
-        found = memo[line] = entries if actor is None else (self.rel_of[seat][actor], *entries)
-        return found
+    def _history_bytes(self, history: Sequence[str], seat: int) -> bytes:
+        """The whole vector's bytes with only the history window written: zeros, one memoised row per line.
 
-    def _parse(self, line: str) -> tuple[int | None, tuple[int, ...]]:
-        """A history line's actor and verb/tile entries, memoised for every seat."""
-        parsed = self._parsed.get(line)
-        if parsed is None:
-            if len(self._parsed) > 20_000:
-                self._parsed.clear()
-            parsed = self._parsed[line] = self._parse_line(line)
-        return parsed
-
-    def _fill_history(self, buf: array[float], history: Sequence[str], seat: int) -> None:
-        """Write the history window: one memoised row of bytes per line, joined and copied in once."""
+        The array is then made from these bytes in one copy, and the other blocks are
+        written over its zeros.
+        """
         lines = history[-HISTORY_WINDOW:]
         rows = self._rows[seat]
-        try:
-            joined = b"".join(map(rows.__getitem__, lines))
-        except KeyError:
+        parts = list(map(rows.get, lines))
+        if None in parts:
             for line in lines:
                 if line not in rows:
-                    self._add_line(line, seat)
-            joined = b"".join(map(rows.__getitem__, lines))
-        end = self._history_end
-        memoryview(buf).cast("B")[end - len(joined) : end] = joined
+                    self._add_line(line)
+            parts = list(map(rows.get, lines))
+        return b"".join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
 
-    def _add_line(self, line: str, seat: int) -> None:
-        """Memoise a history line's row (float32 bytes) as ``seat`` sees it: its actor is relative to the seat."""
-        rows = self._rows[seat]
-        if len(rows) > 20_000:
-            rows.clear()
-        actor, entries = self._parse(line)
-        row = bytearray(4 * self._history_width)
-        if actor is not None:
-            at = 4 * self.rel_of[seat][actor]
-            row[at : at + 4] = _ONE
-        for r in entries:
-            row[4 * r : 4 * r + 4] = _ONE
-        rows[line] = bytes(row)
+    def _add_line(self, line: str) -> None:
+        """Memoise a history line's row, as bytes and as entries, for every seat at once.
+
+        A line's actor is written relative to the observing seat, so each seat has its
+        own row; making them together parses the line once and leaves no seat to miss later.
+        """
+        if len(self._rows[0]) > 20_000:
+            for memo in (*self._rows, *self._row_entries):
+                memo.clear()
+        actor, entries = self._parse_line(line)
+        for seat in range(self.players):
+            mine = entries if actor is None else (self.rel_of[seat][actor], *entries)
+            row = bytearray(4 * self._history_width)
+            for r in mine:
+                row[4 * r : 4 * r + 4] = _ONE
+            self._rows[seat][line] = bytes(row)
+            self._row_entries[seat][line] = mine
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
@@ -330,7 +326,7 @@ class Encoding(ABC):
         row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
         t = _TILE_IN_LINE.search(line, m.end())
         if t is not None:
-            row.append(n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))])
+            row.append(n + len(verbs) + 1 + _PAIR_KIND[t.group(0)])
         return (actor if actor < n else None), tuple(row)
 
     # ----- helpers for the game modules ----------------------------------------------
