@@ -72,7 +72,7 @@ def test_states_follow_the_engine(game_id: str) -> None:
             break
         player = state.current_player()
         assert player == table.game.current_player
-        obs = np.asarray(state.observation_tensor(player))
+        obs = np.asarray(state.observation_tensor(player), np.float32)
         assert np.array_equal(obs, table.observe(player))
         legal = state.legal_actions()
         assert legal == sorted(table.legal())
