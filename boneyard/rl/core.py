@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import api
+from ..tiles import Tile
 from .encoding import Encoding
 
 
@@ -30,7 +31,7 @@ class Table:
         self,
         enc: Encoding,
         seed: int,
-        deck: Sequence[str] | None = None,
+        deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
         game: Any = None,
     ) -> None:

@@ -92,7 +92,9 @@ class Obs:
             buf[base + index[t]] += step
 
     def vector(self) -> np.ndarray:
-        """The float32 observation vector (sharing the buffer's memory; an ``array('f')`` buffer only)."""
+        """The float32 observation vector (sharing an ``array("f")`` buffer's memory; a copy of a list)."""
+        if isinstance(self.buf, list):
+            return np.asarray(self.buf, dtype=np.float32)
         return np.frombuffer(self.buf, dtype=np.float32)
 
 
@@ -106,6 +108,8 @@ class Encoding(ABC):
     verbs: ClassVar[tuple[str, ...]]
     #: Whether an action's index never depends on the position (then it is cached).
     position_independent: ClassVar[bool] = True
+    #: Whether the game draws its first dealer at random (False: a ``dealer`` is only recorded).
+    random_first_dealer: ClassVar[bool] = True
 
     def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
@@ -116,7 +120,10 @@ class Encoding(ABC):
             raise ValueError(f"{self.game_id} is played by {p['min']} to {p['max']} players, got {players!r}")
         self.players = players
         # Validated and completed with the defaults (RulesError on a bad option).
-        self.rules: dict[str, Any] = api.new_game(self.game_id, players=players, seed=0, rules=rules).rules.to_dict()
+        probe = api.new_game(self.game_id, players=players, seed=0, rules=rules)
+        self.rules: dict[str, Any] = probe.rules.to_dict()
+        #: The game's whole tile set under these rules, sorted (what every hand is dealt from).
+        self.full_set: tuple[Tile, ...] = tuple(probe.full_set(probe.rules))
         self.facts: Facts = facts(self.game_id, players, self.rules)
         self.num_actions = self.action_count()
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
@@ -303,7 +310,9 @@ class Encoding(ABC):
         own row; making them together parses the line once and leaves no seat to miss later.
         """
         if len(self._rows[0]) > 20_000:
-            for memo in (*self._rows, *self._row_entries):
+            for rows in self._rows:
+                rows.clear()
+            for memo in self._row_entries:
                 memo.clear()
         actor, entries = self._parse_line(line)
         for seat in range(self.players):

@@ -142,7 +142,9 @@ def test_openspiel_python_answers_match_the_cpp_path(game_id: str) -> None:
                     assert np.array_equal(np.asarray(fast, np.float32), want)
                 checked += 1
             if state.is_chance_node():
-                state.apply_action(rng.randrange(256))
+                outcomes = state.chance_outcomes()
+                assert state.legal_actions() == [a for a, _ in outcomes]
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
                 assert np.array_equal(np.asarray(state.observation_tensor(), np.float32),
                                       np.asarray(pyspiel.State.observation_tensor(state), np.float32))
@@ -156,8 +158,8 @@ def test_openspiel_bad_players_are_refused_like_cpp() -> None:
     state = game.new_initial_state()
     with pytest.raises(pyspiel.SpielError):
         state.observation_tensor()  # a chance node has no observing player
-    for _ in range(bos.SEED_BYTES):
-        state.apply_action(5)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
     for bad in (-1, game.num_players()):
         with pytest.raises(pyspiel.SpielError):
             state.observation_tensor(bad)

@@ -25,6 +25,7 @@ class TwoboxEncoding(Encoding):
     """Two-box draw: a four-armed spinner, draws, plays and stacks."""
 
     game_id = "twobox"
+    random_first_dealer = False  # the highest double opens
     phases = ("play", "over")
     verbs = ("holds", "sets", "draws", "plays", "stacks", "scores", "steals", "passes", "goes")
 
