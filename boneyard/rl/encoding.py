@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -140,8 +141,8 @@ class Encoding(ABC):
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
-        # History line -> the entries it sets in its row as each seat sees it (the list writer's memo).
-        self._row_entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
+        # History line -> its row as a list of floats as each seat sees it (the list writer's memo).
+        self._row_lists: list[dict[str, list[float]]] = [{} for _ in range(players)]
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
@@ -152,8 +153,9 @@ class Encoding(ABC):
             bytes(at_history + 4 * (HISTORY_WINDOW - k) * self._history_width) for k in range(HISTORY_WINDOW + 1)
         ]
         self._after_history = bytes(4 * self.obs_size - history_end)
+        self._before_rows_list = [[0.0] * (len(b) // 4) for b in self._before_rows]
+        self._after_history_list = [0.0] * (len(self._after_history) // 4)
         self._index_cache: dict[Any, int] = {}
-        self._zero_list = [0.0] * self.obs_size
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
 
@@ -249,9 +251,11 @@ class Encoding(ABC):
         the values are those of :meth:`observe` once rounded to float32 (``k / 7`` is kept
         as the double it is here).
         """
-        buf = self._zero_list.copy()
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        buf = self._history_list(view["history"], seat)
         self._write(buf, view)
-        self._history_into_list(buf, view["history"], view["seat"])
         return buf
 
     def _write(self, buf: array[float] | list[float], view: Mapping[str, Any]) -> None:
@@ -272,20 +276,17 @@ class Encoding(ABC):
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
         self.fill(Obs(buf), view)
 
-    def _history_into_list(self, buf: list[float], history: Sequence[str], seat: int) -> None:
-        """Write the history window into a list: each line's memoised entries, at its slot's row."""
+    def _history_list(self, history: Sequence[str], seat: int) -> list[float]:
+        """The whole vector as a list with only the history window written: zeros, one memoised row per line."""
         lines = history[-HISTORY_WINDOW:]
-        memo = self._row_entries[seat]
-        width = self._history_width
-        row = self.off["history"] + (HISTORY_WINDOW - len(lines)) * width
-        for line in lines:
-            entries = memo.get(line)
-            if entries is None:
-                self._add_line(line)
-                entries = memo[line]
-            for r in entries:
-                buf[row + r] = 1.0
-            row += width
+        rows = self._row_lists[seat]
+        parts = list(map(rows.get, lines))
+        if None in parts:
+            for line in lines:
+                if line not in rows:
+                    self._add_line(line)
+            parts = list(map(rows.get, lines))
+        return list(chain(self._before_rows_list[len(parts)], *parts, self._after_history_list))  # type: ignore[arg-type]
 
     def _history_bytes(self, history: Sequence[str], seat: int) -> bytes:
         """The whole vector's bytes with only the history window written: zeros, one memoised row per line.
@@ -304,7 +305,7 @@ class Encoding(ABC):
         return b"".join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
 
     def _add_line(self, line: str) -> None:
-        """Memoise a history line's row, as bytes and as entries, for every seat at once.
+        """Memoise a history line's row, as bytes and as a list, for every seat at once.
 
         A line's actor is written relative to the observing seat, so each seat has its
         own row; making them together parses the line once and leaves no seat to miss later.
@@ -312,16 +313,18 @@ class Encoding(ABC):
         if len(self._rows[0]) > 20_000:
             for rows in self._rows:
                 rows.clear()
-            for memo in self._row_entries:
-                memo.clear()
+            for lists in self._row_lists:
+                lists.clear()
         actor, entries = self._parse_line(line)
         for seat in range(self.players):
             mine = entries if actor is None else (self.rel_of[seat][actor], *entries)
             row = bytearray(4 * self._history_width)
+            floats = [0.0] * self._history_width
             for r in mine:
                 row[4 * r : 4 * r + 4] = _ONE
+                floats[r] = 1.0
             self._rows[seat][line] = bytes(row)
-            self._row_entries[seat][line] = mine
+            self._row_lists[seat][line] = floats
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
