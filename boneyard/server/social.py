@@ -368,22 +368,27 @@ class Social:
         if bot_name is not None:
             if bot_name not in bots():
                 raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
-            table.bots[seat] = bot(bot_name)
-            room.standins[seat] = bot_name
+            player = bot(bot_name)
             text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
                 f"the {bot_name} bot now plays for {name}"
-            if own == seat:
-                room.left.add(seat)
+
+            def change() -> None:
+                table.bots[seat] = player
+                room.standins[seat] = bot_name
+                if own == seat:
+                    room.left.add(seat)
         else:
             if seat not in room.standins:
                 raise Conflict(f"{name} plays their own seat already")
-            table.bots.pop(seat, None)
-            room.standins.pop(seat, None)
-            room.left.discard(seat)
             text = f"{name} plays again"
+
+            def change() -> None:
+                table.bots.pop(seat, None)
+                room.standins.pop(seat, None)
+                room.left.discard(seat)
+        await self.service.reseat(table, change)
         self._save(table, room)
         self._say(table, room, "news", seat, name, text)
-        self.service.kick(table)
 
     # ----- the move clock ------------------------------------------------------------
 
@@ -393,7 +398,8 @@ class Social:
             room.timer = None
         room.deadline = None
         game = table.game
-        if not room.clock or table.held or game.is_over or game.current_player in table.bots:
+        if (not room.clock or table.held or table.hold is not None or game.is_over
+                or game.current_player in table.bots):
             return
         seat, version = game.current_player, table.version
         if seat is None:
@@ -511,7 +517,7 @@ class Social:
         seats = list(table.seats)
         dealer = None if table.dealer is None else (table.dealer + 1) % table.players
         new = await self.service.create(table.game_id, table.players, table.rules, seats, None, None, dealer,
-                                        practice=False, creator=table.creator)
+                                        practice=False, creator=table.creator, next_timeout=table.next_timeout)
         host = await self.created(new, room.clock)
         new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
         await self._claim_copy(table, room, new, seat)

@@ -309,3 +309,88 @@ def test_history_lists_finished_tables_newest_first(client: TestClient) -> None:
     assert client.get("/api/history?game=montana").json() == []
     r = client.get("/api/history?game=chess")
     assert r.status_code == 400 and "unknown game" in r.json()["detail"]
+
+
+def to_hand_end(client: TestClient, table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Humans play their first legal action until the first hand ends; returns the state then."""
+    for _ in range(500):
+        st = state(client, table_id)
+        if st["between_hands"] is not None:
+            return st
+        seat = st["current_player"]
+        mine = state(client, table_id, tokens[seat])
+        if mine["legal_actions"]:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]),
+                        json={"action": mine["legal_actions"][0], "expected_version": mine["version"]})
+    raise AssertionError("no hand ended in 500 actions")
+
+
+def two_hands(client: TestClient, **body: Any) -> tuple[str, str, dict[int, str]]:
+    """A two-hand rounce table, Ann and Bob seated; returns its id, the host token and the seat tokens."""
+    r = client.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
+                                         "rules": {"max_hands": 2}, **body})
+    assert r.status_code == 201, r.text
+    table_id, host = r.json()["id"], r.json()["host_token"]
+    return table_id, host, {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
+
+
+def test_the_move_clock_stops_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, clock=3, next_timeout=60)
+    assert room(client, table_id)["deadline"] is not None
+    held = to_hand_end(client, table_id, tokens)
+    assert room(client, table_id)["deadline"] is None  # nobody's decision runs out while the table waits
+    time.sleep(3.5)
+    assert state(client, table_id)["version"] == held["version"]
+    assert not any("clock ran out" in e["text"] for e in room(client, table_id)["log"])
+    for token in tokens.values():
+        client.post(f"/api/tables/{table_id}/next", headers=auth(token))
+    assert state(client, table_id)["between_hands"] is None
+    assert room(client, table_id)["deadline"] is not None  # the next hand's first decision is timed again
+
+
+def test_a_seat_handed_to_a_bot_is_not_waited_for_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, next_timeout=60)
+    to_hand_end(client, table_id, tokens)
+    r = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0]))
+    assert r.json()["between_hands"]["waiting"] == [1]
+    # Bob leaves while the table waits for him: the bot needs no "Next hand", so play goes on
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert state(client, table_id)["between_hands"] is None
+    final = play_out(client, table_id, {0: tokens[0]})
+    assert final["is_over"]
+
+
+def test_a_hand_ending_with_every_human_away_deals_on_at_once(client: TestClient) -> None:
+    table_id, host, tokens = two_hands(client, next_timeout=60)
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
+                    headers={"X-Host-Token": host})
+    assert r.status_code == 200
+    # only Ann is waited for at the end of the first hand; once she has pressed, nobody holds the table
+    for _ in range(500):
+        st = state(client, table_id)
+        if st["between_hands"] is not None or st["view"]["hand_number"] > 1:
+            break
+        mine = state(client, table_id, tokens[0])
+        if mine["legal_actions"]:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]),
+                        json={"action": mine["legal_actions"][0], "expected_version": mine["version"]})
+        else:
+            time.sleep(0.01)
+    st = state(client, table_id)
+    assert st["between_hands"] is not None and st["between_hands"]["waiting"] == [0]
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 0, "bot": "random"}, headers=auth(tokens[0]))
+    assert r.status_code == 200
+    wait_for(lambda: state(client, table_id)["is_over"], timeout=20)  # bots alone never wait between hands
+
+
+def test_a_rematch_keeps_the_wait_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, next_timeout=7)
+    for seat, token in tokens.items():
+        client.post(f"/api/tables/{table_id}/standin", json={"seat": seat, "bot": "random"}, headers=auth(token))
+    wait_for(lambda: state(client, table_id)["is_over"], timeout=20)
+    r = client.post(f"/api/tables/{table_id}/rematch", headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    new = r.json()["id"]
+    app = client.app
+    assert app.state.service.tables[new].next_timeout == 7  # type: ignore[attr-defined]
