@@ -21,6 +21,7 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,6 +63,7 @@ CHAT_RATE = "5/10 seconds"  # chat messages one seat may send
 CHAT_KEEP = 100  # log entries a push carries (the newest)
 MAX_CLOCK = 3600
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
+RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 
 
@@ -183,6 +185,7 @@ class Room:
     clock: float | None = None
     standins: dict[int, str] = field(default_factory=dict)
     left: set[int] = field(default_factory=set)
+    resigned: list[int] = field(default_factory=list)  # seats that resigned, in order (kept in the log)
     rematch: str | None = None
     rematch_by: int | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -247,6 +250,12 @@ class Social:
                 room.claims[claim.seat] = claim.player_id
             for key in s.scalars(select(KeyRow).where(KeyRow.table_id == table.id)):
                 table.tokens[key.token_hash] = key.seat
+            resigns = s.scalars(select(LogRow.seat).where(LogRow.table_id == table.id, LogRow.kind == "resign")
+                                .order_by(LogRow.id))
+            room.resigned = [seat for seat in resigns if seat is not None]
+        for seat in room.resigned:  # a resignation is for good, even if its stand-in was not stored
+            room.standins[seat] = room.standins.get(seat, RESIGN_BOT)
+            room.left.add(seat)
         room.seen = set(table.names)
         for seat, name in room.standins.items():
             if name in bots():
@@ -265,7 +274,7 @@ class Social:
             self._save(table, room)
             self.service.kick(table)
         self._arm_clock(table, room)
-        if table.game.is_over and not table.fixed_deal and not room.rated:
+        if (table.game.is_over or self.decided(table, room)) and not table.fixed_deal and not room.rated:
             room.rated = True
             self._spawn(self._rate(table, room))
         self.push(table, room)
@@ -378,6 +387,8 @@ class Social:
                 if own == seat:
                     room.left.add(seat)
         else:
+            if seat in room.resigned:
+                raise Conflict(f"{name} resigned: the {room.standins[seat]} bot plays their seat to the end")
             if seat not in room.standins:
                 raise Conflict(f"{name} plays their own seat already")
             text = f"{name} plays again"
@@ -389,6 +400,72 @@ class Social:
         await self.service.reseat(table, change)
         self._save(table, room)
         self._say(table, room, "news", seat, name, text)
+
+    # ----- resigning -----------------------------------------------------------------
+
+    @staticmethod
+    def sides(table: Table) -> list[list[int]]:
+        """Who wins or loses together: Eighty's two partnerships (seats 0 and 2, 1 and 3), else each seat."""
+        if boneyard.game_info(table.game_id).get("teams") and table.players % 2 == 0:
+            return [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
+        return [[s] for s in range(table.players)]
+
+    def decided(self, table: Table, room: Room) -> list[int] | None:
+        """The seats that won by resignation: every other side has resigned (None: not decided so)."""
+        if not room.resigned:
+            return None
+        standing = [side for side in self.sides(table) if not any(s in room.resigned for s in side)]
+        return standing[0] if len(standing) == 1 else None
+
+    async def resign(self, table_id: str, token: str | None) -> None:
+        """The token's player resigns: for good, a bot plays their seat to the end and they rank last.
+
+        In Eighty the resignation concedes for the partnership. Once one player (or side) is
+        the only one left who has not resigned, the game is decided: it is rated at once
+        (``docs/api.md``, "Resign"); the others may play on against the bot or leave.
+        """
+        table, room = await self.room(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        name = table.who(seat)
+        if table.held:
+            raise Conflict("the game has not started, so there is nothing to resign: leave the table instead")
+        if table.game.is_over:
+            raise Conflict("the game is over: there is nothing to resign")
+        if seat in room.resigned:
+            raise Conflict(f"{name} has already resigned")
+        won = self.decided(table, room)
+        if won is not None:
+            raise Conflict(f"the game is already decided: {self._names(table, won)} won when the others resigned")
+        side = next(side for side in self.sides(table) if seat in side)
+        standing = [g for g in self.sides(table) if seat not in g and not any(s in room.resigned for s in g)]
+        text = f"{name} resigned" + (f" for {self._names(table, side)}" if len(side) > 1 else "")
+        text += f": the {RESIGN_BOT} bot plays their seat to the end"
+        if len(standing) == 1:
+            text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
+        entry = _entry("resign", seat, name, text, time.time())
+        try:
+            await self.service.committer.write(functools.partial(_log_write, table_id=table.id, entry=entry))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so you did not resign ({type(err).__name__})") \
+                from None
+        player = bot(RESIGN_BOT)
+
+        def change() -> None:
+            table.bots[seat] = player
+            room.standins[seat] = RESIGN_BOT
+            room.left.add(seat)
+            room.resigned.append(seat)
+            room.log.append(entry)
+            del room.log[:-CHAT_KEEP]
+
+        await self.service.reseat(table, change)
+        self._save(table, room)
+
+    @staticmethod
+    def _names(table: Table, seats: list[int]) -> str:
+        names = [table.who(s) for s in seats]
+        return " and ".join(names)
 
     # ----- the move clock ------------------------------------------------------------
 
@@ -487,6 +564,9 @@ class Social:
             "is_over": table.game.is_over,
             "seats": seats,
             "log": room.log,
+            "resigned": list(room.resigned),
+            "decided": self.decided(table, room),
+            "between_hands": table.hold is not None,
             "rematch": room.rematch,
             "rematch_by": table.who(room.rematch_by) if room.rematch_by is not None else None,
             "public_url": self.public_url,
@@ -656,13 +736,9 @@ class Social:
                                     mu=model.mu, sigma=model.sigma, games=0)
                     db.add(row)
                 rows.append(row)
-            if info.get("teams") and len(scores) == table.players and table.players % 2 == 0:
-                groups = [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
-            else:
-                groups = [[s] for s in range(table.players)]
+            groups = self.sides(table)
             teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma) for s in g] for g in groups]
-            team_scores = [sign * scores[g[0]] if g[0] < len(scores) else 0 for g in groups]
-            new = model.rate(teams, scores=team_scores)
+            new = model.rate(teams, ranks=self._ranks(groups, scores, sign, room.resigned))
             for g, team in zip(groups, new, strict=True):
                 for s_, r in zip(g, team, strict=True):
                     rows[s_].mu, rows[s_].sigma = float(r.mu), float(r.sigma)
@@ -671,6 +747,23 @@ class Social:
             room.ratings = {s_: {"mu": round(rows[s_].mu, 2), "sigma": round(rows[s_].sigma, 2),
                                  "ordinal": round(rows[s_].mu - 3 * rows[s_].sigma, 2)} for s_ in range(table.players)}
         return True
+
+    @staticmethod
+    def _ranks(groups: list[list[int]], scores: Sequence[float], sign: int, resigned: list[int]) -> list[float]:
+        """Each side's place (1 is first): by score, except that sides that resigned come last,
+        the first to resign lowest."""
+        def score(g: list[int]) -> float:
+            return sign * scores[g[0]] if g[0] < len(scores) else 0.0
+
+        gone = {i: min(resigned.index(s) for s in g if s in resigned) for i, g in enumerate(groups)
+                if any(s in resigned for s in g)}
+        live = [i for i in range(len(groups)) if i not in gone]
+        ranks = [0.0] * len(groups)
+        for i in live:
+            ranks[i] = 1.0 + sum(1 for j in live if score(groups[j]) > score(groups[i]))
+        for i, when in gone.items():
+            ranks[i] = len(live) + 1.0 + sum(1 for other in gone.values() if other > when)
+        return ranks
 
     def history(self, game: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Finished tables (not expired), newest first, with who sat where: the lobby's history."""
@@ -792,6 +885,12 @@ def router(social: Social) -> APIRouter:
         """Say something at the table (seated players; everyone watching reads it)."""
         await social.chat(table_id, _bearer(authorization), body.text)
         return {"ok": True}
+
+    @r.post("/api/tables/{table_id}/resign")
+    async def resign(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Resign for good: a bot plays the seat to the end and the player ranks last (``docs/api.md``)."""
+        await social.resign(table_id, _bearer(authorization))
+        return {"resigned": True}
 
     @r.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:

@@ -394,3 +394,96 @@ def test_a_rematch_keeps_the_wait_between_hands(client: TestClient) -> None:
     new = r.json()["id"]
     app = client.app
     assert app.state.service.tables[new].next_timeout == 7  # type: ignore[attr-defined]
+
+
+def resign(client: TestClient, table_id: str, token: str | None) -> Any:
+    """Resign the token's seat; returns the response."""
+    return client.post(f"/api/tables/{table_id}/resign", headers=auth(token) if token else {})
+
+
+def test_resigning_a_two_player_game_decides_it_at_once(client: TestClient) -> None:
+    ann_code, bob_code = register(client, "Ann"), register(client, "Bob")
+    table_id, _host = create(client, ["human", "human"])
+    ann = join(client, table_id, 0, "Ann")
+    assert resign(client, table_id, ann).status_code == 409  # not started: Ann can simply leave
+    bob = join(client, table_id, 1, "Bob")
+    client.post(f"/api/tables/{table_id}/claim", headers={**auth(ann), "X-Player": ann_code})
+    client.post(f"/api/tables/{table_id}/claim", headers={**auth(bob), "X-Player": bob_code})
+    assert resign(client, table_id, None).status_code == 401
+    r = resign(client, table_id, ann)
+    assert r.status_code == 200, r.text
+    view = room(client, table_id)
+    assert view["resigned"] == [0] and view["decided"] == [1]
+    assert view["seats"][0]["standin"] == "greedy" and view["seats"][0]["left"] is True
+    assert view["log"][-1]["text"] == "Ann resigned: the greedy bot plays their seat to the end; Bob wins"
+    # rated at once, before the game is over: Bob first, Ann last
+    board = wait_for(lambda: client.get("/api/games/rounce/leaderboard").json())
+    assert [r["name"] for r in board] == ["Bob", "Ann"] and all(r["games"] == 1 for r in board)
+    assert not state(client, table_id)["is_over"]
+    r = resign(client, table_id, ann)
+    assert r.status_code == 409 and "already resigned" in r.json()["detail"]
+    r = resign(client, table_id, bob)
+    assert r.status_code == 409 and "Bob won when the others resigned" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 0}, headers=auth(ann))
+    assert r.status_code == 409 and "Ann resigned" in r.json()["detail"]  # no taking it back
+    # Bob plays on against the bot; the finished game is not counted twice
+    assert play_out(client, table_id, {1: bob})["is_over"]
+    time.sleep(0.2)
+    assert [r["games"] for r in client.get("/api/games/rounce/leaderboard").json()] == [1, 1]
+    assert resign(client, table_id, bob).status_code == 409
+
+
+def test_a_resigned_player_ranks_last_while_the_others_play_on(client: TestClient) -> None:
+    codes = [register(client, n) for n in ("Ann", "Bob")]
+    table_id, _host = create(client, ["human", "human", "bot:greedy"])
+    tokens = {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
+    for seat, token in tokens.items():
+        client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": codes[seat]})
+    assert resign(client, table_id, tokens[1]).status_code == 200
+    view = room(client, table_id)
+    assert view["decided"] is None and view["log"][-1]["text"] == \
+        "Bob resigned: the greedy bot plays their seat to the end"
+    assert client.get("/api/games/rounce/leaderboard").json() == []  # Ann and the bot still play
+    play_out(client, table_id, {0: tokens[0]})
+    board = wait_for(lambda: client.get("/api/games/rounce/leaderboard").json())
+    assert board[-1]["name"] == "Bob"  # whatever the bot scored for his seat
+    assert min(r["mu"] for r in board) == board[-1]["mu"]
+
+
+def test_in_eighty_a_resignation_concedes_for_the_partnership(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "eighty", "players": 4, "seats": ["human"] * 4})
+    table_id = r.json()["id"]
+    tokens = [join(client, table_id, s, n) for s, n in enumerate(("Ann", "Bob", "Cy", "Dee"))]
+    assert resign(client, table_id, tokens[2]).status_code == 200
+    view = room(client, table_id)
+    assert view["decided"] == [1, 3]
+    assert view["log"][-1]["text"] == \
+        "Cy resigned for Ann and Cy: the greedy bot plays their seat to the end; Bob and Dee win"
+    assert resign(client, table_id, tokens[0]).status_code == 409  # the side has already conceded
+
+
+def test_places_put_resigned_sides_last_the_first_to_resign_lowest() -> None:
+    from boneyard.server.social import Social
+
+    singles = [[0], [1], [2], [3]]
+    assert Social._ranks(singles, [5, 9, 9, 1], 1, []) == [3, 1, 1, 4]
+    assert Social._ranks(singles, [5, 9, 9, 1], -1, []) == [2, 3, 3, 1]  # lower is better
+    assert Social._ranks(singles, [5, 9, 9, 1], 1, [1, 3]) == [2, 4, 1, 3]
+    assert Social._ranks([[0, 2], [1, 3]], [10, 0, 10, 0], 1, [2]) == [2, 1]
+
+
+def test_a_resignation_survives_a_restart(tmp_path: Any) -> None:
+    from boneyard.server import create_app
+    from boneyard.server.ratelimit import LimitSettings
+
+    url = f"sqlite:///{tmp_path / 'resign.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, limits=LimitSettings.parse("off"))) as c:
+        table_id, _host = create(c, ["human", "human"])
+        join(c, table_id, 0, "Ann")
+        bob = join(c, table_id, 1, "Bob")
+        assert resign(c, table_id, bob).status_code == 200
+        time.sleep(0.2)
+    with TestClient(create_app(url, bot_delay=0.0, limits=LimitSettings.parse("off"))) as c:
+        view = room(c, table_id)
+        assert view["resigned"] == [1] and view["decided"] == [0] and view["seats"][1]["standin"] == "greedy"
+        assert resign(c, table_id, bob).status_code == 409

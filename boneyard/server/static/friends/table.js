@@ -122,7 +122,9 @@ function seatLine(s, isHost) {
   name.textContent = s.joined ? s.name : "open seat";
   li.append(name);
   const notes = [];
-  if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
+  const resigned = (room.resigned || []).includes(s.seat);
+  if (resigned) notes.push(`resigned: ${s.standin} bot plays`);
+  else if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
   if (s.rating) notes.push(`rating ${s.rating.ordinal.toFixed(1)}`);
   if (notes.length) {
     const note = document.createElement("span");
@@ -139,13 +141,18 @@ function seatLine(s, isHost) {
     b.addEventListener("click", fn);
     li.append(" ", b);
   };
-  if (s.kind === "human" && s.joined && !room.is_over) {
+  if (s.kind === "human" && s.joined && !room.is_over && !resigned) {
     if (s.standin && (isHost || mine)) button(mine ? "play again" : `give back to ${s.name}`, () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: null }));
     else if (!s.standin && mine && room.started) button("leave (a bot plays)", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
     else if (!s.standin && isHost && !mine && !s.present) button("bot plays", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+    if (mine && room.started && !room.decided) button("resign", () => {
+      if (confirm("Resign this game? A bot plays your seat to the end, you rank last, and you cannot take it back.")) {
+        post(`/api/tables/${tableId}/resign`);
+      }
+    });
   }
   if (s.kind === "human" && s.joined && !mine) {
     const m = muted();
@@ -185,6 +192,12 @@ function render() {
       document.getElementById("fr-start").addEventListener("click", () =>
         post(`/api/tables/${tableId}/start`, { bot: botChoice() }));
     }
+  }
+  if (room.decided && !room.is_over) {
+    const names = room.decided.map((n) => room.seats[n].name).join(" and ");
+    banner.className = "fr-banner";
+    banner.innerHTML = `<strong>${escapeHtml(names)} ${room.decided.length > 1 ? "win" : "wins"}</strong>:
+      the others resigned. The result is counted; you may play on against the bots or leave.`;
   }
   document.body.classList.toggle("fr-waiting", !room.started);
   const tools = document.getElementById("fr-tools");
@@ -257,8 +270,13 @@ function clock() {
   tick = setInterval(show, 1000);
 }
 
+function myTurn() {
+  return !!mySeat && room.started && !room.is_over && !room.between_hands && room.current_player === mySeat.seat &&
+    !room.seats[mySeat.seat].standin;
+}
+
 function alerts() {
-  const mine = !!mySeat && room.started && !room.is_over && room.current_player === mySeat.seat;
+  const mine = myTurn();
   applyTitle(mine);
   setFavicon(mine);
   if (mine && !wasMyTurn) {
@@ -374,8 +392,7 @@ function share() {
   button.onclick = () => copyLink(`/tables/${tableId}`, button);
 }
 
-new MutationObserver(() => room && applyTitle(!!mySeat && room.started && !room.is_over &&
-  room.current_player === mySeat.seat)).observe(document.querySelector("title"), { childList: true });
+new MutationObserver(() => room && applyTitle(myTurn())).observe(document.querySelector("title"), { childList: true });
 
 installKeys();
 share();
