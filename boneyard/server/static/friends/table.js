@@ -102,6 +102,7 @@ async function sendChat(ev) {
   const input = document.getElementById("fr-text");
   const text = input.value.trim();
   if (!text) return;
+  if (!mySeat) mySeat = readSeat(); // joined a moment ago: the seat watcher has not run yet
   if (!mySeat) return say("Take a seat to chat; watchers can read.");
   if (await post(`/api/tables/${tableId}/chat`, { text })) input.value = "";
 }
