@@ -46,11 +46,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def seat_pages(server: Server, page_factory: Any, names: tuple[str, str], clock: int | None = None) -> tuple[str, list[Any]]:
+def seat_pages(server: Server, page_factory: Any, names: tuple[str, str]) -> tuple[str, list[Any]]:
     """A two-human one-hand rounce table and a page per seat, each joined; returns the id and the pages."""
     body: dict[str, Any] = {"game": "rounce", "players": 2, "seats": ["human", "human"], "rules": {"max_hands": 1}}
-    if clock:
-        body["clock"] = clock
     table_id = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["id"]
     pages = []
     for seat, name in enumerate(names):
@@ -121,7 +119,7 @@ def test_title_favicon_sound_and_notification_on_your_turn(server: Server, page_
 
 
 def test_mute_hides_a_players_chat_and_is_kept(server: Server, page_factory: Any) -> None:
-    table_id, (ann, bob) = seat_pages(server, page_factory, ("Ann", "Bob"))
+    _table_id, (ann, bob) = seat_pages(server, page_factory, ("Ann", "Bob"))
     bob.click("#fr-seats li[data-seat='0'] button:has-text('mute')")
     assert bob.evaluate("JSON.parse(localStorage.getItem('boneyard.muted'))") == ["Ann"]
     ann.fill("#fr-text", "can you hear me")
