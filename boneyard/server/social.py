@@ -938,14 +938,19 @@ def router(social: Social) -> APIRouter:
             f"<td>{r['ordinal']:.1f}</td><td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
             for i, r in enumerate(rows, 1))
         empty = "" if rows else "<p>No rated games yet.</p>"
+        others = " · ".join(f"<a href='/leaderboard/{g}'>{html.escape(boneyard.game_info(g)['name'])}</a>"
+                            for g in boneyard.games() if g != game_id)
         return HTMLResponse(
             "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
-            f"initial-scale=1'><title>{name} leaderboard</title><link rel=stylesheet href='/static/app.css'></head>"
-            f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main><h1>{name}: leaderboard</h1>{empty}"
-            "<table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th><th>Players</th><th>Games</th>"
-            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table>"
+            f"initial-scale=1'><title>{name} leaderboard — boneyard</title><link rel=stylesheet href='/static/app.css'>"
+            "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
+            f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard</h1></header>"
+            f"<main>{empty}"
+            "<div class=scroll-x><table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th><th>Players</th><th>Games</th>"
+            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table></div>"
             "<p class=muted>Rating: openskill's mu − 3σ, per game and player count; bots are rated on the same "
-            "scale. A table counts when its deal was not fixed and the game finished.</p></main></body></html>")
+            "scale. A table counts when its deal was not fixed and the game finished (or was decided when the "
+            f"others resigned).</p><p class=fr-nav>Other games: {others}</p></main></body></html>")
 
     @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
     async def my_games_page() -> HTMLResponse:

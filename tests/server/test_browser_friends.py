@@ -244,6 +244,8 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         assert time.monotonic() < deadline
         time.sleep(0.1)
     waiting = httpx.post(f"{server.url}/api/tables", json={"game": "montana", "players": 2}, timeout=10).json()
+    newer = httpx.post(f"{server.url}/api/tables", json={"game": "twobox", "players": 3,
+                                                         "seats": ["human", "human", "bot:greedy"]}, timeout=10).json()
     for w, h in ((390, 844), (1280, 800)):
         page = page_factory(viewport={"width": w, "height": h})
         page.goto(server.url + "/")
@@ -256,6 +258,12 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         row = page.locator(f"#tables tr:has(a[href='/tables/{waiting['id']}'])")
         row.wait_for()
         assert row.is_visible()
+        # newest first, with who sits and which seats wait
+        ids = page.eval_on_selector_all("#tables tbody tr a[href^='/tables/']",
+                                        "els => els.map(a => a.getAttribute('href').split('/').pop())")
+        assert ids.index(newer["id"]) < ids.index(waiting["id"])
+        chips = page.locator(f"#tables tr:has(a[href='/tables/{newer['id']}']) .seat-chip").all_text_contents()
+        assert [c.split(": ", 1)[1] for c in chips] == ["open", "open", "greedy bot"], chips
         assert not page.locator(f"#tables tr:has(a[href='/tables/{finished['id']}'])").is_visible()
         page.select_option("#fr-filter", "rounce")
         assert not row.is_visible()
