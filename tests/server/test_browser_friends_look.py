@@ -55,11 +55,13 @@ CONTRAST = """
   for (const el of document.body.querySelectorAll("*")) {
     if (el.closest("svg") || el.closest("[hidden]") || el.disabled) continue;
     const field = el.matches("input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea");
-    const own = field ? el.value : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
+    const own = field ? el.value
+      : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
     if (!own.trim()) continue;
     const cs = getComputedStyle(el);
     const box = el.getBoundingClientRect();
-    if (cs.visibility !== "visible" || box.width < 2 || box.height < 2 || !el.checkVisibility({ opacityProperty: true })) continue;
+    if (cs.visibility !== "visible" || box.width < 2 || box.height < 2) continue;
+    if (!el.checkVisibility({ opacityProperty: true })) continue;
     if (el.closest(".sr")) continue;
     const bg = backdrop(el);
     const fg = over(parse(cs.color), bg);
@@ -69,8 +71,10 @@ CONTRAST = """
     const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
     checked += 1;
     if (ratio < (large ? 3 : 4.5) - 0.005) {
-      out.push({ text: own.trim().slice(0, 40), tag: el.tagName.toLowerCase(), cls: String(el.className).slice(0, 40),
-                 ratio: Math.round(ratio * 100) / 100, color: cs.color, background: `rgb(${bg.slice(0, 3).map(Math.round)})` });
+      out.push({ text: own.trim().slice(0, 40), tag: el.tagName.toLowerCase(),
+                 cls: String(el.className).slice(0, 40),
+                 ratio: Math.round(ratio * 100) / 100, color: cs.color,
+                 background: `rgb(${bg.slice(0, 3).map(Math.round)})` });
     }
   }
   return { checked, failing: out };
