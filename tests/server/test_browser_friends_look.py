@@ -21,8 +21,8 @@ __all__ = ["page_factory"]  # the fixture, imported for the tests here
 STEP = 20_000  # ms
 SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
 
-# Every visible element that shows text of its own (a text node, or a form field's value)
-# against the background it is drawn on: the nearest opaque background up the tree, with
+# Every visible element that shows text of its own (a text node, or a form field's value;
+# a range slider shows none) against the background it is drawn on: the nearest opaque background up the tree, with
 # the translucent ones between blended over it. WCAG 2.1 contrast: 4.5:1, or 3:1 for
 # large text (24 px, or 18.66 px bold). Disabled controls are exempt (WCAG 1.4.3); so is
 # text inside an SVG drawing (the tiles' pips), which is no text to read.
@@ -54,7 +54,8 @@ CONTRAST = """
   let checked = 0;
   for (const el of document.body.querySelectorAll("*")) {
     if (el.closest("svg") || el.closest("[hidden]") || el.disabled) continue;
-    const field = el.matches("input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea");
+    const field = el.matches("select, textarea, input:not([type=checkbox]):not([type=radio]):not([type=hidden])")
+      && !el.matches("[type=range]");
     const own = field ? el.value
       : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
     if (!own.trim()) continue;
@@ -168,3 +169,24 @@ def test_contrast_and_screenshots_of_the_friends_pages(server: Server, page_fact
             page.screenshot(path=str(artifact(f"look-{name}-{size}.png")), full_page=True)
         assert page.js_errors == []
     assert not failures, json.dumps(failures, indent=1)
+
+
+@pytest.mark.parametrize("game", ["montana", "twobox", "rummikub", "eighty"])
+def test_contrast_at_every_games_table(server: Server, page_factory: Any, game: str) -> None:
+    players = 4 if game == "eighty" else 3
+    player = post(server, "/api/players", {"name": "Kim"})
+    table_id, token = seated(server, game, ["human"] + ["bot:greedy"] * (players - 1), "Kim", player["code"], {})
+    post(server, f"/api/tables/{table_id}/chat", {"text": "hello"}, headers={"Authorization": f"Bearer {token}"})
+    page = page_factory(viewport={"width": 1366, "height": 768})
+    page.add_init_script(f"localStorage.setItem('boneyard.player', {json.dumps(json.dumps(player))});"
+                         f"localStorage.setItem('boneyard.token.{table_id}', "
+                         f"{json.dumps(json.dumps({'seat': 0, 'token': token}))});")
+    page.goto(f"{server.url}/tables/{table_id}")
+    page.wait_for_selector("#fr-log li.fr-msg", timeout=STEP)
+    page.wait_for_selector("#hand *", timeout=STEP)
+    page.wait_for_timeout(300)
+    found = page.evaluate(CONTRAST)
+    assert found["checked"] > 10, found
+    assert not found["failing"], json.dumps(found["failing"], indent=1)
+    page.screenshot(path=str(artifact(f"look-table-{game}-laptop.png")), full_page=True)
+    assert page.js_errors == []
