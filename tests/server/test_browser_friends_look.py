@@ -188,5 +188,8 @@ def test_contrast_at_every_games_table(server: Server, page_factory: Any, game: 
     found = page.evaluate(CONTRAST)
     assert found["checked"] > 10, found
     assert not found["failing"], json.dumps(found["failing"], indent=1)
+    # the players' list names the bots as the board does: one "greedy bot" per seat, numbered
+    names = page.locator("#fr-seats .fr-name").all_text_contents()
+    assert names == ["Kim"] + [f"greedy bot {s}" for s in range(1, players)], names
     page.screenshot(path=str(artifact(f"look-table-{game}-laptop.png")), full_page=True)
     assert page.js_errors == []

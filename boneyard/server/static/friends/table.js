@@ -120,7 +120,9 @@ function seatLine(s, isHost) {
   li.append(dot, " ");
   const name = document.createElement("span");
   name.className = "fr-name";
-  name.textContent = s.joined ? s.name : "open seat";
+  // the board's names: two seats of the same name (three "greedy bot"s) get their seat number
+  const twins = s.name && room.seats.filter((x) => x.name === s.name).length > 1;
+  name.textContent = s.joined ? (twins ? `${s.name} ${s.seat}` : s.name) : "open seat";
   li.append(name);
   const notes = [];
   const resigned = (room.resigned || []).includes(s.seat);
