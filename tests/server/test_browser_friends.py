@@ -59,7 +59,7 @@ def create_one_hand(page: Any, server: Server, name: str, seats: list[str]) -> s
 
 def log_has(page: Any, text: str) -> None:
     """Wait until the friends' log on ``page`` shows ``text``."""
-    page.wait_for_function("t => document.getElementById('fr-log').textContent.includes(t)", arg=text,
+    page.wait_for_function("t => (document.getElementById('fr-log') || {}).textContent?.includes(t)", arg=text,
                            timeout=STEP)
 
 

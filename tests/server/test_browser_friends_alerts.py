@@ -12,6 +12,7 @@ import pytest
 
 from .conftest import Server
 from .test_browser import page_factory, state_of, stored_seat
+from .test_browser_friends import log_has
 
 __all__ = ["page_factory"]  # the fixture, imported for the tests here
 
@@ -124,16 +125,16 @@ def test_mute_hides_a_players_chat_and_is_kept(server: Server, page_factory: Any
     assert bob.evaluate("JSON.parse(localStorage.getItem('boneyard.muted'))") == ["Ann"]
     ann.fill("#fr-text", "can you hear me")
     ann.press("#fr-text", "Enter")
-    ann.wait_for_function("document.getElementById('fr-log').textContent.includes('can you hear me')", timeout=STEP)
+    log_has(ann, "can you hear me")
     bob.fill("#fr-text", "Bob here")
     bob.press("#fr-text", "Enter")
-    bob.wait_for_function("document.getElementById('fr-log').textContent.includes('Bob here')", timeout=STEP)
+    log_has(bob, "Bob here")
     assert "can you hear me" not in bob.text_content("#fr-log")  # pushed after Ann's line, still hidden
     bob.reload()
-    bob.wait_for_function("document.getElementById('fr-log').textContent.includes('Bob here')", timeout=STEP)
+    log_has(bob, "Bob here")
     assert "can you hear me" not in bob.text_content("#fr-log")
     bob.click("#fr-seats li[data-seat='0'] button:has-text('unmute')")
-    bob.wait_for_function("document.getElementById('fr-log').textContent.includes('can you hear me')", timeout=STEP)
+    log_has(bob, "can you hear me")
     assert "Ann" in ann.text_content("#fr-seats") and ann.locator("#fr-seats li[data-seat='0'] button:has-text('mute')"
                                                                   ).count() == 0  # nobody mutes themselves
     assert ann.js_errors == [] and bob.js_errors == []
@@ -144,7 +145,7 @@ def test_resigning_in_the_browser_decides_a_two_player_game(server: Server, page
     bob.on("dialog", lambda d: d.accept())
     bob.click("#fr-seats li[data-seat='1'] button:has-text('resign')")
     ann.wait_for_function("document.getElementById('fr-banner').textContent.includes('Ann wins')", timeout=STEP)
-    ann.wait_for_function("document.getElementById('fr-log').textContent.includes('Bob resigned')", timeout=STEP)
+    log_has(ann, "Bob resigned")
     assert "resigned: greedy bot plays" in bob.text_content("#fr-seats li[data-seat='1']")
     assert bob.locator("#fr-seats button:has-text('resign'), #fr-seats button:has-text('play again')").count() == 0
     assert httpx.get(f"{server.url}/api/tables/{table_id}/friends", timeout=10).json()["decided"] == [0]
