@@ -582,7 +582,7 @@ class Social:
     # ----- rematch -------------------------------------------------------------------
 
     async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A finished table's player proposes the same seats and rules again, the deal rotated.
+        """A finished (or decided) table's player proposes the same seats and rules again, the deal rotated.
 
         The proposer is seated at once and becomes the new table's host; the others accept
         from the banner (:meth:`accept`); bot seats are bots again.
@@ -590,8 +590,8 @@ class Social:
         table, room = await self.room(table_id)
         seat = self.service.seat_of(table, token, required=True)
         assert seat is not None
-        if not table.game.is_over:
-            raise Conflict("a rematch is offered once the game is over")
+        if not table.game.is_over and self.decided(table, room) is None:
+            raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
         if room.rematch is not None:
             raise Conflict(f"{table.who(room.rematch_by)} already proposed a rematch: accept it")
         seats = list(table.seats)

@@ -149,4 +149,10 @@ def test_resigning_in_the_browser_decides_a_two_player_game(server: Server, page
     assert "resigned: greedy bot plays" in bob.text_content("#fr-seats li[data-seat='1']")
     assert bob.locator("#fr-seats button:has-text('resign'), #fr-seats button:has-text('play again')").count() == 0
     assert httpx.get(f"{server.url}/api/tables/{table_id}/friends", timeout=10).json()["decided"] == [0]
+    # a decided game offers the rematch at once: Ann proposes, Bob accepts from his banner
+    ann.click("#fr-rematch")
+    ann.wait_for_url(lambda url: table_id not in url, timeout=STEP)
+    bob.wait_for_selector("#fr-accept", timeout=STEP)
+    bob.click("#fr-accept")
+    bob.wait_for_url(ann.url, timeout=STEP)
     assert ann.js_errors == [] and bob.js_errors == []

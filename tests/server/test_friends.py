@@ -426,6 +426,10 @@ def test_resigning_a_two_player_game_decides_it_at_once(client: TestClient) -> N
     assert r.status_code == 409 and "Bob won when the others resigned" in r.json()["detail"]
     r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 0}, headers=auth(ann))
     assert r.status_code == 409 and "Ann resigned" in r.json()["detail"]  # no taking it back
+    # a decided game may be played again at once
+    r = client.post(f"/api/tables/{table_id}/rematch", headers=auth(bob))
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/tables/{table_id}/rematch/accept", headers=auth(ann)).json()["seat"] == 0
     # Bob plays on against the bot; the finished game is not counted twice
     assert play_out(client, table_id, {1: bob})["is_over"]
     time.sleep(0.2)

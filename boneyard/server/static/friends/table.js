@@ -210,7 +210,7 @@ function render() {
         .map((b) => `<option>${b}</option>`).join("")}</select></label>`;
     }
   } else tools.innerHTML = "";
-  if (room.is_over && mySeat) {
+  if ((room.is_over || room.decided) && mySeat) {
     const box = document.createElement("span");
     box.className = "fr-rematch";
     banner.className = "fr-banner";
