@@ -47,9 +47,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def seat_pages(server: Server, page_factory: Any, names: tuple[str, str]) -> tuple[str, list[Any]]:
-    """A two-human one-hand rounce table and a page per seat, each joined; returns the id and the pages."""
-    body: dict[str, Any] = {"game": "rounce", "players": 2, "seats": ["human", "human"], "rules": {"max_hands": 1}}
+def seat_pages(server: Server, page_factory: Any, names: tuple[str, str], hands: int = 1,
+               **extra: Any) -> tuple[str, list[Any]]:
+    """A two-human rounce table of ``hands`` hands and a page per seat, each joined; returns the id and the pages."""
+    body: dict[str, Any] = {"game": "rounce", "players": 2, "seats": ["human", "human"],
+                            "rules": {"max_hands": hands}, **extra}
     table_id = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["id"]
     pages = []
     for seat, name in enumerate(names):
@@ -156,3 +158,20 @@ def test_resigning_in_the_browser_decides_a_two_player_game(server: Server, page
     bob.click("#fr-accept")
     bob.wait_for_url(ann.url, timeout=STEP)
     assert ann.js_errors == [] and bob.js_errors == []
+
+
+def test_nobodys_turn_is_shown_between_hands(server: Server, page_factory: Any) -> None:
+    table_id, pages = seat_pages(server, page_factory, ("Ann", "Bob"), hands=2, next_timeout=60, clock=30)
+    tokens = [stored_seat(p, table_id)["token"] for p in pages]
+    while state_of(server, table_id)["between_hands"] is None:
+        play_one(server, table_id, tokens[state_of(server, table_id)["current_player"]])
+    first = state_of(server, table_id)["current_player"]  # who acts once the next hand starts
+    pages[first].wait_for_function("!document.title.startsWith('●')", timeout=STEP)
+    pages[first].wait_for_timeout(500)
+    assert not turn_shown(pages[first])["title"].startswith("●") and turn_shown(pages[first])["turn"] == "no"
+    assert "s left" not in pages[first].text_content("#fr-clock")  # the clock stands still
+    for token in tokens:
+        httpx.post(f"{server.url}/api/tables/{table_id}/next", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    pages[first].wait_for_function("document.title.startsWith('● Your turn')", timeout=STEP)
+    pages[first].wait_for_function("document.getElementById('fr-clock').textContent.includes('s left')", timeout=STEP)
+    assert pages[0].js_errors == [] and pages[1].js_errors == []

@@ -339,6 +339,7 @@ def test_the_move_clock_stops_between_hands(client: TestClient) -> None:
     assert room(client, table_id)["deadline"] is not None
     held = to_hand_end(client, table_id, tokens)
     assert room(client, table_id)["deadline"] is None  # nobody's decision runs out while the table waits
+    assert room(client, table_id)["between_hands"] is True  # the page shows nobody's turn meanwhile
     time.sleep(3.5)
     assert state(client, table_id)["version"] == held["version"]
     assert not any("clock ran out" in e["text"] for e in room(client, table_id)["log"])
@@ -346,6 +347,7 @@ def test_the_move_clock_stops_between_hands(client: TestClient) -> None:
         client.post(f"/api/tables/{table_id}/next", headers=auth(token))
     assert state(client, table_id)["between_hands"] is None
     assert room(client, table_id)["deadline"] is not None  # the next hand's first decision is timed again
+    assert room(client, table_id)["between_hands"] is False
 
 
 def test_a_seat_handed_to_a_bot_is_not_waited_for_between_hands(client: TestClient) -> None:
