@@ -13,6 +13,7 @@ import pytest
 from .conftest import Server
 from .test_browser import page_factory, state_of, stored_seat
 from .test_browser_friends import log_has
+from .test_browser_friends_look import CONTRAST
 
 __all__ = ["page_factory"]  # the fixture, imported for the tests here
 
@@ -151,6 +152,8 @@ def test_resigning_in_the_browser_decides_a_two_player_game(server: Server, page
     assert "resigned: greedy bot plays" in bob.text_content("#fr-seats li[data-seat='1']")
     assert bob.locator("#fr-seats button:has-text('resign'), #fr-seats button:has-text('play again')").count() == 0
     assert httpx.get(f"{server.url}/api/tables/{table_id}/friends", timeout=10).json()["decided"] == [0]
+    found = ann.evaluate(CONTRAST)  # the banner and its Rematch button
+    assert found["checked"] > 10 and not found["failing"], found
     # a decided game offers the rematch at once: Ann proposes, Bob accepts from his banner
     ann.click("#fr-rematch")
     ann.wait_for_url(lambda url: table_id not in url, timeout=STEP)
@@ -170,6 +173,8 @@ def test_nobodys_turn_is_shown_between_hands(server: Server, page_factory: Any) 
     pages[first].wait_for_timeout(500)
     assert not turn_shown(pages[first])["title"].startswith("●") and turn_shown(pages[first])["turn"] == "no"
     assert "s left" not in pages[first].text_content("#fr-clock")  # the clock stands still
+    found = pages[first].evaluate(CONTRAST)  # the hand's result sheet and the Next hand button too
+    assert found["checked"] > 10 and not found["failing"], found
     for token in tokens:
         httpx.post(f"{server.url}/api/tables/{table_id}/next", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     pages[first].wait_for_function("document.title.startsWith('● Your turn')", timeout=STEP)
