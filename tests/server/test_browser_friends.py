@@ -19,6 +19,7 @@ import pytest
 
 from .conftest import Server, artifact
 from .test_browser import page_factory, play_until, state_of, stored_seat, table_id_of
+from .test_browser_friends_look import CONTRAST
 
 __all__ = ["page_factory"]  # the fixture, imported for the tests here
 
@@ -189,6 +190,8 @@ def test_copy_link_shows_the_link_where_the_clipboard_is_denied(server: Server, 
                              "i.selectionEnd); })()")
     assert selected == value
     assert page.text_content("#share") != "copied"
+    found = page.evaluate(CONTRAST)
+    assert found["checked"] > 10 and not found["failing"], found
     assert page.evaluate("document.documentElement.scrollWidth") <= 391  # the field fits a phone
     page.screenshot(path=str(artifact("friends-copy-fallback-390.png")), full_page=True)
 
@@ -273,4 +276,6 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         create_one_hand(page, server, "Lu", ["human", "human"])
         page.wait_for_selector("#fr-start")
         assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
+        found = page.evaluate(CONTRAST)  # the waiting banner with its Start button
+        assert found["checked"] > 10 and not found["failing"], found
         page.screenshot(path=str(artifact(f"friends-waiting-{w}.png")), full_page=True)
