@@ -520,20 +520,6 @@ class Social:
                                   retry)
         self._say(table, room, "chat", seat, table.who(seat), text)
 
-    def _away(self, table: Table, seat: int, away: bool) -> None:
-        """Mark a seat's player away (their last page closed) or back; a between-hands hold
-        waits only for players who are here, so it is looked at again."""
-        def change() -> None:
-            if away:
-                table.away.add(seat)
-            else:
-                table.away.discard(seat)
-
-        if table.hold is not None:
-            self._spawn(self.service.reseat(table, change))
-        else:
-            change()
-
     def arrive(self, table: Table, room: Room, seat: int | None) -> None:
         """A friends socket opened: the seat is here ("joined" the first time, then "is back")."""
         count = room.present.get(seat, 0)
@@ -541,7 +527,6 @@ class Social:
         if seat is None or count:
             self.push(table, room)
             return
-        self._away(table, seat, False)
         name = table.who(seat)
         text = f"{name} is back" if seat in room.seen else f"{name} joined"
         room.seen.add(seat)
@@ -556,7 +541,6 @@ class Social:
         room.present.pop(seat, None)
         if seat is None:
             return
-        self._away(table, seat, True)
         self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} left")
 
     # ----- pushes --------------------------------------------------------------------

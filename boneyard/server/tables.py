@@ -232,16 +232,13 @@ class Table:
     ended: dict[int | None, dict[str, Any]] | None = None  # per seat: the last finished hand as it ended
     hold: Hold | None = None  # set while the table waits between hands
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
-    away: set[int] = field(default_factory=set)  # seats whose player closed the table's page (social.py)
 
     def humans(self) -> list[int]:
         """The joined human seats no bot plays for: the players a between-hands hold waits for.
 
-        A seat handed to a bot (its player left, or the host gave it away) is not waited for,
-        nor one whose player closed the table's page (``away``).
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
         """
-        return [s for s, kind in enumerate(self.seats)
-                if kind == "human" and s in self.names and s not in self.bots and s not in self.away]
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
 
     @property
     def version(self) -> int:

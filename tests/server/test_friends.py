@@ -493,19 +493,3 @@ def test_a_resignation_survives_a_restart(tmp_path: Any) -> None:
         view = room(c, table_id)
         assert view["resigned"] == [1] and view["decided"] == [0] and view["seats"][1]["standin"] == "greedy"
         assert resign(c, table_id, bob).status_code == 409
-
-
-def test_a_player_who_closed_the_page_is_not_waited_for_between_hands(client: TestClient) -> None:
-    table_id, _host, tokens = two_hands(client, next_timeout=60)
-    with client.websocket_connect(f"/ws/friends/{table_id}?token={tokens[1]}") as bob_page:
-        bob_page.receive_json()
-    wait_for(lambda: room(client, table_id)["seats"][1]["present"] is False)
-    held = to_hand_end(client, table_id, tokens)  # Bob still plays over HTTP, but his page is closed
-    assert held["between_hands"]["waiting"] == [0]
-    with client.websocket_connect(f"/ws/friends/{table_id}?token={tokens[1]}") as bob_page:
-        bob_page.receive_json()
-        wait_for(lambda: state(client, table_id)["between_hands"]["waiting"] == [0, 1])  # back: waited for again
-        r = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0]))
-        assert r.json()["between_hands"]["waiting"] == [1]
-    # Bob closes his page while the table waits only for him: the next hand starts
-    wait_for(lambda: state(client, table_id)["between_hands"] is None)
