@@ -1,5 +1,5 @@
-"""Playing with friends: host and Start, seats handed to bots, the move clock, presence, chat,
-rematch, player identity and ratings (``docs/api.md``, "Friends").
+"""Playing with friends: host and Start, seats handed to bots, resigning, the move clock, presence,
+chat, rematch, player identity and ratings (``docs/api.md``, "Friends").
 
 The game engine and the table service (``tables.py``) know nothing of this: the service
 calls :meth:`Social.loaded` when it rebuilds a stored table and :meth:`Social.changed`
