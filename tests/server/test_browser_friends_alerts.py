@@ -1,9 +1,12 @@
 """Turn alerts, muting and resigning in the browser: the page title and favicon on your turn,
 the opt-in sound and browser notification (spied on, and kept across a reload), muting a
-player's chat, and a resignation that decides a two-player game."""
+player's chat, a resignation that decides a two-player game, nobody's turn shown between
+hands, and decisions at every game made with the keyboard only (Tab and Enter on a tile,
+the number keys for the action list; Rounce has a whole hand in test_browser_friends)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -180,3 +183,55 @@ def test_nobodys_turn_is_shown_between_hands(server: Server, page_factory: Any) 
     pages[first].wait_for_function("document.title.startsWith('● Your turn')", timeout=STEP)
     pages[first].wait_for_function("document.getElementById('fr-clock').textContent.includes('s left')", timeout=STEP)
     assert pages[0].js_errors == [] and pages[1].js_errors == []
+
+
+def tab_to(page: Any, selector: str) -> bool:
+    """Press Tab until the focused element matches ``selector`` (False if it never does)."""
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game", ["montana", "twobox", "rummikub", "eighty"])
+def test_decisions_with_the_keyboard_only(server: Server, page_factory: Any, game: str) -> None:
+    players = 4 if game == "eighty" else 2
+    seats = ["human"] + ["bot:greedy"] * (players - 1)
+    table_id = httpx.post(f"{server.url}/api/tables", json={"game": game, "players": players, "seats": seats},
+                          timeout=10).json()["id"]
+    page = page_factory(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server.url}/tables/{table_id}")
+    page.wait_for_selector("#join [data-join='0']")
+    page.fill("#join-name", "Kim")
+    page.click("#join [data-join='0']")
+    token = None
+    for _ in range(100):
+        raw = page.evaluate(f"localStorage.getItem('boneyard.token.{table_id}')")
+        if raw:
+            token = stored_seat(page, table_id)["token"]
+            break
+        page.wait_for_timeout(100)
+    assert token
+    made = 0
+    deadline = time.monotonic() + 120
+    while made < 3:
+        assert time.monotonic() < deadline, f"{made} decisions made by keyboard"
+        st = state_of(server, table_id, token)
+        if st["current_player"] != 0 or not st["legal_actions"]:
+            page.wait_for_timeout(60)
+            continue
+        page.wait_for_timeout(200)  # the page draws the push
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        if page.locator("#hand .handtile.playable").count() and tab_to(page, "#hand .handtile.playable"):
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(200)
+        if state_of(server, table_id)["version"] == st["version"]:
+            page.keyboard.press("1")
+        step = time.monotonic() + 10
+        while state_of(server, table_id)["version"] == st["version"] and time.monotonic() < step:
+            page.wait_for_timeout(50)
+        assert state_of(server, table_id)["version"] != st["version"], \
+            (game, st["legal_actions"][:5], page.text_content("#actions"))
+        made += 1
+    assert made == 3 and page.js_errors == []
