@@ -24,12 +24,12 @@ import boneyard
 from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
+from .coaching import Coach
+from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits
 from .social import Social
-from .coaching import Coach
-from .coaching import router as coach_router
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
 

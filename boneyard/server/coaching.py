@@ -33,7 +33,6 @@ import functools
 import hashlib
 import math
 import os
-import random
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -113,7 +112,8 @@ def _compare(best: Judgement, other: Judgement, game_id: str) -> tuple[float, fl
     gap, err = loss(best, other)
     verdict = mark(game_id, gap, err)
     if verdict is not None:
-        return gap, err, verdict, f"{_points(gap)} worse than the best: a {verdict}"
+        article = "an" if verdict[0] in "aeiou" else "a"
+        return gap, err, verdict, f"{_points(gap)} worse than the best: {article} {verdict}"
     if gap <= 0 or (math.isfinite(err) and gap < 2 * err):
         return gap, err, None, "as good as the best, within the coach's uncertainty"
     return gap, err, None, f"{_points(gap)} worse than the best: a small difference"

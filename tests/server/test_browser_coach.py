@@ -141,17 +141,22 @@ def test_hint_during_play_and_review_after_the_game(server: Server, page_factory
     page.wait_for_selector("#replay:not([hidden])", timeout=STEP)
     page.wait_for_function(f"document.getElementById('rp-label').textContent.startsWith('{chosen['step']}/')",
                            timeout=STEP)
-    page.wait_for_selector("#coach-note", timeout=STEP)
+    page.wait_for_selector("#coach-note:not([hidden])", timeout=STEP)
     best_tile = chosen["best"][0]["tiles"][0]
     page.wait_for_selector(f"#hand .handtile.coach-best[data-hand='{best_tile}']", timeout=STEP)
     if chosen["best"][0]["action"] != chosen["played"]:
         assert "the coach prefers" in (page.text_content("#coach-note") or "")
-        assert page.locator(".coach-played").count() >= 1
-    page.screenshot(path=str(artifact("coach-review-1366.png")), full_page=True)
+        if set(chosen["played_tiles"]) - set(chosen["best"][0]["tiles"]):
+            assert page.locator(".coach-played").count() >= 1  # the tile played, dashed red
+    page.screenshot(path=str(artifact("coach-review-board-1366.png")))
+    page.locator("#coach-review").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifact("coach-review-1366.png")))
     page.set_viewport_size(PHONE)
     page.locator("#coach-review").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifact("coach-review-390.png")), full_page=False)
-    page.screenshot(path=str(artifact("coach-review-390-full.png")), full_page=True)
+    page.screenshot(path=str(artifact("coach-review-390.png")))
+    page.click(f"[data-coach-step='{chosen['step']}']")  # again, on the phone: the note and the board come into view
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifact("coach-review-board-390.png")))
     assert page.js_errors == []
 
 

@@ -94,7 +94,6 @@ def test_hints_are_off_at_rated_tables(client: TestClient) -> None:
     r = client.get(f"/api/tables/{table}/hint", headers=auth(tokens[0]))
     assert r.status_code == 403
     assert r.json()["detail"].startswith("hints are off at rated tables")
-    # the same table as practice with a chosen seed: a fixed deal, never rated, hints on
     service = client.app.state.service  # type: ignore[attr-defined]
     assert rated(service.tables[table])
 
@@ -183,15 +182,13 @@ def _finish(client: TestClient, table: str, token: str, seat: int, choose: Any) 
 
 def _review(client: TestClient, table: str, token: str, **params: Any) -> tuple[dict[str, Any], int]:
     """Poll the review until it is done; the body and how many 202s came first."""
-    waits = 0
-    for _ in range(600):
+    for waits in range(600):
         r = client.get(f"/api/tables/{table}/review", params=params, headers=auth(token))
         if r.status_code == 200:
             return r.json(), waits
         assert r.status_code == 202, r.text
         body = r.json()
         assert body["status"] == "running" and 0 <= body["done"] <= max(body["total"], 0)
-        waits += 1
         time.sleep(0.05)
     raise AssertionError("the review did not finish")
 

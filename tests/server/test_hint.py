@@ -1,4 +1,4 @@
-"""The Rummikub solver's hint: built from the seat's view and the public solver (the coach's hint: test_coach_web.py)."""
+"""The Rummikub solver's hint: built from the seat's view and the public solver (the coach: test_coach_web.py)."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ function hintHTML(h) {
       <span class="coach-words">${escapeHtml(b.words)}${i ? `; ${escapeHtml(b.compared)}` : ""}.</span></li>`).join("");
   return `<p class="coach-head"><b>Coach's hint</b> <span class="muted">(${escapeHtml(d.why)})</span></p>
     <ol class="coach-list">${rows}</ol>
-    <p class="coach-foot"><button id="coach-play" class="primary" type="button">Play ${escapeHtml(describe(d.action))}</button>
+    <p class="coach-foot"><button id="coach-play" class="primary" type="button">Play the coach's choice</button>
     <button id="coach-close" type="button">Close</button></p>`;
 }
 
@@ -144,7 +144,7 @@ function decisionHTML(d) {
   const better = d.best[0];
   const mark = d.mark ? `<b class="coach-mark mark-${d.mark}">${MARKS[d.mark]}</b>` : `<span class="coach-mark">fine</span>`;
   const alt = better.action === d.played ? "the coach agrees" : `better: <b>${escapeHtml(describe(better.action))}</b> (${escapeHtml(points(better.value))})`;
-  const lost = d.mark ? `; lost about ${escapeHtml(points(d.loss).replace("+", ""))}` : "";
+  const lost = d.mark ? `; lost about ${escapeHtml(points(d.loss).replace("+", ""))} point${Math.abs(d.loss - 1) < 0.05 ? "" : "s"}` : "";
   return `<li class="${d.mark ? `mark-${d.mark}` : ""}${focus && focus.step === d.step ? " coach-focus" : ""}">
     <button type="button" class="coach-step" data-coach-step="${d.step}">Hand ${d.hand} · move ${d.number}</button>
     ${mark}: you played <i>${escapeHtml(describe(d.played))}</i> (${escapeHtml(points(d.value))}); ${alt}${lost}.</li>`;
@@ -153,25 +153,44 @@ function decisionHTML(d) {
 function reviewHTML(r) {
   const list = r.decisions.filter((d) => showAll || d.mark);
   const limits = r.thresholds.slice().reverse().map((t) => `${t.mark} from ${t.from}`).join(", ");
-  const note = focus ? focusNote(focus) : "";
   return `<h2>Review <button id="coach-review-close" class="small" type="button">close</button></h2>
-    <p class="coach-summary">${r.decisions.length} decisions judged: ${countsWords(r)}.</p>${note}
+    <p class="coach-summary">${r.decisions.length} decisions judged: ${countsWords(r)}.</p>
     ${list.length ? `<ol class="coach-decisions">${list.map(decisionHTML).join("")}</ol>`
       : `<p>No inaccuracy, mistake or blunder: well played.</p>`}
     <p class="muted coach-limits">Values: points of margin over the others for the rest of the hand. Loss marks: ${escapeHtml(limits)} points.
     <label><input id="coach-all" type="checkbox"${showAll ? " checked" : ""}> every decision</label></p>`;
 }
 
+// The note above the board while the replay shows a reviewed decision.
 function focusNote(d) {
   const better = d.best[0];
   const same = better.action === d.played;
-  return `<p class="coach-note" id="coach-note">Move ${d.number}: you played <i>${escapeHtml(describe(d.played))}</i>${
-    same ? ", the coach's choice too." : `; the coach prefers <b class="coach-better">${escapeHtml(describe(better.action))}</b>, marked on the board.`}</p>`;
+  const where = better.tiles.length ? " (blue ring)" : "";
+  const verdict = d.mark ? `<b class="coach-mark mark-${d.mark}">${MARKS[d.mark]}.</b> ` : "";
+  return `${verdict}Move ${d.number}: you played <i>${escapeHtml(describe(d.played))}</i> (${escapeHtml(points(d.value))})${
+    same ? ", the coach's choice too." : `; the coach prefers <b class="coach-better">${escapeHtml(describe(better.action))}</b>${where} (${
+      escapeHtml(points(better.value))}).`}`;
 }
 
-function openDecision(step) {
+function noteBox() {
+  let box = $("coach-note");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "coach-note";
+    box.className = "coach-note";
+    box.setAttribute("role", "status");
+    box.hidden = true;
+    $("board").before(box);
+  }
+  return box;
+}
+
+// Open the replay at a reviewed decision (the position before it), the note and the board in view.
+async function openDecision(step) {
   focus = review.decisions.find((d) => d.step === step) || null;
-  if (focus) T().showStep(step);
+  if (!focus) return;
+  await T().showStep(step);
+  noteBox().scrollIntoView({ block: "start" });
 }
 
 // ----- marking the board -------------------------------------------------------------
@@ -193,9 +212,13 @@ function markTiles(tiles, cls) {
 function markBoard(s) {
   document.querySelectorAll(".coach-best, .coach-played").forEach((el) => el.classList.remove("coach-best", "coach-played"));
   const rp = T().replay();
-  if (rp && focus && rp.step === focus.step) {
-    if (focus.best[0].action !== focus.played) markTiles(focus.played_tiles, "coach-played");
-    markTiles(focus.best[0].tiles, "coach-best");
+  const note = noteBox();
+  note.hidden = !(rp && focus && rp.step === focus.step);
+  if (!note.hidden) {
+    note.innerHTML = focusNote(focus);
+    const best = focus.best[0].tiles;
+    if (focus.best[0].action !== focus.played) markTiles(focus.played_tiles.filter((t) => !best.includes(t)), "coach-played");
+    markTiles(best, "coach-best");
     return;
   }
   if (!rp && hint && hint.data && hint.version === s.version) {
