@@ -228,3 +228,25 @@ def test_the_review_judges_each_decision_once_and_is_cached(client: TestClient) 
     assert r.status_code == 400 and "name the seat" in r.json()["detail"]
     assert client.get(f"/api/tables/{table}/review", params={"seat": 3}).status_code == 400
     assert client.get(f"/api/tables/{table}/review", params={"seat": "x"}).status_code in (400, 422)
+
+
+# A three-player Rounce deal (as in tests/bots/test_coach.py): seat 0, first to call, holds
+# the five highest trumps; folding that hand is the deliberate blunder.
+STRONG = ["6-6", "6-5", "6-4", "6-3", "6-2"]
+DECK = [*STRONG, "5-5", "5-4", "5-3", "5-2", "5-1", "4-4", "4-3", "4-2", "4-1", "4-0", "6-0"]
+
+
+def test_the_review_marks_a_deliberate_blunder_and_names_the_better_move(client: TestClient) -> None:
+    coach_of(client, ms=300)
+    cls = game_class("rounce")
+    deck = DECK + [str(t) for t in cls.full_set(cls.Rules()) if str(t) not in DECK]
+    body = practice("rounce", players=3, seats=["human", "bot:greedy", "bot:greedy"], deck=deck, dealer=2,
+                    rules={"max_hands": 1})
+    table, tokens = seated(client, body)
+    assert client.get(f"/api/tables/{table}", headers=auth(tokens[0])).json()["current_player"] == 0
+    _finish(client, table, tokens[0], 0, lambda legal: "fold")
+    review, _ = _review(client, table, tokens[0])
+    first = review["decisions"][0]
+    assert first["played"] == "fold" and first["mark"] == "blunder"
+    assert first["best"][0]["action"] != "fold" and first["loss"] >= 1.0
+    assert first["compared"].endswith("a blunder") and review["counts"]["blunder"] >= 1
