@@ -52,6 +52,7 @@ T = TypeVar("T")
 HINT_MS = 1500.0  # the coach's thinking time for a hint (BONEYARD_HINT_MS)
 REVIEW_MS = 400.0  # ... for each decision of a review (BONEYARD_REVIEW_MS)
 MAX_COACH_MS = 60_000.0
+SINGLE_MS = 300.0  # the thinking time for a hint where only one action is legal
 HINT_TOP = 3  # actions a hint shows
 REVIEW_TOP = 3  # better actions a reviewed decision shows
 REVIEWS_KEPT = 64  # finished or running reviews kept in memory (the oldest go first)
@@ -235,11 +236,9 @@ class Coach:
                 extra.append(solved["action"])
             else:
                 solved.update(action=None, why="the solver's play is not legal now under this table's rules")
-        if len(legal) + len(extra) == 1:
-            only = (legal + extra)[0]
-            ranking, rounds = [Judgement(only, 0.0, math.inf, ())], 0
-        else:
-            ranking, rounds = await self._run(judge, view, legal, extra, self.hint_ms, self.rounds)
+        # a single action is still valued (briefly): the player sees where the hand stands
+        ms = self.hint_ms if len(legal) + len(extra) > 1 else min(self.hint_ms, SINGLE_MS)
+        ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
         best = ranking[0]

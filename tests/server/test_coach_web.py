@@ -96,6 +96,17 @@ def test_hints_are_off_at_rated_tables(client: TestClient) -> None:
     assert r.json()["detail"].startswith("hints are off at rated tables")
     service = client.app.state.service  # type: ignore[attr-defined]
     assert rated(service.tables[table])
+    # a practice table without a chosen seed or deck still counts for the ratings: no hints
+    table, tokens = seated(client, {**body, "practice": True})
+    assert client.get(f"/api/tables/{table}/hint", headers=auth(tokens[0])).status_code == 403
+    # with a chosen seed the deal is fixed: never rated, hints on
+    table, tokens = seated(client, {**body, "practice": True, "seed": 9})
+    assert not rated(service.tables[table])
+    for _ in range(200):  # the bots play until it is seat 0's turn
+        if client.get(f"/api/tables/{table}").json()["current_player"] == 0:
+            break
+        time.sleep(0.02)
+    assert client.get(f"/api/tables/{table}/hint", headers=auth(tokens[0])).status_code == 200
 
 
 def test_hint_refusals_name_the_problem(client: TestClient) -> None:
