@@ -232,7 +232,11 @@ class Coach:
         solved: dict[str, Any] | None = await self._run(solver, view) if solver is not None else None
         extra: list[str] = []
         if solved is not None and solved.get("action"):
-            if await service._run(table.game.is_legal, solved["action"]):
+            async with table.lock:  # the live game is read under its lock, as every engine call is
+                if table.version != state["version"]:
+                    raise Conflict("the table moved on while the coach thought: ask again")
+                legal_now = await service._run(table.game.is_legal, solved["action"])
+            if legal_now:
                 extra.append(solved["action"])
             else:
                 solved.update(action=None, why="the solver's play is not legal now under this table's rules")
