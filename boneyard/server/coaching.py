@@ -78,9 +78,23 @@ def _ms_from_env(name: str, default: float) -> float:
     return value
 
 
-def tiles_of(action: str) -> list[str]:
-    """The tiles an action names (``play 6-4`` -> ``["6-4"]``): what the board highlights."""
-    return [w for w in str(action).replace("|", " ").split() if TILE.match(w)]
+def tiles_of(action: str, hand: list[str] | None = None) -> list[str]:
+    """The tiles an action takes from the hand: what the page rings (``play 6-4`` -> ``["6-4"]``).
+
+    An action naming tiles already on the table as well (Rummikub's whole-table plays)
+    gives only those from ``hand``, each copy once; without a hand, or when none of its
+    tiles is in the hand, every tile the action names.
+    """
+    named = [w for w in str(action).replace("|", " ").split() if TILE.match(w)]
+    if not hand:
+        return named
+    left = list(hand)
+    mine = []
+    for t in named:
+        if t in left:
+            left.remove(t)
+            mine.append(t)
+    return mine or named
 
 
 def _number(x: float) -> str:
@@ -120,11 +134,11 @@ def _compare(best: Judgement, other: Judgement, game_id: str) -> tuple[float, fl
     return gap, err, None, f"{_points(gap)} worse than the best: a small difference"
 
 
-def _entry(j: Judgement, best: Judgement, game_id: str) -> dict[str, Any]:
+def _entry(j: Judgement, best: Judgement, game_id: str, hand: list[str] | None) -> dict[str, Any]:
     gap, err, verdict, words = _compare(best, j, game_id)
     return {
         **j.to_dict(),
-        "tiles": tiles_of(str(j.action)),
+        "tiles": tiles_of(str(j.action), hand),
         "words": value_words(j.value, j.error),
         "loss": round(gap, 3),
         "loss_error": None if not math.isfinite(err) else round(err, 3),
@@ -246,7 +260,7 @@ class Coach:
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
         best = ranking[0]
-        top = [_entry(j, best, table.game_id) for j in ranking[:HINT_TOP]]
+        top = [_entry(j, best, table.game_id, view.get("hand")) for j in ranking[:HINT_TOP]]
         if len(ranking) == 1:
             why = "it is your only legal action"
         elif rounds < 2:
@@ -314,14 +328,15 @@ class Coach:
         ranking, rounds = judge(view, legal, [played], self.review_ms, self.rounds)
         best = ranking[0]
         mine = next(j for j in ranking if str(j.action) == played)
-        entry = _entry(mine, best, table.game_id)
+        hand = view.get("hand")
+        entry = _entry(mine, best, table.game_id, hand)
         return {
             "number": number + 1,
             "step": step,
             "seat": view["seat"],
             "hand": view.get("hand_number", 1),
             "played": played,
-            "played_tiles": tiles_of(played),
+            "played_tiles": tiles_of(played, hand),
             "value": entry["value"],
             "words": entry["words"],
             "loss": entry["loss"],
@@ -329,7 +344,7 @@ class Coach:
             "mark": entry["mark"],
             "compared": entry["compared"],
             "rounds": rounds,
-            "best": [_entry(j, best, table.game_id) for j in ranking[:REVIEW_TOP]],
+            "best": [_entry(j, best, table.game_id, hand) for j in ranking[:REVIEW_TOP]],
         }
 
 

@@ -78,7 +78,7 @@ def test_the_hint_is_a_legal_best_action_in_every_game(client: TestClient, game:
             listed = b["action"] in own["legal_actions"]
             solver = (hint.get("solver") or {}).get("action") == b["action"]
             assert listed or solver, (b["action"], own["legal_actions"][:5])
-            assert b["words"] and b["compared"] and b["tiles"] == tiles_of(b["action"])
+            assert b["words"] and b["compared"] and b["tiles"] == tiles_of(b["action"], own["view"].get("hand"))
         assert hint["best"][0]["compared"] == "the coach's choice" and hint["best"][0]["loss"] == 0
         played = client.post(f"/api/tables/{table}/actions", json={"action": hint["action"]},
                              headers=auth(tokens[seat]))
@@ -172,6 +172,9 @@ def test_value_words_read_as_a_player_would() -> None:
     assert value_words(-1.0, float("inf")) == "about 1 point against you over the rest of this hand"
     assert value_words(0.0, 0.1).startswith("even over the rest of this hand")
     assert tiles_of("play 6-4 as 4") == ["6-4"] and tiles_of("play 1-0 1-1 2-1 | 6-1 5-2 4-3")[-1] == "4-3"
+    # a whole-table play: only the tiles it takes from the hand (each copy once)
+    assert tiles_of("play 1-0 1-1 2-1 | 6-1 5-2 4-3 | 3-3 3-3 3-3", ["4-3", "3-3", "6-6"]) == ["4-3", "3-3"]
+    assert tiles_of("take", ["4-3"]) == [] and tiles_of("play 6-4", ["1-1"]) == ["6-4"]
 
 
 def _finish(client: TestClient, table: str, token: str, seat: int, choose: Any) -> int:
@@ -218,7 +221,7 @@ def test_the_review_judges_each_decision_once_and_is_cached(client: TestClient) 
     game = boneyard.replay({**record, "actions": []})
     steps = [d["step"] for d in review["decisions"]]
     for d in review["decisions"]:
-        assert d["played"] == record["actions"][d["step"]] and d["played_tiles"] == tiles_of(d["played"])
+        assert d["played"] == record["actions"][d["step"]] and d["played_tiles"] == tiles_of(d["played"])  # in hand
         assert d["best"][0]["loss"] == 0 and d["loss"] >= 0 and len(d["best"]) <= 3
         assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
     # every decision of seat 0 with a choice, and nothing else
