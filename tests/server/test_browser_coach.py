@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+import boneyard
+
 from .conftest import Server, artifact
 from .test_browser import click_a_move, create_in_lobby, page_factory, state_of, stored_seat, table_id_of
 
@@ -174,4 +176,33 @@ def test_no_hint_button_at_a_rated_table(server: Server, page_factory: Any) -> N
     page.keyboard.press("h")  # the key does nothing either
     page.wait_for_timeout(300)
     assert page.locator("#coach-hint").is_hidden()
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("game", boneyard.games())
+def test_the_hint_panel_in_every_game(server: Server, page_factory: Any, game: str) -> None:
+    """In every game the Hint lists legal actions, best first, and rings the best one's tiles or button."""
+    page = page_factory(viewport=PHONE, is_mobile=True)
+    players = boneyard.game_info(game)["players"]["default"]
+    body = {"game": game, "players": players, "seats": ["human"] + ["bot:greedy"] * (players - 1),
+            "practice": True, "seed": 11, "next_timeout": 0}
+    table_id = httpx.post(f"{server.url}/api/tables", json=body, timeout=30).json()["id"]
+    page.goto(f"{server.url}/tables/{table_id}")
+    page.fill("#join-name", "Cy")
+    page.click("[data-join='0']")
+    page.wait_for_function(f"localStorage.getItem('boneyard.token.{table_id}')", timeout=STEP)
+    token = stored_seat(page, table_id)["token"]
+    state = my_turn(page, server, table_id, token)
+    assert not state["is_over"]
+    with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{table_id}/hint"), timeout=STEP) as answer:
+        page.click("#coach-hint-btn")
+    hint = answer.value.json()
+    page.wait_for_selector("#coach-hint .coach-list li", timeout=STEP)
+    actions = page.eval_on_selector_all("#coach-hint .coach-list li", "els => els.map(e => e.dataset.coachAction)")
+    assert actions == [b["action"] for b in hint["best"]]
+    assert all(a in state["legal_actions"] or a == (hint.get("solver") or {}).get("action") for a in actions)
+    rings = page.locator(".coach-best").count()
+    assert rings >= 1 or not hint["tiles"]  # the best action's tiles (or its button) are ringed
+    page.locator("#coach-hint").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifact(f"coach-hint-{game}-390.png")))
     assert page.js_errors == []

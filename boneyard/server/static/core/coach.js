@@ -99,7 +99,7 @@ function hintHTML(h) {
         b.error === null ? "" : ` <small>±${escapeHtml(String(Math.round(2 * b.error * 100) / 100))}</small>`}</span>
       <b>${escapeHtml(describe(b.action))}</b>
       <span class="coach-words">${escapeHtml(b.words)}${i ? `; ${escapeHtml(b.compared)}` : ""}.</span></li>`).join("");
-  return `<p class="coach-head"><b>Coach's hint</b> <span class="muted">(${escapeHtml(d.why)})</span></p>
+  return `<p class="coach-head"><b>Coach's hint</b> <span class="muted${d.rounds < 2 ? " coach-rough" : ""}">(${escapeHtml(d.why)})</span></p>
     <ol class="coach-list">${rows}</ol>
     <p class="coach-foot"><button id="coach-play" class="primary" type="button">Play the coach's choice</button>
     <button id="coach-close" type="button">Close</button></p>`;
