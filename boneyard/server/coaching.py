@@ -168,6 +168,7 @@ class Review:
     total: int = 0
     done: int = 0
     decisions: list[dict[str, Any]] = field(default_factory=list)
+    skipped: int = 0  # decisions the coach could not judge (no deal could be sampled)
     error: str | None = None
     task: asyncio.Task[None] | None = None
 
@@ -188,6 +189,7 @@ class Review:
             "error": self.error,
             "total": self.total,
             "done": self.done,
+            "skipped": self.skipped,
             "thresholds": [{"mark": n, "from": round(v, 3)} for n, v in thresholds(table.game_id)],
             "counts": {k: counts.get(k, 0) for k in ("blunder", "mistake", "inaccuracy")},
             "decisions": self.decisions if self.finished else [],
@@ -316,7 +318,12 @@ class Coach:
             steps = await self._run(_decisions, table.record(), review.seat)
             review.total = len(steps)
             for number, (step, view, legal, played) in enumerate(steps):
-                review.decisions.append(await self._run(self._judge_decision, table, number, step, view, legal, played))
+                try:
+                    judged = await self._run(self._judge_decision, table, number, step, view, legal, played)
+                except ValueError:  # no deal consistent with the view could be sampled: left unjudged
+                    review.skipped += 1
+                else:
+                    review.decisions.append(judged)
                 review.done += 1
         except asyncio.CancelledError:
             raise

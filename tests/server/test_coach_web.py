@@ -264,3 +264,27 @@ def test_the_review_marks_a_deliberate_blunder_and_names_the_better_move(client:
     assert first["played"] == "fold" and first["mark"] == "blunder"
     assert first["best"][0]["action"] != "fold" and first["loss"] >= 1.0
     assert first["compared"].endswith("a blunder") and review["counts"]["blunder"] >= 1
+
+
+def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sampler that gives up on one decision (``ValueError``) leaves that one unjudged; the review finishes."""
+    import boneyard.server.coaching as coaching
+
+    coach_of(client, ms=60)
+    real = coaching.judge
+    calls = {"n": 0}
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ValueError("no world could be sampled")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(coaching, "judge", flaky)
+    body = practice("rounce", seats=["human", "bot:greedy", "bot:greedy"], players=3, rules={"max_hands": 1})
+    table, tokens = seated(client, body)
+    _finish(client, table, tokens[0], 0, lambda legal: legal[0])
+    review, _ = _review(client, table, tokens[0])
+    assert review["status"] == "done" and review["skipped"] == 1
+    assert len(review["decisions"]) == review["total"] - 1 and review["done"] == review["total"]

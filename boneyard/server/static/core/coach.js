@@ -154,7 +154,8 @@ function reviewHTML(r) {
   const list = r.decisions.filter((d) => showAll || d.mark);
   const limits = r.thresholds.slice().reverse().map((t) => `${t.mark} from ${t.from}`).join(", ");
   return `<h2>Review <button id="coach-review-close" class="small" type="button">close</button></h2>
-    <p class="coach-summary">${r.decisions.length} decisions judged: ${countsWords(r)}.</p>
+    <p class="coach-summary">${r.decisions.length} decisions judged: ${countsWords(r)}.${
+      r.skipped ? ` ${r.skipped} could not be judged (no deal of the hidden tiles fitted).` : ""}</p>
     ${list.length ? `<ol class="coach-decisions">${list.map(decisionHTML).join("")}</ol>`
       : `<p>No inaccuracy, mistake or blunder: well played.</p>`}
     <p class="muted coach-limits">Values: points of margin over the others for the rest of the hand. Loss marks: ${escapeHtml(limits)} points.
