@@ -288,3 +288,16 @@ def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClie
     review, _ = _review(client, table, tokens[0])
     assert review["status"] == "done" and review["skipped"] == 1
     assert len(review["decisions"]) == review["total"] - 1 and review["done"] == review["total"]
+
+
+def test_the_coachs_budgets_come_from_the_environment_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from boneyard.server import create_app
+
+    monkeypatch.setenv("BONEYARD_HINT_MS", "250")
+    monkeypatch.setenv("BONEYARD_REVIEW_MS", " ")
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}")
+    assert app.state.coach.hint_ms == 250 and app.state.coach.review_ms == 400
+    for bad in ("soon", "0", "-5", "1e9"):
+        monkeypatch.setenv("BONEYARD_REVIEW_MS", bad)
+        with pytest.raises(ValueError, match="BONEYARD_REVIEW_MS must be"):
+            create_app(f"sqlite:///{tmp_path / 'b.db'}")
