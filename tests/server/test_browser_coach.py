@@ -135,10 +135,12 @@ def test_hint_during_play_and_review_after_the_game(server: Server, page_factory
         assert page.locator(f"#coach-review li.mark-{mark}").count() == review.json()["counts"][mark]
 
     # open the replay at a decision: a marked one if any, else any decision whose best move names a tile
-    marked = [d for d in decisions if d["mark"]]
-    if not marked:
+    with_tiles = [d for d in decisions if d["best"][0]["tiles"]]
+    assert with_tiles, "no decision whose best move names a tile"
+    chosen = next((d for d in with_tiles if d["mark"]), None)
+    if chosen is None:
         page.check("#coach-all")
-    chosen = next(d for d in (marked or decisions) if d["best"][0]["tiles"])
+        chosen = with_tiles[0]
     page.click(f"[data-coach-step='{chosen['step']}']")
     page.wait_for_selector("#replay:not([hidden])", timeout=STEP)
     page.wait_for_function(f"document.getElementById('rp-label').textContent.startsWith('{chosen['step']}/')",

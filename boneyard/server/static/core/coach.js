@@ -1,4 +1,4 @@
-// The coach at the table: a Hint button on your turn (every game; hidden at rated tables,
+// The coach at the table: a Hint button in the top bar on your turn (every game; hidden at rated tables,
 // whose deal is not fixed) showing the coach's best three actions with their values, the
 // best one marked on the board; and, once the game is over, a Review of your decisions that
 // marks inaccuracies, mistakes and blunders and opens the replay at each one with the
@@ -41,11 +41,20 @@ function hintBox() {
     box = document.createElement("div");
     box.id = "coach";
     box.className = "coach";
-    box.innerHTML = `<button id="coach-hint-btn" type="button" title="the coach's best actions here (H)">Hint</button>
-      <div id="coach-hint" class="coach-hint" role="status" aria-live="polite" hidden></div>`;
-    const me = $("me");
-    me.prepend(box);
-    $("coach-hint-btn").addEventListener("click", askHint);
+    box.innerHTML = `<div id="coach-hint" class="coach-hint" role="status" aria-live="polite" hidden></div>`;
+    $("me").prepend(box);
+    // the button sits in the top bar, beside the rules: it takes no room from the table
+    const button = document.createElement("button");
+    button.id = "coach-hint-btn";
+    button.type = "button";
+    button.className = "small coach-btn";
+    button.title = "the coach's best actions here (key H)";
+    button.textContent = "Hint";
+    button.hidden = true;
+    const rules = $("rules-link");
+    if (rules) rules.before(button);
+    else box.prepend(button);
+    button.addEventListener("click", askHint);
   }
   return box;
 }
@@ -75,6 +84,7 @@ async function askHint() {
   if (!canHint(s) || asking) return;
   asking = true;
   const version = s.version;
+  hintBox().hidden = false;
   const panel = $("coach-hint");
   panel.hidden = false;
   panel.innerHTML = `<p class="coach-thinking"><span class="coach-spin" aria-hidden="true"></span> The coach is thinking…</p>`;
@@ -239,7 +249,7 @@ function update() {
   if (!s || !$("me")) return;
   const box = hintBox();
   const can = canHint(s);
-  box.hidden = !can && !(hint && hint.version === s.version && !T().replay());
+  box.hidden = !(asking || (hint && hint.version === s.version && !T().replay()));
   $("coach-hint-btn").hidden = !can;
   // the Rummikub solver's own button asks the same endpoint: hidden where hints are off
   document.querySelectorAll("#rk-hint").forEach((el) => (el.hidden = !s.fixed_deal));
