@@ -71,7 +71,8 @@ def main() -> None:
     parser.add_argument("--hint-ms", type=float, default=1500.0)
     parser.add_argument("--review-ms", type=float, default=400.0)
     args = parser.parse_args()
-    print("| game | budget ms | legal actions (median) | rounds median | rounds min | best's error median | wall max ms |")
+    print("| game | budget ms | legal actions (median) | rounds median | rounds min | best's error median "
+          "| wall max ms |")
     print("|---|---|---|---|---|---|---|")
     for game_id in boneyard.games():
         for ms in (args.hint_ms, args.review_ms):

@@ -274,7 +274,7 @@ class Coach:
             "table": table.id, "seat": seat, "version": state["version"], "game": table.game_id,
             "action": str(best.action), "tiles": top[0]["tiles"], "value": top[0]["value"],
             "error": top[0]["error"], "words": top[0]["words"], "why": why, "rounds": rounds,
-            "legal": len(ranking), "best": top,
+            "judged": len(ranking), "best": top,
             "units": "points of margin over the other players for the rest of this hand, in your favour",
         }
         if solved is not None:
