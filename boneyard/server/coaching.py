@@ -129,7 +129,9 @@ def _compare(best: Judgement, other: Judgement, game_id: str) -> tuple[float, fl
     if verdict is not None:
         article = "an" if verdict[0] in "aeiou" else "a"
         return gap, err, verdict, f"{_points(gap)} worse than the best: {article} {verdict}"
-    if gap <= 0 or (math.isfinite(err) and gap < 2 * err):
+    if not math.isfinite(err):
+        return gap, err, None, "too few deals to tell it from the best"
+    if gap <= 0 or gap < 2 * err:
         return gap, err, None, "as good as the best, within the coach's uncertainty"
     return gap, err, None, f"{_points(gap)} worse than the best: a small difference"
 

@@ -167,6 +167,14 @@ def test_the_hint_never_reveals_a_hidden_tile(client: TestClient, game: str) -> 
     assert hints[0] == hints[1]
 
 
+def test_a_single_sampled_deal_marks_nothing() -> None:
+    from boneyard.bots.coach import mark, thresholds
+
+    blunder = thresholds("rounce")[0][1]
+    assert mark("rounce", 10 * blunder, float("inf")) is None
+    assert mark("rounce", 10 * blunder, 0.0) == "blunder"
+
+
 def test_value_words_read_as_a_player_would() -> None:
     assert value_words(1.5, 0.2) == "about 1.5 points in your favour over the rest of this hand (give or take 0.4)"
     assert value_words(-1.0, float("inf")) == "about 1 point against you over the rest of this hand"
