@@ -9,7 +9,7 @@ How work is spread so that no table can hold up another (``docs/deploy.md`` defe
   choosing a bot's action, and building every seat's state after a change (its view, its
   legal actions, its JSON push), all in one hop. A per-table ``asyncio.Lock`` makes one
   table's work strictly sequential while other tables' work proceeds. Rare, long work (a
-  replay step of a long game, a Rummikub hint) runs on a separate pool, so a burst of it
+  replay step of a long game) runs on a separate pool, so a burst of it
   queues behind itself and never delays play.
 - **Every write goes through the group committer** (``commits.py``): the writes of many
   tables share one transaction, and each request is answered and broadcast only after the
@@ -917,31 +917,6 @@ class TableService:
             table.snapshot = self._snapshot(table)
             table.touched = time.monotonic()
         return changed
-
-    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
-
-        Built from that seat's view only, so a hint can never reveal a hidden tile.
-        """
-        from .hints import HINTS
-
-        table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
-        hint = HINTS.get(table.game_id)
-        if hint is None:
-            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
-        state = self.state(table, seat)
-        if state["is_over"]:
-            raise Conflict("the game is over: there is nothing to hint")
-        if state["current_player"] != seat:
-            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(hint, state["view"])
-        async with table.lock:
-            if table.version != state["version"]:
-                raise Conflict("the table moved on while the hint was worked out: ask again")
-            if found["action"] is not None and not await self._run(table.game.is_legal, found["action"]):
-                found.update(action=None, why="the solver's play is not legal now under this table's rules")
-        return {"table": table.id, "seat": seat, "version": state["version"], **found}
 
     async def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
