@@ -234,8 +234,11 @@ class Table:
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
 
     def humans(self) -> list[int]:
-        """The joined human seats: the players a between-hands hold waits for."""
-        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names]
+        """The joined human seats no bot plays for: the players a between-hands hold waits for.
+
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
+        """
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
 
     @property
     def version(self) -> int:
@@ -751,6 +754,20 @@ class TableService:
         self.kick(table)
         return table, seat
 
+    async def reseat(self, table: Table, change: Callable[[], None]) -> None:
+        """Change who plays a seat (``change``, under the table's lock: social.py's stand-ins), then push.
+
+        A between-hands hold that now waits for nobody (its last unready human handed their
+        seat to a bot) ends at once.
+        """
+        async with table.lock:
+            change()
+            if table.hold is not None and all(s in table.hold.ready for s in table.humans()):
+                self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
+
     @staticmethod
     def _end_hold(table: Table) -> None:
         if table.hold is not None and table.hold.timer is not None:
@@ -1023,17 +1040,16 @@ class TableService:
     async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
         """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
 
-        False, with nothing played, when the table has moved on, is held, or it is not that
-        seat's turn any more.
+        False, with nothing played, when the table has moved on, is held (before the start or
+        between hands), or it is not that seat's turn any more.
         """
         async with table.lock:
             game = table.game
-            if (table.id not in self.tables or table.held or game.is_over or table.version != version
-                    or game.current_player != seat):
+            if (table.id not in self.tables or table.held or table.hold is not None or game.is_over
+                    or table.version != version or game.current_player != seat):
                 return False
-            text, snapshot = await self._run(self._bot_advance, table, seat, player)
             try:
-                await self._store(table, seat, text, snapshot, sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
             except Stale:
                 return False
         self.broadcast(table)

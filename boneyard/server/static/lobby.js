@@ -187,6 +187,8 @@ async function main() {
   select.addEventListener("change", renderForm);
   document.getElementById("players").addEventListener("change", renderSeats);
   document.getElementById("create").addEventListener("submit", createTable);
+  // enabled only now: pressed before the games had loaded, the form would submit itself as a plain page load
+  document.getElementById("create-btn").disabled = false;
   document.getElementById("refresh").addEventListener("click", renderTables);
   renderForm();
   await renderTables();
