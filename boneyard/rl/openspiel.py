@@ -27,8 +27,8 @@ soon as the hand before is dealt (a face-down stock shuffled ahead), so that the
 finds them ready when a hand ends; the last of them go unused when the game ends
 first. The engine deals them through its ``deck_source`` hook. What is left to the
 engine's own fixed-seed stream: a reshuffle the engine makes before chance could draw
-another stock (two-box's redeal when nobody holds a double) and two-box's tie-break between two holders of the same opening
-double, both rare.
+another stock (two-box's redeal when nobody holds a double) and two-box's tie-break
+between two holders of the same opening double, both rare.
 
 Observations: ``observation_tensor`` is the encoding's vector (from the player's view
 only; zeros before the first deal); ``information_state_string`` is the player's whole
