@@ -9,7 +9,7 @@ How work is spread so that no table can hold up another (``docs/deploy.md`` defe
   choosing a bot's action, and building every seat's state after a change (its view, its
   legal actions, its JSON push), all in one hop. A per-table ``asyncio.Lock`` makes one
   table's work strictly sequential while other tables' work proceeds. Rare, long work (a
-  replay step of a long game, a Rummikub hint) runs on a separate pool, so a burst of it
+  replay step of a long game) runs on a separate pool, so a burst of it
   queues behind itself and never delays play.
 - **Every write goes through the group committer** (``commits.py``): the writes of many
   tables share one transaction, and each request is answered and broadcast only after the
@@ -231,10 +231,14 @@ class Table:
     next_timeout: float = NEXT_TIMEOUT
     ended: dict[int | None, dict[str, Any]] | None = None  # per seat: the last finished hand as it ended
     hold: Hold | None = None  # set while the table waits between hands
+    held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
 
     def humans(self) -> list[int]:
-        """The joined human seats: the players a between-hands hold waits for."""
-        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names]
+        """The joined human seats no bot plays for: the players a between-hands hold waits for.
+
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
+        """
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
 
     @property
     def version(self) -> int:
@@ -360,6 +364,9 @@ class TableService:
         self._background: set[asyncio.Task[Any]] = set()
         self.lag = LagMonitor()
         self.loaded = asyncio.Event()  # set once the live tables are loaded after start
+        # Listeners of table life (social.py): ``loaded(table)`` on a worker thread when a
+        # stored table is rebuilt, ``changed(table)`` on the loop after every broadcast.
+        self.hooks: list[Any] = []
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -455,6 +462,8 @@ class TableService:
             table.names[seat_row.seat] = seat_row.name
             table.tokens[seat_row.token_hash] = seat_row.seat
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
+        for hook in self.hooks:
+            hook.loaded(table)
         table.snapshot = self._snapshot(table)
         return table
 
@@ -703,6 +712,9 @@ class TableService:
                 raise Conflict(self._holding(table))
             if game.is_over:
                 raise BadRequest("the game is over: no action can be played")
+            if table.held:
+                raise Conflict("the game has not started: it starts when every seat is taken or the host presses "
+                               "Start")
             if game.current_player != seat:
                 raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
             await self._play(table, seat, functools.partial(self._advance, table, action, seat), sent=action)
@@ -741,6 +753,20 @@ class TableService:
         self.broadcast(table)
         self.kick(table)
         return table, seat
+
+    async def reseat(self, table: Table, change: Callable[[], None]) -> None:
+        """Change who plays a seat (``change``, under the table's lock: social.py's stand-ins), then push.
+
+        A between-hands hold that now waits for nobody (its last unready human handed their
+        seat to a bot) ends at once.
+        """
+        async with table.lock:
+            change()
+            if table.hold is not None and all(s in table.hold.ready for s in table.humans()):
+                self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
 
     @staticmethod
     def _end_hold(table: Table) -> None:
@@ -892,31 +918,6 @@ class TableService:
             table.touched = time.monotonic()
         return changed
 
-    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
-
-        Built from that seat's view only, so a hint can never reveal a hidden tile.
-        """
-        from .hints import HINTS
-
-        table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
-        hint = HINTS.get(table.game_id)
-        if hint is None:
-            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
-        state = self.state(table, seat)
-        if state["is_over"]:
-            raise Conflict("the game is over: there is nothing to hint")
-        if state["current_player"] != seat:
-            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(hint, state["view"])
-        async with table.lock:
-            if table.version != state["version"]:
-                raise Conflict("the table moved on while the hint was worked out: ask again")
-            if found["action"] is not None and not await self._run(table.game.is_legal, found["action"]):
-                found.update(action=None, why="the solver's play is not legal now under this table's rules")
-        return {"table": table.id, "seat": seat, "version": state["version"], **found}
-
     async def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
         if not table.game.is_over:
@@ -963,13 +964,15 @@ class TableService:
         assert snapshot is not None
         for sub in list(table.subscribers.values()):
             sub.offer(snapshot.push(sub.seat), snapshot.serial)
+        for hook in self.hooks:
+            hook.changed(table)
 
     # ----- bots ----------------------------------------------------------------------
 
     def kick(self, table: Table) -> None:
         """Start the table's bot loop if a bot is to act and none is running."""
         game = table.game
-        if game.is_over or game.current_player not in table.bots or table.hold is not None:
+        if game.is_over or table.held or game.current_player not in table.bots or table.hold is not None:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -1023,8 +1026,8 @@ class TableService:
             game = table.game
             return table.id in self.tables and not game.is_over and game.current_player in table.bots
         async with table.lock:
-            if (table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots
-                    or table.hold is not None):
+            if (table.id not in self.tables or table.held or table.game.is_over
+                    or table.game.current_player not in table.bots or table.hold is not None):
                 return False
             seat = table.game.current_player
             try:
@@ -1034,12 +1037,31 @@ class TableService:
         self.broadcast(table)
         return True
 
-    def _bot_advance(self, table: Table, seat: int) -> tuple[str, Snapshot]:
+    async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
+        """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
+
+        False, with nothing played, when the table has moved on, is held (before the start or
+        between hands), or it is not that seat's turn any more.
+        """
+        async with table.lock:
+            game = table.game
+            if (table.id not in self.tables or table.held or table.hold is not None or game.is_over
+                    or table.version != version or game.current_player != seat):
+                return False
+            try:
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
+            except Stale:
+                return False
+        self.broadcast(table)
+        self.kick(table)
+        return True
+
+    def _bot_advance(self, table: Table, seat: int, player: Bot | None = None) -> tuple[str, Snapshot]:
         game = table.game
         view, legal = game.view(seat), game.legal_actions()
         rng = random.Random(f"{table.seed}:{table.version}")
         try:
-            text = str(table.bots[seat].choose(view, legal, rng))
+            text = str((player or table.bots[seat]).choose(view, legal, rng))
             if not game.is_legal(text):
                 raise IllegalAction(f"bot chose {text!r}")
         except Exception:
