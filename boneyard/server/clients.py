@@ -58,7 +58,9 @@ class Subscriber:
         while True:
             text = await self._queue.get()
             try:
-                await asyncio.wait_for(self._send(text), self._send_timeout)
+                # a timeout scope, not wait_for: no task is made for every push
+                async with asyncio.timeout(self._send_timeout):
+                    await self._send(text)
             except TimeoutError:
                 self.too_slow.set()
                 return

@@ -276,8 +276,13 @@ class Table:
         return out
 
 
-def parse_seats(seats: Any, players: int) -> list[str]:
-    """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong."""
+def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> list[str]:
+    """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong.
+
+    ``known`` is the list of bot names (default: ``bots()``, which reads every installed
+    package's metadata to find plugin bots: the server passes the list it made once).
+    """
+    known = bots() if known is None else known
     if seats is None:
         return ["human"] * players
     if not isinstance(seats, list) or len(seats) != players:
@@ -288,8 +293,8 @@ def parse_seats(seats: Any, players: int) -> list[str]:
             out.append(kind)
         elif isinstance(kind, str) and kind.startswith("bot:"):
             name = kind[4:]
-            if name not in bots():
-                raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(bots())}")
+            if name not in known:
+                raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(known)}")
             out.append(kind)
         else:
             raise BadRequest(f"seat {s}: {quote(kind)} is neither \"human\" nor \"bot:NAME\"")
@@ -340,7 +345,7 @@ class TableService:
         # must not be first used by several table threads at once.
         for game_id in boneyard.games():
             boneyard.game_info(game_id)
-        bots()
+        self.bot_names = bots()  # once: listing plugin bots reads every installed package's metadata
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
@@ -497,7 +502,8 @@ class TableService:
 
     # ----- states --------------------------------------------------------------------
 
-    def _state(self, table: Table, seat: int | None, version: int) -> dict[str, Any]:
+    def _state(self, table: Table, seat: int | None, version: int,
+               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         game = table.game
         legal = [str(a) for a in game.legal_actions()] if seat is not None and seat == game.current_player else []
         return {
@@ -505,7 +511,7 @@ class TableService:
             "game": table.game_id,
             "seat": seat,
             "version": version,
-            "seats": table.seat_info(),
+            "seats": table.seat_info() if seats is None else seats,
             "view": game.view(seat),
             "legal_actions": legal,
             "current_player": game.current_player,
@@ -520,15 +526,23 @@ class TableService:
 
     def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None,
                   ended: dict[int | None, dict[str, Any]] | None = None, hold: Hold | None = None) -> Snapshot:
-        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread).
+        """The states readers can ask for at the game's present position, and the pushes sure to be sent
+        (worker thread).
 
+        Only the spectator's state and those of seats someone holds a token for (or that
+        act or watch) are built: a bot's seat has no token, so nobody can ask for its state,
+        and a seat that gets a token later (a join) gets a new snapshot then.
         ``ended`` and ``hold`` are the between-hands facts of this position when they change
         with it (a hand just ended); otherwise the table's own are shown.
         """
         version = table.version if version is None else version
         if ended is None:
             ended, hold = table.ended, table.hold
-        states = {seat: self._state(table, seat, version) for seat in [None, *range(table.players)]}
+        watching = {sub.seat for sub in list(table.subscribers.values())}
+        wanted = {None, acting, *table.tokens.values(), *watching}
+        seats = table.seat_info()
+        states = {seat: self._state(table, seat, version, seats) for seat in [None, *range(table.players)]
+                  if seat in wanted}
         between = None
         if hold is not None:
             between = {"hand": hold.hand, "waiting": [s for s in table.humans() if s not in hold.ready],
@@ -537,8 +551,9 @@ class TableService:
             state["between_hands"] = between
             state["ended_hand"] = ended.get(seat) if ended else None
         snapshot = Snapshot(version, states, {}, ended=ended, hold=hold)
-        for seat in {acting, *(sub.seat for sub in list(table.subscribers.values()))}:
-            snapshot.push(seat)
+        for seat in {acting, *watching}:
+            if seat in states:
+                snapshot.push(seat)
         return snapshot
 
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -627,7 +642,7 @@ class TableService:
             game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules, deck=deck, dealer=dealer)
         except ValueError as err:
             raise BadRequest(str(err)[:600]) from None
-        seat_kinds = parse_seats(seats, game.players)
+        seat_kinds = parse_seats(seats, game.players, self.bot_names)
         record = game.record()
         table = Table(id=secrets.token_urlsafe(6), game_id=game_id, players=game.players, seed=seed,
                       rules=game.rules.to_dict(), seats=seat_kinds, game=game, deck=record.get("deck"),
@@ -1056,9 +1071,8 @@ class TableService:
             if (table.id not in self.tables or table.held or game.is_over or table.version != version
                     or game.current_player != seat):
                 return False
-            text, snapshot = await self._run(self._bot_advance, table, seat, player)
             try:
-                await self._store(table, seat, text, snapshot, sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
             except Stale:
                 return False
         self.broadcast(table)
