@@ -211,7 +211,6 @@ def create_app(
     app.state.service = service
     app.state.rate = rate
     app.state.social = social
-    app.include_router(social_router(social))
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ServerError)
@@ -353,6 +352,9 @@ def create_app(
 
     # ----- pages -----------------------------------------------------------------------
 
+    # Included after the play routes, whose paths they do not share: a request is matched
+    # against the routes in order, and play (actions, states, sockets) is most of them.
+    app.include_router(social_router(social))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
