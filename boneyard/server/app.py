@@ -277,7 +277,8 @@ def create_app(
     async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
         table = await service.get(table_id)
-        return pushed(encode(service.state(table, service.seat_of(table, bearer(authorization), required=False))))
+        seat = await service.seat_for(table, bearer(authorization), required=False)
+        return pushed(encode(service.state(table, seat)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
     async def play(table_id: str, body: PlayAction, request: Request,
@@ -315,7 +316,7 @@ def create_app(
     ) -> dict[str, Any]:
         """A finished game after ``step`` actions, as the token's seat (or a spectator) saw it."""
         table = await service.get(table_id)
-        seat = service.seat_of(table, bearer(authorization), required=False)
+        seat = await service.seat_for(table, bearer(authorization), required=False)
         return await service.replay_state(table, seat, step)
 
     @app.websocket("/ws/tables/{table_id}")
@@ -324,7 +325,7 @@ def create_app(
         await websocket.accept()
         try:
             table = await service.get(table_id)
-            seat = service.seat_of(table, token, required=False)
+            seat = await service.seat_for(table, token, required=False)
         except ServerError as err:
             code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
             await websocket.close(code=code, reason=_close_reason(str(err)))

@@ -270,6 +270,12 @@ class Store:
                              .order_by(ActionRow.number))
             return [(a, seat) for a, seat in rows]
 
+    def last_action_time(self, table_id: str) -> float | None:
+        """When the table's last action was stored (wall clock), or None before the first."""
+        with self.session() as s:
+            return s.scalar(select(ActionRow.at).where(ActionRow.table_id == table_id)
+                            .order_by(ActionRow.number.desc()).limit(1))
+
     def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         """Hold (or renew) the right to run a table's bots for ``seconds``; False while another holds it.
 

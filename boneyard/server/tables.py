@@ -51,7 +51,17 @@ from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer, ShuttingDown
-from .db import ORIGIN, Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
+from .db import (
+    ORIGIN,
+    Store,
+    announce,
+    hash_token,
+    new_table_row,
+    write_action,
+    write_expired,
+    write_seat,
+    write_table,
+)
 
 log = logging.getLogger("boneyard.server")
 
@@ -420,6 +430,11 @@ class TableService:
             if what == "new":
                 self._spawn(self._quiet(self.get(table_id)))
             return
+        if what.startswith("ready."):  # a "Next hand" pressed at another process
+            hand, _, seat = what[len("ready."):].partition(".")
+            if hand.isdigit() and seat.isdigit():
+                self._spawn(self._quiet(self._press(table, int(seat), int(hand), catch_up=True)))
+            return
         if what.isdigit() and int(what) <= table.version:
             return
         self._spawn(self._quiet(self.catch_up(table)))
@@ -453,16 +468,26 @@ class TableService:
         stored = self.store.actions(table_id)
         table.actions = [a for a, _ in stored]
         table.last_seat = stored[-1][1] if stored else None
+        for seat_row in self.store.seats(table_id):
+            table.names[seat_row.seat] = seat_row.name
+            table.tokens[seat_row.token_hash] = seat_row.seat
         try:
-            table.game = boneyard.replay(table.record())
+            # All but the last action, then the last one: if it ended a hand, the table is
+            # between hands again, with what each seat saw of the hand's end.
+            table.game = boneyard.replay({**table.record(), "actions": table.actions[:-1]})
+            if table.actions:
+                table.snapshot = self._snapshot(table, table.version - 1)
+                hand, was_over = table.game.hand_number, table.game.is_over
+                table.game.apply(table.actions[-1])
+                if table.game.hand_number != hand or table.game.is_over != was_over:
+                    table.ended = self._ended(table, hand)
+                    at = self.store.last_action_time(table_id)
+                    table.hold = self._new_hold(table, hand, time.time() if at is None else at)
         except Exception as err:
             reason = f"this table's record no longer replays ({type(err).__name__}: {str(err)[:MAX_QUOTE]})"
             self.quarantined[table_id] = reason
             log.error("table %s quarantined: %s", table_id, reason)
             raise Gone(reason) from None
-        for seat_row in self.store.seats(table_id):
-            table.names[seat_row.seat] = seat_row.name
-            table.tokens[seat_row.token_hash] = seat_row.seat
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
         for hook in self.hooks:
             hook.loaded(table)
@@ -490,6 +515,7 @@ class TableService:
                 raise Unavailable(f"the database cannot be reached, try again in a moment ({type(err).__name__})") \
                     from None
             self.tables[table_id] = table
+            self._arm_hold(table)
             future.set_result(table)
             self.kick(table)
             return table
@@ -695,6 +721,17 @@ class TableService:
             raise Forbidden("this token does not belong to any seat at this table")
         return seat
 
+    async def seat_for(self, table: Table, token: str | None, required: bool) -> int | None:
+        """:meth:`seat_of`, but a token this process does not know yet is looked up in the database
+        first when processes share it: the seat may have been taken at another process a moment ago."""
+        try:
+            return self.seat_of(table, token, required)
+        except Forbidden:
+            if not self.shared:
+                raise
+            await self.catch_up(table)
+            return self.seat_of(table, token, required)
+
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected_version: int | None = None) -> tuple[Table, int]:
         """Play a seat's action; refused actions leave the table unchanged. Returns the table and seat.
@@ -704,7 +741,7 @@ class TableService:
         playing it again, and any other stale version is refused with 409 and the state.
         """
         table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
+        seat = await self.seat_for(table, token, required=True)
         assert seat is not None
         if not isinstance(action, str) or not action.strip():
             raise BadRequest("action must be a non-empty string in the action notation, e.g. \"play 6-4\"")
@@ -752,19 +789,32 @@ class TableService:
         pressing for another ``hand`` than the one that ended changes nothing.
         """
         table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
+        seat = await self.seat_for(table, token, required=True)
         assert seat is not None
+        pressed = await self._press(table, seat, hand)
+        if pressed is not None and self.shared:
+            # the other processes count this press too (their own hold of this hand)
+            self._spawn(self._quiet(self.committer.write(
+                functools.partial(announce, table_id=table.id, what=f"ready.{pressed}.{seat}"))))
+        return table, seat
+
+    async def _press(self, table: Table, seat: int, hand: int | None, catch_up: bool = False) -> int | None:
+        """Count ``seat``'s "Next hand" for ``hand`` (None: the hand that ended); the hand counted, or
+        None when the press changes nothing. ``catch_up``: a press made at another process, whose
+        hand end this process may not have applied yet."""
         async with table.lock:
+            if catch_up and (table.hold is None or (hand is not None and table.hold.hand < hand)):
+                await self._catch_up_locked(table)
             hold = table.hold
             if hold is None or (hand is not None and hand != hold.hand) or seat in hold.ready:
-                return table, seat
+                return None
             hold.ready.add(seat)
             if all(s in hold.ready for s in table.humans()):
                 self._end_hold(table)
             table.snapshot = await self._run(self._snapshot, table)
         self.broadcast(table)
         self.kick(table)
-        return table, seat
+        return hold.hand
 
     @staticmethod
     def _end_hold(table: Table) -> None:
@@ -799,10 +849,26 @@ class TableService:
         if game.hand_number == hand and game.is_over == was_over:
             return text, self._snapshot(table, table.version + 1, acting=seat)
         ended = self._ended(table, hand)
-        hold = None
-        if not game.is_over and table.next_timeout > 0 and table.humans():
-            hold = Hold(hand, time.time() + table.next_timeout)
+        hold = self._new_hold(table, hand, time.time())
         return text, self._snapshot(table, table.version + 1, acting=seat, ended=ended, hold=hold)
+
+    @staticmethod
+    def _new_hold(table: Table, hand: int, ended_at: float) -> Hold | None:
+        """The wait after ``hand`` ended at ``ended_at`` (wall clock): None at a finished game, a
+        table with no joined human or no wait, or when the wait is already over."""
+        if table.game.is_over or table.next_timeout <= 0 or not table.humans():
+            return None
+        until = ended_at + table.next_timeout
+        return Hold(hand, until) if until > time.time() else None
+
+    def _arm_hold(self, table: Table) -> None:
+        """Start the timer that deals on when the table's hold runs out (on the event loop)."""
+        hold = table.hold
+        if hold is None or hold.timer is not None:
+            return
+        hand = hold.hand
+        hold.timer = asyncio.get_running_loop().call_later(
+            max(0.0, hold.until - time.time()), lambda: self._spawn(self._release(table, hand)))
 
     def _ended(self, table: Table, hand: int) -> dict[int | None, dict[str, Any]]:
         """Each seat's record of the hand that just ended, built only from its own views.
@@ -878,10 +944,7 @@ class TableService:
         table.touched = time.monotonic()
         if snapshot.ended is not table.ended:
             table.ended, table.hold = snapshot.ended, snapshot.hold
-            if table.hold is not None:
-                hand = table.hold.hand
-                table.hold.timer = asyncio.get_running_loop().call_later(
-                    table.next_timeout, lambda: self._spawn(self._release(table, hand)))
+            self._arm_hold(table)
 
     def _rebuild(self, table: Table) -> None:
         """Rebuild the game from the stored actions (after a refused commit)."""
@@ -895,19 +958,34 @@ class TableService:
             self.kick(table)
 
     async def _catch_up_locked(self, table: Table) -> bool:
+        hold = table.hold
         changed = await self._run(self._catch_up, table)
+        if table.hold is not hold and hold is not None and hold.timer is not None:
+            hold.timer.cancel()  # play went on elsewhere: this hold is over
+        self._arm_hold(table)
         if changed:
             self.broadcast(table)
         return changed
 
     def _catch_up(self, table: Table) -> bool:
+        """Apply what other processes stored (worker thread).
+
+        A hand that ended there is between hands here too (the wait counted from now),
+        and an action played after it ends that wait.
+        """
         stored = self.store.actions(table.id, start=table.version)
         seats = self.store.seats(table.id)
         changed = bool(stored) or len(seats) != len(table.names)
         for text, seat in stored:
-            table.game.apply(text)
+            game = table.game
+            hand, was_over = game.hand_number, game.is_over
+            game.apply(text)
             table.actions.append(text)
             table.last_seat, table.last_sent = seat, None
+            table.hold = None
+            if game.hand_number != hand or game.is_over != was_over:
+                table.ended = self._ended(table, hand)
+                table.hold = self._new_hold(table, hand, time.time())
         for row in seats:
             table.names[row.seat] = row.name
             table.tokens[row.token_hash] = row.seat
@@ -924,7 +1002,7 @@ class TableService:
         from .hints import HINTS
 
         table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
+        seat = await self.seat_for(table, token, required=True)
         hint = HINTS.get(table.game_id)
         if hint is None:
             raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
