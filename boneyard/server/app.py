@@ -26,7 +26,7 @@ from boneyard.bots import bots
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
-from .ratelimit import LimitSettings, RateLimits
+from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
@@ -212,6 +212,7 @@ def create_app(
     app.state.rate = rate
     app.state.social = social
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(SocketCap, cap=rate.settings.sockets)
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:
