@@ -133,10 +133,10 @@ class Boneyard:
         self.db = db
         self.ports = [free_port() for _ in range(processes)]
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the servers' stderr, read if they fail to start
 
     def start(self) -> None:
         """Start the processes and wait until each answers."""
-        self.log = tempfile.TemporaryFile()
         for port in self.ports:
             cmd = [sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", self.db, "--limits", "off"]
             self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log))
