@@ -23,8 +23,9 @@ Both servers are driven by load generators in Node (``benchmarks/node``), so tha
 clients cost little and the same on both sides: ``load_boneyard.js`` (HTTP and the ``ws``
 package) and ``load_bgio.js`` (boardgame.io's own client over socket.io), with the same
 pattern and pacing. The packages are installed with npm into ``benchmarks/node/node_modules``
-on first use. Once a system misses the target by more than ten times at some N, its larger
-levels are skipped (they cannot pass, and an overloaded level takes longest).
+on first use. Once a system misses the target by more than thirty times at some N (p99
+over 3 s), its larger levels are skipped: they cannot pass, and an overloaded level takes
+longest.
 
     python benchmarks/server_load.py --write docs/performance.md   # the full run, about 12 minutes
     python benchmarks/server_load.py --tables 50,200 --measure 15 --systems sqlite
@@ -361,7 +362,7 @@ def main() -> None:
                 print(level.line(), flush=True)
                 printed.append(level.line())
                 levels.append(level)
-                if level.p99 is None or level.p99 > 10 * TARGET_MS or level.errors:
+                if level.p99 is None or level.p99 > 30 * TARGET_MS or level.errors:
                     failed.add(system)
                     skipped = f"# {level.system}: larger levels skipped (far past the target at {n} tables)"
                     print(skipped, flush=True)

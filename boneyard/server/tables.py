@@ -437,7 +437,8 @@ class TableService:
             return
         if what.isdigit() and int(what) <= table.version:
             return
-        self._spawn(self._quiet(self.catch_up(table)))
+        # a new version needs only the new actions; a seat or anything else, the seats too
+        self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit())))
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was away: catch every table up."""
@@ -950,16 +951,17 @@ class TableService:
         """Rebuild the game from the stored actions (after a refused commit)."""
         table.game = boneyard.replay(table.record())
 
-    async def catch_up(self, table: Table) -> None:
-        """Apply the actions and joins another process stored for this table, then push them."""
+    async def catch_up(self, table: Table, seats: bool = True) -> None:
+        """Apply the actions (and, with ``seats``, the joins) another process stored for this table,
+        then push them."""
         async with table.lock:
-            changed = await self._catch_up_locked(table)
+            changed = await self._catch_up_locked(table, seats)
         if changed:
             self.kick(table)
 
-    async def _catch_up_locked(self, table: Table) -> bool:
+    async def _catch_up_locked(self, table: Table, seats: bool = True) -> bool:
         hold = table.hold
-        changed = await self._run(self._catch_up, table)
+        changed = await self._run(self._catch_up, table, seats)
         if table.hold is not hold and hold is not None and hold.timer is not None:
             hold.timer.cancel()  # play went on elsewhere: this hold is over
         self._arm_hold(table)
@@ -967,15 +969,15 @@ class TableService:
             self.broadcast(table)
         return changed
 
-    def _catch_up(self, table: Table) -> bool:
-        """Apply what other processes stored (worker thread).
+    def _catch_up(self, table: Table, with_seats: bool = True) -> bool:
+        """Apply what other processes stored (worker thread): the actions, and the seats if asked.
 
         A hand that ended there is between hands here too (the wait counted from now),
         and an action played after it ends that wait.
         """
         stored = self.store.actions(table.id, start=table.version)
-        seats = self.store.seats(table.id)
-        changed = bool(stored) or len(seats) != len(table.names)
+        seats = self.store.seats(table.id) if with_seats else []
+        changed = bool(stored) or (with_seats and len(seats) != len(table.names))
         for text, seat in stored:
             game = table.game
             hand, was_over = game.hand_number, game.is_over
@@ -1118,14 +1120,19 @@ class TableService:
     async def _bot_step(self, table: Table) -> bool:
         """Play one bot action if a bot is to act; False when the turn is a human's or the game is over.
 
-        On a shared database, a process that does not hold the table's lease waits: the
-        holder's moves reach it by notice, and when the holder dies the lease runs out.
+        On a shared database, a process that does not hold the table's lease waits a lease's
+        length before asking again: the holder's moves reach it by notice, and when the
+        holder dies its lease runs out. A process that has just taken the lease first reads
+        what it may have missed.
         """
-        if self.shared and not await self._has_lease(table):
-            await asyncio.sleep(LEASE / 3)
-            await self.catch_up(table)
-            game = table.game
-            return table.id in self.tables and not game.is_over and game.current_player in table.bots
+        if self.shared:
+            fresh = table.id not in self._leases
+            if not await self._has_lease(table):
+                await asyncio.sleep(LEASE)
+                game = table.game
+                return table.id in self.tables and not game.is_over and game.current_player in table.bots
+            if fresh:
+                await self.catch_up(table)
         async with table.lock:
             if (table.id not in self.tables or table.held or table.game.is_over
                     or table.game.current_player not in table.bots or table.hold is not None):
