@@ -24,6 +24,8 @@ import boneyard
 from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
+from .coaching import Coach
+from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
@@ -193,12 +195,14 @@ def create_app(
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
     rate = RateLimits(limits)
     social = Social(service, public_url)
+    coach = Coach(service)  # hints and reviews (coaching.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         yield
         await service.stop()
+        coach.close()
         store.close()
 
     app = FastAPI(
@@ -211,6 +215,7 @@ def create_app(
     app.state.service = service
     app.state.rate = rate
     app.state.social = social
+    app.state.coach = coach
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets)
 
@@ -297,18 +302,6 @@ def create_app(
         table, seat = await service.next_hand(table_id, bearer(authorization), body.hand if body else None)
         return pushed(service.push(table, seat))
 
-    @app.get("/api/tables/{table_id}/hint", tags=["tables"])
-    async def hint(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """Rummikub: the solver's best play for the token's seat, in the action notation.
-
-        Built only from that seat's view and the public solver. ``action`` is null when no
-        hand tile can be played (``why`` says what to do instead). 401 without a token, 403
-        for another table's token, 400 at a table of another game, 409 when it is not this
-        seat's turn or the game is over.
-        """
-        rate.hit("act", client_address(request))
-        return await service.hint(table_id, bearer(authorization))
-
     @app.get("/api/tables/{table_id}/replay", tags=["tables"])
     async def replay_step(
         table_id: str,
@@ -357,6 +350,7 @@ def create_app(
     # Included after the play routes, whose paths they do not share: a request is matched
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
+    app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

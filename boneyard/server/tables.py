@@ -9,7 +9,7 @@ How work is spread so that no table can hold up another (``docs/deploy.md`` defe
   choosing a bot's action, and building every seat's state after a change (its view, its
   legal actions, its JSON push), all in one hop. A per-table ``asyncio.Lock`` makes one
   table's work strictly sequential while other tables' work proceeds. Rare, long work (a
-  replay step of a long game, a Rummikub hint) runs on a separate pool, so a burst of it
+  replay step of a long game) runs on a separate pool, so a burst of it
   queues behind itself and never delays play.
 - **Every write goes through the group committer** (``commits.py``): the writes of many
   tables share one transaction, and each request is answered and broadcast only after the
@@ -244,8 +244,11 @@ class Table:
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
 
     def humans(self) -> list[int]:
-        """The joined human seats: the players a between-hands hold waits for."""
-        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names]
+        """The joined human seats no bot plays for: the players a between-hands hold waits for.
+
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
+        """
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
 
     @property
     def version(self) -> int:
@@ -817,6 +820,20 @@ class TableService:
         self.kick(table)
         return hold.hand
 
+    async def reseat(self, table: Table, change: Callable[[], None]) -> None:
+        """Change who plays a seat (``change``, under the table's lock: social.py's stand-ins), then push.
+
+        A between-hands hold that now waits for nobody (its last unready human handed their
+        seat to a bot) ends at once.
+        """
+        async with table.lock:
+            change()
+            if table.hold is not None and all(s in table.hold.ready for s in table.humans()):
+                self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
+
     @staticmethod
     def _end_hold(table: Table) -> None:
         if table.hold is not None and table.hold.timer is not None:
@@ -996,31 +1013,6 @@ class TableService:
             table.touched = time.monotonic()
         return changed
 
-    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
-
-        Built from that seat's view only, so a hint can never reveal a hidden tile.
-        """
-        from .hints import HINTS
-
-        table = await self.get(table_id)
-        seat = await self.seat_for(table, token, required=True)
-        hint = HINTS.get(table.game_id)
-        if hint is None:
-            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
-        state = self.state(table, seat)
-        if state["is_over"]:
-            raise Conflict("the game is over: there is nothing to hint")
-        if state["current_player"] != seat:
-            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(hint, state["view"])
-        async with table.lock:
-            if table.version != state["version"]:
-                raise Conflict("the table moved on while the hint was worked out: ask again")
-            if found["action"] is not None and not await self._run(table.game.is_legal, found["action"]):
-                found.update(action=None, why="the solver's play is not legal now under this table's rules")
-        return {"table": table.id, "seat": seat, "version": state["version"], **found}
-
     async def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
         if not table.game.is_over:
@@ -1148,13 +1140,13 @@ class TableService:
     async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
         """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
 
-        False, with nothing played, when the table has moved on, is held, or it is not that
-        seat's turn any more.
+        False, with nothing played, when the table has moved on, is held (before the start or
+        between hands), or it is not that seat's turn any more.
         """
         async with table.lock:
             game = table.game
-            if (table.id not in self.tables or table.held or game.is_over or table.version != version
-                    or game.current_player != seat):
+            if (table.id not in self.tables or table.held or table.hold is not None or game.is_over
+                    or table.version != version or game.current_player != seat):
                 return False
             try:
                 await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
