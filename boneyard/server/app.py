@@ -28,7 +28,7 @@ from .coaching import Coach
 from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
-from .ratelimit import LimitSettings, RateLimits
+from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
@@ -215,10 +215,9 @@ def create_app(
     app.state.service = service
     app.state.rate = rate
     app.state.social = social
-    app.include_router(social_router(social))
     app.state.coach = coach
-    app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(SocketCap, cap=rate.settings.sockets)
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:
@@ -284,7 +283,8 @@ def create_app(
     async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
         table = await service.get(table_id)
-        return pushed(encode(service.state(table, service.seat_of(table, bearer(authorization), required=False))))
+        seat = await service.seat_for(table, bearer(authorization), required=False)
+        return pushed(encode(service.state(table, seat)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
     async def play(table_id: str, body: PlayAction, request: Request,
@@ -310,7 +310,7 @@ def create_app(
     ) -> dict[str, Any]:
         """A finished game after ``step`` actions, as the token's seat (or a spectator) saw it."""
         table = await service.get(table_id)
-        seat = service.seat_of(table, bearer(authorization), required=False)
+        seat = await service.seat_for(table, bearer(authorization), required=False)
         return await service.replay_state(table, seat, step)
 
     @app.websocket("/ws/tables/{table_id}")
@@ -319,7 +319,7 @@ def create_app(
         await websocket.accept()
         try:
             table = await service.get(table_id)
-            seat = service.seat_of(table, token, required=False)
+            seat = await service.seat_for(table, token, required=False)
         except ServerError as err:
             code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
             await websocket.close(code=code, reason=_close_reason(str(err)))
@@ -347,6 +347,10 @@ def create_app(
 
     # ----- pages -----------------------------------------------------------------------
 
+    # Included after the play routes, whose paths they do not share: a request is matched
+    # against the routes in order, and play (actions, states, sockets) is most of them.
+    app.include_router(social_router(social))
+    app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -232,7 +232,7 @@ class Coach:
 
         service = self.service
         table = await service.get(table_id)
-        seat = service.seat_of(table, token, required=True)
+        seat = await service.seat_for(table, token, required=True)
         assert seat is not None  # required=True refuses a missing token
         if rated(table):
             raise Forbidden("hints are off at rated tables (this game counts for the ratings); "
@@ -293,7 +293,7 @@ class Coach:
         """
         service = self.service
         table = await service.get(table_id)
-        mine = service.seat_of(table, token, required=False)
+        mine = await service.seat_for(table, token, required=False)
         if seat is None:
             seat = mine
         if seat is None:

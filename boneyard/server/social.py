@@ -575,6 +575,8 @@ class Social:
     def push(self, table: Table, room: Room) -> None:
         """Queue the room's view for every friends socket of the table."""
         room.version += 1
+        if not room.listeners:
+            return
         text = orjson.dumps(self.view(table, room)).decode()
         for sub in list(room.listeners.values()):
             sub.offer(text, room.version)
