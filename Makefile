@@ -12,20 +12,29 @@ PORT ?= 8000
 # make run HOST=0.0.0.0 PUBLIC_URL=http://my-laptop:8000: the address the copy-link buttons give out.
 PUBLIC_URL ?=
 
-.PHONY: run test bench lint chromium postgres compiler clean
+.PHONY: run test bench build lint chromium postgres compiler clean
+
+# The engines mypyc compiles at install (hatch_build.py's ENGINE_SOURCES).
+ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py boneyard/games/base.py \
+	boneyard/games/*/engine.py boneyard/games/*/analysis.py boneyard/games/*/sampling.py)
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# The install compiles the C modules (Rummikub search, two-box playouts); redone when they change.
-$(STAMP): $(SOURCES) | compiler $(VENV)/bin/python
+# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box
+# playouts); redone when any of them changes, and it says once which engines run.
+$(STAMP): $(SOURCES) $(ENGINES) | compiler $(VENV)/bin/python
 	$(BIN)/python -m pip install -q -e .
+	@$(BIN)/python -c "import boneyard.compiled as c; print('boneyard engines:', c.describe())"
 	touch $(STAMP)
 
 $(DEV_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,rl]'
 	touch $(DEV_STAMP)
+
+# (Re)build the compiled engines and C modules in place when their sources changed.
+build: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/boneyard serve --host $(HOST) --port $(PORT) --db sqlite:///boneyard.db $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
@@ -49,8 +58,10 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check boneyard tests benchmarks
 	$(BIN)/mypy
 
+# The suite runs against the compiled engines (a test fails if they are not in use);
+# tests/test_compiled.py also runs the conformance suite on the pure-Python engines.
 test: $(DEV_STAMP) chromium postgres lint
-	$(BIN)/pytest -n 2
+	BONEYARD_REQUIRE_COMPILED=1 $(BIN)/pytest -n 2
 
 # The peers are installed only here (the tests never need them); one that cannot be
 # installed is reported as such in the table.
@@ -61,4 +72,5 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/peers.py --write docs/performance.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/games/rummikub/_rummikub_dp*.so boneyard/bots/_twobox_playout*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/_compiled.json
+	find boneyard -name '*.so' -delete  # the compiled engines and C modules: build products only

@@ -9,16 +9,27 @@ giving 16 rounds), measured on positions from seeded greedy games; decisions whe
 search had nothing to compare (no iterations) are left out of the per-iteration figure.
 CPU time (``time.process_time``) is reported so that figures on a loaded, shared machine
 still mean something; wall time is shown beside it.
+
+The last column is the number of ismcts playouts a 200 ms decision affords through the
+engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
+the same search with a game's own compiled playouts (two-box's ``outcomes`` knob, the C
+file ``bots/_twobox_playout.c``) switched off, so every playout goes through
+``legal_actions()`` and ``apply()``. For two-box it is the figure to hold against the C
+playouts' count (about 19,000 a decision).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import boneyard
+from boneyard import compiled
+from boneyard.bots.greedy import policy
 from boneyard.bots.ismcts import IsmctsBot
 
 ITERATIONS = 20
@@ -43,16 +54,26 @@ def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[dict[str, A
     return out
 
 
-def measure(game_id: str, decisions: int) -> tuple[float, float, float, float]:
-    """(greedy CPU ms, greedy wall ms) per decision and (CPU ms, wall ms) per ismcts iteration."""
-    spots = positions(game_id, decisions)
-    greedy = boneyard.bot("greedy")
+@contextlib.contextmanager
+def engine_playouts(game_id: str) -> Iterator[bool]:
+    """Switch off a game's own compiled playouts for a while; yields whether it had any."""
+    knobs = policy(game_id)
+    names = ("outcomes", "COMPILED", "_compiled")
+    saved = {name: getattr(knobs, name) for name in names if hasattr(knobs, name)}
+    had = saved.get("outcomes") is not None and bool(saved.get("COMPILED", True))
+    try:
+        for name, off in (("outcomes", None), ("COMPILED", False), ("_compiled", None)):
+            if name in saved:
+                setattr(knobs, name, off)
+        yield had
+    finally:
+        for name, value in saved.items():
+            setattr(knobs, name, value)
+
+
+def iteration_ms(spots: list[tuple[dict[str, Any], tuple[Any, ...]]]) -> tuple[float, float]:
+    """(CPU ms, wall ms) per ismcts iteration over these positions."""
     rng = random.Random(0)
-    cpu, wall = time.process_time(), time.perf_counter()
-    for view, legal in spots:
-        greedy.choose(view, legal, rng)
-    g_cpu = (time.process_time() - cpu) * 1000 / len(spots)
-    g_wall = (time.perf_counter() - wall) * 1000 / len(spots)
     search = IsmctsBot(iterations=ITERATIONS)
     cpu_total = wall_total = 0.0
     runs = 0
@@ -64,7 +85,24 @@ def measure(game_id: str, decisions: int) -> tuple[float, float, float, float]:
             wall_total += time.perf_counter() - wall
             runs += search.last_iterations
     runs = max(runs, 1)
-    return g_cpu, g_wall, cpu_total * 1000 / runs, wall_total * 1000 / runs
+    return cpu_total * 1000 / runs, wall_total * 1000 / runs
+
+
+def measure(game_id: str, decisions: int) -> tuple[float, float, float, float, float]:
+    """Greedy (CPU ms, wall ms) per decision, ismcts (CPU ms, wall ms) per iteration, and the
+    CPU ms of an iteration whose playout goes through the engine."""
+    spots = positions(game_id, decisions)
+    greedy = boneyard.bot("greedy")
+    rng = random.Random(0)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for view, legal in spots:
+        greedy.choose(view, legal, rng)
+    g_cpu = (time.process_time() - cpu) * 1000 / len(spots)
+    g_wall = (time.perf_counter() - wall) * 1000 / len(spots)
+    i_cpu, i_wall = iteration_ms(spots)
+    with engine_playouts(game_id) as had:
+        e_cpu = iteration_ms(spots)[0] if had else i_cpu
+    return g_cpu, g_wall, i_cpu, i_wall, e_cpu
 
 
 def main() -> None:
@@ -77,12 +115,14 @@ def main() -> None:
     unknown = sorted(set(chosen) - set(boneyard.games()))
     if unknown:
         parser.error(f"unknown game(s): {', '.join(unknown)}; choose from {', '.join(boneyard.games())}")
-    print(f"{'game':10} {'greedy ms/decision':>22} {'ismcts ms/iteration':>22} {'iterations in 200 ms':>22}")
-    print(f"{'':10} {'cpu (wall)':>22} {'cpu (wall)':>22} {'(by cpu)':>22}")
+    print(f"engines: {compiled.describe()}")
+    print(f"{'game':10} {'greedy ms/decision':>20} {'ismcts ms/iteration':>20} {'iterations in 200 ms':>21} "
+          f"{'engine playouts in 200 ms':>26}")
+    print(f"{'':10} {'cpu (wall)':>20} {'cpu (wall)':>20} {'(by cpu)':>21} {'(by cpu)':>26}")
     for game_id in chosen:
-        g_cpu, g_wall, i_cpu, i_wall = measure(game_id, args.decisions)
-        print(f"{game_id:10} {f'{g_cpu:.2f} ({g_wall:.2f})':>22} {f'{i_cpu:.2f} ({i_wall:.2f})':>22} "
-              f"{200 / i_cpu:>22.0f}")
+        g_cpu, g_wall, i_cpu, i_wall, e_cpu = measure(game_id, args.decisions)
+        print(f"{game_id:10} {f'{g_cpu:.2f} ({g_wall:.2f})':>20} {f'{i_cpu:.2f} ({i_wall:.2f})':>20} "
+              f"{200 / i_cpu:>21,.0f} {200 / e_cpu:>26,.0f}")
 
 
 if __name__ == "__main__":

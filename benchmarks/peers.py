@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,6 +148,94 @@ PEERS = (
 )
 
 
+# ----- interleaved ratios to abw333's dominoes -------------------------------------------
+
+# The games held against abw333's ``dominoes`` (each at its default player count), and the
+# ratio to it each must reach.
+TARGETS = {"rounce": 1.5, "eighty": 1.5, "twobox": 1.5, "montana": 1.0}
+
+
+def pure_python_moves(game_id: str, seconds: float) -> float:
+    """``boneyard_moves`` in a fresh interpreter running the pure-Python engines (the fallback)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import peers; "
+        f"peers.boneyard_moves({game_id!r}, {min(seconds, 0.3)!r}); "  # warm up, as this process is
+        f"print(peers.boneyard_moves({game_id!r}, {seconds!r}))"
+    )
+    env = dict(os.environ, BONEYARD_PURE_PYTHON="1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+Pairs = dict[tuple[str, str], list[tuple[float, float]]]
+
+
+def interleaved_ratios(rounds: int, seconds: float, engines: list[str]) -> Pairs:
+    """(ours, dominoes) moves/s pairs per (game, engines), measured back to back, ``rounds`` times.
+
+    ``engines`` holds ``"compiled"`` (this process, when it runs the compiled engines)
+    and/or ``"pure Python"`` (a subprocess with ``BONEYARD_PURE_PYTHON=1``). Each pair is
+    measured adjacently in time, in alternating order from one round to the next, so that
+    the load of a shared machine weighs on both sides of a ratio alike; this is why the
+    ratios are steadier than the absolute figures.
+    """
+    pairs: Pairs = {(g, e): [] for g in TARGETS if g in boneyard.games() for e in engines}
+    for r in range(rounds):
+        for game_id, kind in pairs:
+            print(f"  round {r + 1}/{rounds}: {game_id} ({kind}) against abw333 dominoes...", file=sys.stderr)
+
+            def ours(game_id: str = game_id, kind: str = kind) -> float:
+                if kind == "pure Python":
+                    return pure_python_moves(game_id, seconds)
+                return boneyard_moves(game_id, seconds)
+
+            if r % 2:
+                mine = ours()
+                peer = abw333_dominoes(seconds)
+            else:
+                peer = abw333_dominoes(seconds)
+                mine = ours()
+            pairs[(game_id, kind)].append((mine, peer))
+    return pairs
+
+
+def interleaved_section(rounds: int, seconds: float) -> MarkdownLines:
+    """The interleaved ratios of random play to abw333's ``dominoes``, their min and median."""
+    from boneyard import compiled
+
+    engines = ["compiled", "pure Python"] if compiled.is_compiled() else ["pure Python"]
+    lines = [
+        "## Random play against abw333's `dominoes`, interleaved",
+        "",
+        f"Each game (default player count, through the public API: `legal_actions()` and `apply()`) "
+        f"and abw333's `dominoes` (four-player block game) run back to back for {seconds:g} s each, "
+        f"{rounds} rounds, alternating which goes first; a ratio is ours ÷ theirs within one round. "
+        "*compiled*: the engines as installed (mypyc); *pure Python*: the same source run by the "
+        "interpreter (`BONEYARD_PURE_PYTHON=1`, the fallback when no compiler is present), in a "
+        "subprocess. The target is the issue's: 1.5× for rounce, eighty and two-box, 1.0× for montana.",
+        "",
+    ]
+    try:
+        import dominoes  # noqa: F401
+    except ImportError as err:
+        return [*lines, f"abw333's `dominoes` is not installed (`pip install dominoes`: {err}): no ratio."]
+    lines += [
+        "| game | engines | ours moves/s (median) | dominoes moves/s (median) | ratio min | ratio median "
+        "| target | met (min) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for (game_id, kind), pairs in interleaved_ratios(rounds, seconds, engines).items():
+        ratios = [ours / peer for ours, peer in pairs]
+        low, mid = min(ratios), statistics.median(ratios)
+        target = TARGETS[game_id]
+        lines.append(
+            f"| {game_id} | {kind} | {statistics.median(o for o, _ in pairs):,.0f} | "
+            f"{statistics.median(p for _, p in pairs):,.0f} | {low:.2f}× | {mid:.2f}× | {target:.1f}× | "
+            f"{'yes' if low >= target else 'median only' if mid >= target else 'no'} |"
+        )
+    return lines
+
+
 # ----- the report ------------------------------------------------------------------------
 
 
@@ -200,8 +290,8 @@ def peers_section(seconds: float, ours: dict[tuple[str, int], float]) -> Markdow
     return lines
 
 
-def script_section(title: str, script: str, timeout: float) -> MarkdownLines:
-    """Run a benchmark script owned by another part of the project and quote its output."""
+def script_section(title: str, script: str, timeout: float, args: Sequence[str] = ()) -> MarkdownLines:
+    """Run another benchmark script (with ``args``) and quote its output: one report for ``make bench``."""
     path = HERE / script
     lines = [f"## {title}", ""]
     if not path.exists():
@@ -209,21 +299,63 @@ def script_section(title: str, script: str, timeout: float) -> MarkdownLines:
     print(f"  {script}...", file=sys.stderr)
     try:
         done = subprocess.run(
-            [sys.executable, str(path)], capture_output=True, text=True, timeout=timeout, cwd=HERE.parent
+            [sys.executable, str(path), *args], capture_output=True, text=True, timeout=timeout, cwd=HERE.parent
         )
     except subprocess.TimeoutExpired:
         return [*lines, f"`benchmarks/{script}` did not finish within {timeout:.0f} s."]
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         return [*lines, f"`benchmarks/{script}` failed (exit {done.returncode}):", "", "```", *tail, "```"]
-    return [*lines, f"Output of `python benchmarks/{script}`:", "", "```", done.stdout.rstrip(), "```"]
+    command = " ".join(["python", f"benchmarks/{script}", *args])
+    return [*lines, f"Output of `{command}`:", "", "```", done.stdout.rstrip(), "```"]
+
+
+def search_section(timeout: float) -> MarkdownLines:
+    """The bots' speed, with the ismcts playouts a 200 ms decision affords through the engines.
+
+    The last column is the figure behind keeping two-box's C playouts
+    (``bots/_twobox_playout.c``, about 19,000 a decision): through the compiled engine the
+    same search affords far fewer.
+    """
+    title = "Search speed: playouts through the engines"
+    lines = script_section(title, "bots_speed.py", timeout, ("--decisions", "10"))
+    note = (
+        "*engine playouts in 200 ms*: the `ismcts` bot's playouts a 200 ms decision affords when every "
+        "playout goes through `legal_actions()` and `apply()` of the engines as installed. For two-box "
+        "the *iterations* column counts the bot's own compiled playouts instead (`bots/_twobox_playout.c`: "
+        "greedy, whole hand, the rules of one hand in C), which is what lifts its search above greedy; "
+        "the two columns side by side are why that C playout stays."
+    )
+    return [*lines, "", note]
+
+
+def simulate_moves(game_id: str, games: int, workers: int) -> tuple[float, float, float, float]:
+    """One ``boneyard.simulate`` run: (games/s, moves/s, hands/s, elapsed s)."""
+    result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
+    moves = sum(r["decisions"] for r in result.records)
+    hands = sum(r["hands_played"] for r in result.records)
+    return result.games_per_second, moves / result.elapsed, hands / result.elapsed, result.elapsed
+
+
+def pure_python_simulate(game_id: str, games: int) -> float:
+    """Moves/s of the same one-worker ``simulate`` run in a fresh interpreter on the pure-Python engines."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import peers; "
+        f"peers.simulate_moves({game_id!r}, 20, 1); "  # the pilot, as in this process
+        f"print(peers.simulate_moves({game_id!r}, {games!r}, 1)[1])"
+    )
+    env = dict(os.environ, BONEYARD_PURE_PYTHON="1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def simulate_section(seconds: float) -> MarkdownLines:
     """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game.
 
     Each game's run is sized (from a short pilot) to take about ``seconds`` on one worker,
-    so that starting the worker processes is a small part of the time.
+    so that starting the worker processes is a small part of the time. The one-worker run
+    is repeated on the pure-Python engines (a subprocess), right after, so that the gain
+    of the compiled engines on a whole simulation is measured in the same conditions.
     """
     lines = [
         "## `boneyard simulate` throughput (random bots, local backend)",
@@ -231,10 +363,12 @@ def simulate_section(seconds: float) -> MarkdownLines:
         f"Each run sized to about {seconds:g} s on one worker; each game's default player count; "
         "one view per move (the bots' input, also read for the per-hand data), summaries included. "
         "With 2 workers the two processes start from scratch (forkserver), so a speed-up needs two "
-        "idle cores, which this shared machine did not have.",
+        "idle cores, which this shared machine did not have. *pure Python moves/s*: the same one-worker "
+        "run on the pure-Python engines (`BONEYARD_PURE_PYTHON=1`), measured right after; *gain*: the "
+        "engines as installed over that.",
         "",
-        "| game | games | workers | games/s | moves/s | hands/s | speed-up |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| game | games | workers | games/s | moves/s | hands/s | speed-up | pure Python moves/s | gain |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for game_id in boneyard.games():
         pilot = boneyard.simulate(game_id, games=20, seed=1)
@@ -242,20 +376,39 @@ def simulate_section(seconds: float) -> MarkdownLines:
         base = None
         for workers in (1, 2):
             print(f"  simulate {game_id}: {games} games with {workers} worker(s)...", file=sys.stderr)
-            result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
-            moves = sum(r["decisions"] for r in result.records)
-            hands = sum(r["hands_played"] for r in result.records)
-            gps = result.games_per_second
+            gps, mps, hps, _ = simulate_moves(game_id, games, workers)
             base = base or gps
-            lines.append(
-                f"| {game_id} | {games} | {workers} | {gps:,.1f} | {moves / result.elapsed:,.0f} | "
-                f"{hands / result.elapsed:,.1f} | {gps / base:.2f}× |"
-            )
+            pure = " | "
+            if workers == 1:
+                print(f"  simulate {game_id}: {games} games, pure Python...", file=sys.stderr)
+                pure_mps = pure_python_simulate(game_id, games)
+                pure = f"{pure_mps:,.0f} | {mps / pure_mps:.2f}×"
+            row = f"| {game_id} | {games} | {workers} | {gps:,.1f} | {mps:,.0f} | {hps:,.1f} | {gps / base:.2f}×"
+            lines.append(f"{row} | {pure} |")
     return lines
+
+
+def build_time() -> str:
+    """The mypyc build's duration as the install recorded it (``boneyard/_compiled.json``) and its size."""
+    from boneyard import compiled
+
+    try:
+        manifest = json.loads(compiled.MANIFEST.read_text(encoding="utf-8"))
+        seconds = manifest["build_seconds"]
+        names = [entry["binary"] for entry in manifest["modules"].values()] + [manifest["shared"]]
+        size = sum((compiled.PACKAGE_DIR / name).stat().st_size for name in names)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ""
+    return (
+        f"; the install compiled them in {seconds:.0f} s of wall time on this machine, into "
+        f"{size / 1e6:.1f} MB of compiled modules (mypy, about 26 MB, is needed only to build)"
+    )
 
 
 def header(seconds: float) -> MarkdownLines:
     """What was measured, where and when."""
+    from boneyard import compiled
+
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return [
         "# Performance",
@@ -264,6 +417,7 @@ def header(seconds: float) -> MarkdownLines:
         "",
         f"- measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPU cores, load average {load:.2f} at the start",
+        f"- engines: {compiled.describe()}{build_time()}",
         f"- {seconds:g} s of random play per figure; a move is one player decision (deals and other chance "
         "events are not counted, but their time is)",
         "- the machine was shared with other work while measuring: treat the figures as rough, the ratios "
@@ -278,16 +432,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per figure (default 3)")
     parser.add_argument("--sim-seconds", type=float, default=8.0, help="seconds per simulate run (default 8)")
     parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds against dominoes (default 5)")
+    parser.add_argument("--ratio-seconds", type=float, default=1.0, help="seconds per side of a round (default 1)")
+    parser.add_argument("--only-ratios", action="store_true", help="measure only the interleaved ratios")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.sim_seconds <= 0:
-        parser.error("--seconds and --sim-seconds must be positive")
+    if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds at least 1")
     lines = header(args.seconds)
+    lines += [*interleaved_section(args.rounds, args.ratio_seconds), ""]
+    if args.only_ratios:
+        print("\n".join(lines))
+        return
     engine_lines, ours = engines_section(args.seconds)
     lines += [*engine_lines, ""]
     lines += [*peers_section(args.seconds, ours), ""]
     lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
+    lines += [*search_section(args.script_timeout), ""]
     lines += simulate_section(args.sim_seconds)
     report = "\n".join(lines) + "\n"
     print(report)

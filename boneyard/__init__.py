@@ -10,6 +10,10 @@ The public contract (see ``docs/api.md``)::
 
 from __future__ import annotations
 
+# First: choose between the compiled and the pure-Python engines before any is imported.
+from . import compiled  # noqa: F401
+
+# isort: split
 from .api import game_info, games, new_game, replay, sample_game
 from .bots import Bot, bot, bots
 from .bots.coach import analyse

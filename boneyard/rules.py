@@ -17,6 +17,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from .errors import RulesError
 
 
@@ -51,9 +53,10 @@ def option(
     return dataclasses.field(default=default, metadata=meta)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """Base class of every game's options.
+    """Base class of every game's options (compiled with the engines; plug-ins subclass it too).
 
     ``max_hands`` is common to every game: in each of them some hands can end with
     nothing moving toward the game's end (a blocked hand nobody scores, four passes and a
@@ -119,7 +122,7 @@ class Rules:
         return "; ".join(parts) if parts else "none"
 
     @classmethod
-    def from_dict(cls, given: Mapping[str, Any] | None) -> Self:
+    def from_dict(cls, given: Any) -> Self:
         """Build validated options from a dict (``None`` or ``{}``: all defaults)."""
         if given is None:
             return cls()

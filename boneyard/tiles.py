@@ -21,13 +21,14 @@ class Tile:
     ('6-4', 6, 4, 10)
     """
 
-    __slots__ = ("high", "key", "low")
+    __slots__ = ("high", "key", "low", "text")
     high: int
     low: int
     key: int
+    text: str
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
-    def __new__(cls, a: int, b: int) -> Tile:
+    def __new__(cls, a: Any, b: Any) -> Tile:
         """Return the tile with ends ``a`` and ``b`` (in either order)."""
         try:
             return cls._interned[(a, b)]
@@ -44,12 +45,13 @@ class Tile:
             object.__setattr__(tile, "high", high)
             object.__setattr__(tile, "low", low)
             object.__setattr__(tile, "key", high * 8 + low)
+            object.__setattr__(tile, "text", f"{high}-{low}")
             cls._interned[(high, low)] = tile
         cls._interned[(a, b)] = tile
         return tile
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
+    def parse(cls, text: Any) -> Tile:
         """Parse ``"6-4"`` (either end first; surrounding spaces ignored)."""
         if isinstance(text, Tile):
             return text
@@ -62,7 +64,7 @@ class Tile:
         raise AttributeError("Tile is immutable")
 
     def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"
@@ -125,10 +127,21 @@ class Tile:
 
 
 def double_six(copies: int = 1, *, blanks: bool = True) -> list[Tile]:
-    """The tiles of ``copies`` double-six sets, sorted; without blanks if asked."""
-    lowest = 0 if blanks else 1
-    one = [Tile(h, lo) for h in range(lowest, MAX_PIP + 1) for lo in range(lowest, h + 1)]
-    return sorted(one * copies)
+    """The tiles of ``copies`` double-six sets, sorted; without blanks if asked.
+
+    Engines call this for every new hand (their ``full_set``), so each set is built and
+    sorted once and then copied: the tiles are immutable and interned, so a copy of the
+    list is as good as a new one.
+    """
+    made = _SETS.get((copies, blanks))
+    if made is None:
+        lowest = 0 if blanks else 1
+        one = [Tile(h, lo) for h in range(lowest, MAX_PIP + 1) for lo in range(lowest, h + 1)]
+        made = _SETS[(copies, blanks)] = sorted(one * copies)
+    return list(made)
+
+
+_SETS: dict[tuple[int, bool], list[Tile]] = {}
 
 
 def parse_tiles(texts: Iterable[str]) -> list[Tile]:
@@ -136,7 +149,7 @@ def parse_tiles(texts: Iterable[str]) -> list[Tile]:
     return [Tile.parse(t) for t in texts]
 
 
-def check_deck(deck: Sequence[str | Tile], full: Sequence[Tile]) -> list[Tile]:
+def check_deck(deck: Any, full: Sequence[Tile]) -> list[Tile]:
     """Parse a given deck and check it is a permutation of ``full``; ``ValueError`` if not."""
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise ValueError("deck must be a list of tile strings")

@@ -61,3 +61,15 @@ def test_check_deck_names_the_problem() -> None:
         check_deck(["6-6", *deck[1:]], full)
     with pytest.raises(ValueError, match="list of tile strings"):
         check_deck("6-6", full)
+
+
+def test_double_six_gives_a_new_list_each_time() -> None:
+    # The sets are built once and copied: a caller shuffling or emptying its deck (every
+    # engine does, every hand) must never change the next caller's.
+    first = double_six(2)
+    first.reverse()
+    first.pop()
+    again = double_six(2)
+    assert len(again) == 56 and again == sorted(again)
+    assert again is not double_six(2)
+    assert double_six(2, blanks=False) == sorted(t for t in double_six(2) if t.low > 0)

@@ -32,6 +32,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ..errors import IllegalAction
 from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
@@ -40,8 +42,13 @@ from ..tiles import Tile, check_deck
 Event = tuple[int | None, str, str | None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
-    """One whole game (every hand to the end), driven through the public contract."""
+    """One whole game (every hand to the end), driven through the public contract.
+
+    The engines are compiled with mypyc at install (see ``boneyard.compiled``); games
+    written in plain Python (plug-ins, tests) may still subclass this class.
+    """
 
     id: ClassVar[str]
     order: ClassVar[int] = 100  # where the game stands in listings (lower first)
@@ -74,7 +81,11 @@ class Game(ABC):
         rules: RulesBase,
         deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
+        if _blank:  # an empty shell for ``_blank`` and ``_shallow_copy``: the caller sets the fields
+            return
         self._init_common(players, seed, rules)
         self._given_deck: list[Tile] | None = None
         self._given_dealer: int | None = None
@@ -108,9 +119,34 @@ class Game(ABC):
     @classmethod
     def _blank(cls, players: int, rules: RulesBase, seed: int) -> Any:
         """A game object with the common fields set and nothing dealt, for ``sample``."""
-        game = cls.__new__(cls)
+        # Through the constructor: a compiled class's ``__new__`` would run ``__init__``.
+        game = cls(players, seed, rules, _blank=True)
         game._init_common(players, seed, rules)
         return game
+
+    def _shallow_copy(self) -> Any:
+        """A new game of the same class whose fields are this game's values (not copies of them).
+
+        The start of a fast ``_copy``: an engine then copies the containers play changes.
+        Works on compiled classes (fields listed in ``__mypyc_attrs__``), interpreted ones
+        (``__dict__``) and interpreted subclasses of compiled ones (both).
+        """
+        new = type(self)(self.players, self.seed, self.rules, _blank=True)
+        for name, value in self._fields().items():
+            setattr(new, name, value)
+        return new
+
+    def _fields(self) -> dict[str, Any]:
+        """Every field this game has set, by name (compiled or not)."""
+        out: dict[str, Any] = {}
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if not name.startswith("__"):
+                try:
+                    out[name] = getattr(self, name)
+                except AttributeError:  # a field this game never set
+                    continue
+        out.update(getattr(self, "__dict__", {}))
+        return out
 
     # ----- facts -------------------------------------------------------------------
 
@@ -211,7 +247,7 @@ class Game(ABC):
         listed = ", ".join(str(a) for a in self.legal_actions())
         return f"'{action}' is not legal now for seat {self.current_player}; legal actions: {listed}"
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """Everything ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0 to {self.players - 1}, got {seat!r}")
@@ -230,7 +266,7 @@ class Game(ABC):
         self._fill_view(view, seat)
         return view
 
-    def history(self, seat: int | None) -> list[str]:
+    def history(self, seat: Any) -> list[str]:
         """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
         # Each seat's lines are kept and extended with the events logged since the last
         # call, so a view costs a list copy, not a walk over the whole game.
@@ -271,7 +307,12 @@ class Game(ABC):
         return copy_
 
     def _copy(self) -> Any:
-        return copy.deepcopy(self)
+        """A deep copy, field by field (the rules options, immutable, are shared)."""
+        new = type(self)(self.players, self.seed, self.rules, _blank=True)
+        memo: dict[int, Any] = {id(self.rules): self.rules}
+        for name, value in self._fields().items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
 
     def determinize(self, seat: int, rng: random.Random | int) -> Any:
         """A game consistent with ``view(seat)`` whose hidden tiles are dealt at random."""
@@ -296,7 +337,7 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_action(cls, text: str) -> Any:
+    def parse_action(cls, text: Any) -> Any:
         """Parse the action notation; ``IllegalAction`` naming the expected form if malformed."""
 
     @abstractmethod

@@ -19,27 +19,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
 
-SEATS = 4
-HAND = 10
-TRICKS = 10
-MIN_BID = 50
-MAX_BID = 80
-NELLO_VALUE = 80
-TRICK_POINTS = 2
-COUNT = {Tile(5, 5): 10, Tile(6, 4): 10, Tile(4, 1): 5, Tile(3, 2): 5}
+SEATS: Final = 4
+HAND: Final = 10
+TRICKS: Final = 10
+MIN_BID: Final = 50
+MAX_BID: Final = 80
+NELLO_VALUE: Final = 80
+TRICK_POINTS: Final = 2
+COUNT: Final = {Tile(5, 5): 10, Tile(6, 4): 10, Tile(4, 1): 5, Tile(3, 2): 5}
 
 # Suit ids of a led tile: 1-6 a number, then these two.
-TRUMP_SUIT = 7
-DOUBLES_SUIT = 8
-TOP = 7  # the in-suit rank of the suit's double (above the other ends 1-6)
-TRUMP_POWER = 100  # added to a trump's rank so any trump beats any tile of the led suit
+TRUMP_SUIT: Final = 7
+DOUBLES_SUIT: Final = 8
+TOP: Final = 7  # the in-suit rank of the suit's double (above the other ends 1-6)
+TRUMP_POWER: Final = 100  # added to a trump's rank so any trump beats any tile of the led suit
 
 
 class Phase(StrEnum):
@@ -69,26 +71,26 @@ class EightyAction(NamedTuple):
         return f"{kind} {self.number}"
 
 
-PASS = EightyAction("pass")
-NELO = EightyAction("nelo")
-BIDS = {n: EightyAction("bid", n) for n in range(MIN_BID, MAX_BID + 1)}
-TRUMPS = {n: EightyAction("trump", n) for n in range(1, 7)}
-TRUMP_LIST = list(TRUMPS.values())
+PASS: Final = EightyAction("pass")
+NELO: Final = EightyAction("nelo")
+BIDS: Final = {n: EightyAction("bid", n) for n in range(MIN_BID, MAX_BID + 1)}
+TRUMPS: Final = {n: EightyAction("trump", n) for n in range(1, 7)}
+TRUMP_LIST: Final = list(TRUMPS.values())
 # Tile.key -> the (interned) action playing that tile (PASS fills the unused keys).
-PLAYS: list[EightyAction] = [PASS] * 64
+PLAYS: Final[list[EightyAction]] = [PASS] * 64
 for _t in double_six():
     PLAYS[_t.key] = EightyAction("play", None, _t)
 # Log lines of plays ("seat 2 plays 6-4") by seat and Tile.key, so the hot path builds no strings.
-PLAY_LOGS = [[""] * 64 for _ in range(SEATS)]
-TILE_TEXT = [""] * 64  # Tile.key -> "6-4"
+PLAY_LOGS: Final = [[""] * 64 for _ in range(SEATS)]
+TILE_TEXT: Final = [""] * 64  # Tile.key -> "6-4"
 for _t in double_six():
     TILE_TEXT[_t.key] = str(_t)
     for _seat in range(SEATS):
         PLAY_LOGS[_seat][_t.key] = f"seat {_seat} plays {_t}"
-_BY_KEY = attrgetter("key")
+_BY_KEY: Final = attrgetter("key")
 _FORMS = "'pass', 'bid 55' (50 to 80), 'bid nel-o', 'trump 5' (1 to 6) or 'play 6-4'"
 # Tile.key -> count points of that tile.
-COUNT_BY_KEY = [0] * 64
+COUNT_BY_KEY: Final = [0] * 64
 for _t, _v in COUNT.items():
     COUNT_BY_KEY[_t.key] = _v
 
@@ -130,7 +132,7 @@ class Tables(NamedTuple):
     power: list[list[int]]  # power[led suit][key]: strength in a trick led in that suit, -1 none
 
 
-_TABLES: dict[tuple[int, bool], Tables] = {}
+_TABLES: Final[dict[tuple[int, bool], Tables]] = {}
 
 
 def tables(trump: int, doubles_suit: bool) -> Tables:
@@ -218,6 +220,7 @@ class Trick(NamedTuple):
     points: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Eighty(Game):
     """The Eighty engine (four seats, partners 0+2 and 1+3)."""
 
@@ -491,7 +494,7 @@ class Eighty(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> EightyAction:
+    def parse_action(cls, text: Any) -> EightyAction:
         """Parse ``pass``, ``bid N``, ``bid nel-o``, ``trump N`` or ``play T``."""
         if not isinstance(text, str):
             raise IllegalAction(f"not an Eighty action: {text!r}; expected {_FORMS}")
@@ -607,8 +610,7 @@ class Eighty(Game):
         return places
 
     def _copy(self) -> Eighty:
-        new: Eighty = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new: Eighty = self._shallow_copy()
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.hands = [list(h) for h in self.hands]

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ...tiles import Tile
 
-SUITS = 7
-P5 = tuple(5**k for k in range(8))
+SUITS: Final = 7
+P5: Final = tuple(5**k for k in range(8))
 TILES: tuple[Tile, ...] = tuple(Tile(h, lo) for h in range(SUITS) for lo in range(h + 1))
 INDEX: dict[Tile, int] = {t: i for i, t in enumerate(TILES)}
 SUIT_OF: tuple[int, ...] = tuple(t.high for t in TILES)
 LOW_OF: tuple[int, ...] = tuple(t.low for t in TILES)
 STEP: tuple[int, ...] = tuple(P5[t.low] for t in TILES)
-UPPER_SUITS = (4, 5, 6)
+UPPER_SUITS: Final = (4, 5, 6)
 
 # Pair-count classes kept per suit code: bit 0 = splits with no pair, bit 1 = with exactly
 # one pair, bit 2 = with two or more pairs. Zero: the code does not split into sets.
@@ -73,7 +73,7 @@ def _build(suit: int) -> bytes:
     return bytes(pm)
 
 
-MASKS: tuple[bytes, ...] = tuple(_build(s) for s in range(SUITS))
+MASKS: Final[tuple[bytes, ...]] = tuple(_build(s) for s in range(SUITS))
 _M0, _M1, _M2, _M3, _M4, _M5, _M6 = MASKS
 
 
@@ -102,10 +102,10 @@ class Split(NamedTuple):
     breakdown: tuple[tuple[str, int], ...]
 
 
-GOING_OUT_POINTS = 4
-READY_POINTS = 4
-_BASE = {"run": 0, "pair": 0, "triple": 1, "quad": 4}
-CLAIM_PRIORITY = {"run": 1, "pair": 2, "triple": 3, "quad": 4}
+GOING_OUT_POINTS: Final = 4
+READY_POINTS: Final = 4
+_BASE: Final = {"run": 0, "pair": 0, "triple": 1, "quad": 4}
+CLAIM_PRIORITY: Final = {"run": 1, "pair": 2, "triple": 3, "quad": 4}
 
 
 def set_points(kind: str, suit: int, concealed: bool) -> int:

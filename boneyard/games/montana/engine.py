@@ -17,7 +17,9 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ...errors import IllegalAction
 from ...rules import Rules, option
@@ -26,11 +28,11 @@ from ..base import Game
 from . import analysis as an
 from .analysis import MASKS, P5, MeldSet
 
-SEATS = 4
-HAND = 10
-START_CHIPS = 220
-READY_STAKE = 4
-CLAIM_RANK = {"claim quad": 4, "claim triple": 3, "pair": 2, "run": 1, "triple": 3, "claim run": 1}
+SEATS: Final = 4
+HAND: Final = 10
+START_CHIPS: Final = 220
+READY_STAKE: Final = 4
+CLAIM_RANK: Final = {"claim quad": 4, "claim triple": 3, "pair": 2, "run": 1, "triple": 3, "claim run": 1}
 
 
 class Phase(StrEnum):
@@ -60,16 +62,16 @@ class MontanaAction(NamedTuple):
         return f"{kind} {self.tile}"
 
 
-OUT = MontanaAction("out")
-PASS = MontanaAction("pass")
-CLAIM_TRIPLE = MontanaAction("claim triple")
-CLAIM_QUAD = MontanaAction("claim quad")
-CLAIM_OUT = MontanaAction("claim out")
-CLAIM_PAIR = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
-_DISCARD = {t: MontanaAction("discard", t) for t in double_six()}
-_READY = {t: MontanaAction("ready", t) for t in double_six()}
-_QUAD = {t: MontanaAction("quad", t) for t in double_six()}
-_ADD = {t: MontanaAction("add", t) for t in double_six()}
+OUT: Final = MontanaAction("out")
+PASS: Final = MontanaAction("pass")
+CLAIM_TRIPLE: Final = MontanaAction("claim triple")
+CLAIM_QUAD: Final = MontanaAction("claim quad")
+CLAIM_OUT: Final = MontanaAction("claim out")
+CLAIM_PAIR: Final = MontanaAction("claim pair")  # never legal: a pair is claimed only by 'claim out'
+_DISCARD: Final = {t: MontanaAction("discard", t) for t in double_six()}
+_READY: Final = {t: MontanaAction("ready", t) for t in double_six()}
+_QUAD: Final = {t: MontanaAction("quad", t) for t in double_six()}
+_ADD: Final = {t: MontanaAction("add", t) for t in double_six()}
 
 
 def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
@@ -80,12 +82,12 @@ def _by_key(actions: dict[Tile, MontanaAction]) -> list[MontanaAction]:
     return table
 
 
-_DISCARD_K = _by_key(_DISCARD)
-_READY_K = _by_key(_READY)
-_FULL = tuple(double_six(4))
-_KEY = attrgetter("key")
-_NAME = [f"{k // 8}-{k % 8}" for k in range(56)]
-_WORDS = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
+_DISCARD_K: Final = _by_key(_DISCARD)
+_READY_K: Final = _by_key(_READY)
+_FULL: Final = tuple(double_six(4))
+_KEY: Final = attrgetter("key")
+_NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
+_WORDS: Final = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
     "'claim quad', 'claim run 4-1 4-2', 'claim out' or 'pass'"
@@ -105,6 +107,7 @@ class MontanaRules(Rules):
     one_pair: bool = option(False, label="Exactly one pair", doc="a winning hand must hold exactly one pair")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Montana(Game):
     """The Montana Domino Rummy engine."""
 
@@ -664,7 +667,7 @@ class Montana(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> MontanaAction:
+    def parse_action(cls, text: Any) -> MontanaAction:
         """Parse the Montana action notation (see ``_FORMS``)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Montana action: {text!r}; expected {_FORMS}")
@@ -830,31 +833,29 @@ class Montana(Game):
         return places
 
     def _copy(self) -> Montana:
-        new: Montana = object.__new__(type(self))
-        d = dict(self.__dict__)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate())
-        d["_actions"] = list(self._actions)
-        d["_history"] = list(self._history)
-        d["chips"] = list(self.chips)
-        d["outs"] = list(self.outs)
-        d["hands"] = [list(h) for h in self.hands]
-        d["codes"] = [list(c) for c in self.codes]
-        d["dead"] = list(self.dead)
-        d["wood"] = list(self.wood)
-        d["exposed"] = [list(e) for e in self.exposed]
-        d["discards"] = list(self.discards)
-        d["ready"] = list(self.ready)
-        d["stakes"] = list(self.stakes)
-        d["pending"] = list(self.pending)
-        d["pulled"] = list(self.pulled)
-        d["claim_queue"] = list(self.claim_queue)
-        d["claim_options"] = {k: list(v) for k, v in self.claim_options.items()}
-        d["answers"] = dict(self.answers)
-        d["limits"] = [dict(x) for x in self.limits]
-        d["pulls"] = list(self.pulls)
-        d["tests"] = [list(x) for x in self.tests]
-        new.__dict__.update(d)
+        new: Montana = self._shallow_copy()
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new._actions = list(self._actions)
+        new._history = list(self._history)
+        new.chips = list(self.chips)
+        new.outs = list(self.outs)
+        new.hands = [list(h) for h in self.hands]
+        new.codes = [list(c) for c in self.codes]
+        new.dead = list(self.dead)
+        new.wood = list(self.wood)
+        new.exposed = [list(e) for e in self.exposed]
+        new.discards = list(self.discards)
+        new.ready = list(self.ready)
+        new.stakes = list(self.stakes)
+        new.pending = list(self.pending)
+        new.pulled = list(self.pulled)
+        new.claim_queue = list(self.claim_queue)
+        new.claim_options = {k: list(v) for k, v in self.claim_options.items()}
+        new.answers = dict(self.answers)
+        new.limits = [dict(x) for x in self.limits]
+        new.pulls = list(self.pulls)
+        new.tests = [list(x) for x in self.tests]
         return new
 
     @classmethod
@@ -886,7 +887,7 @@ def _run_table() -> list[list[tuple[int, int, MontanaAction]]]:
     return table
 
 
-_RUNS = _run_table()
+_RUNS: Final = _run_table()
 
 
 def _run_claims(codes: list[int], tile: Tile) -> list[MontanaAction]:

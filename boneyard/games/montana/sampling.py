@@ -13,7 +13,7 @@ window, a claim out), never re-deriving them.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from ...tiles import Tile, double_six
 from ..base import deal_hidden
@@ -21,7 +21,7 @@ from . import analysis as an
 from .analysis import P5
 from .engine import HAND, SEATS, Montana, Phase, _meld_from
 
-_KINDS = double_six()
+_KINDS: Final = double_six()
 
 
 def sample(cls: type[Montana], view: dict[str, Any], rng: random.Random) -> Montana:

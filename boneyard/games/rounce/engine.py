@@ -12,16 +12,20 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ...errors import IllegalAction
 from ...rules import Rules
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
 
-START_POINTS = 15
-TRICKS = 5
-ROUNCE_PENALTY = 5
+START_POINTS: Final = 15
+TRICKS: Final = 5
+ROUNCE_PENALTY: Final = 5
+_KEY: Final = attrgetter("key")  # hands sort by tile key: faster than comparing tiles
 
 
 class Phase(StrEnum):
@@ -49,12 +53,18 @@ class RounceAction(NamedTuple):
         return f"{self.kind} {self.tile} as {self.suit}"
 
 
-PASS = RounceAction("pass")
-FOLD = RounceAction("fold")
-DUMMY = RounceAction("dummy")
-DEFEND = RounceAction("defend")
-TAKE = RounceAction("take")
-_WORDS = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
+PASS: Final = RounceAction("pass")
+FOLD: Final = RounceAction("fold")
+DUMMY: Final = RounceAction("dummy")
+DEFEND: Final = RounceAction("defend")
+TAKE: Final = RounceAction("take")
+_WORDS: Final = {a.kind: a for a in (PASS, FOLD, DUMMY, DEFEND, TAKE)}
+# Every tile action made once, by tile key (and suit): legal-action lists reuse them.
+_PLAY: Final[dict[int, RounceAction]] = {t.key: RounceAction("play", t) for t in double_six()}
+_PLAY_AS: Final[dict[int, RounceAction]] = {
+    t.key * 8 + s: RounceAction("play", t, s) for t in double_six() for s in (t.high, t.low)
+}
+_DISCARD: Final[dict[int, RounceAction]] = {t.key: RounceAction("discard", t) for t in double_six()}
 _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-4 as 4'"
 
 
@@ -128,26 +138,27 @@ def legal_plays(hand: Sequence[Tile], trump: int, led: int | None, first_trick: 
     trumps = [t for t in hand if t.high == trump or t.low == trump]
     if led is None:
         if trumps and (not first_trick or len(trumps) >= 3):
-            return [RounceAction("play", t) for t in trumps]
+            return [_PLAY[t.key] for t in trumps]
         out = []
         for t in hand:
             if t.high == trump or t.low == trump or t.high == t.low:
-                out.append(RounceAction("play", t))
+                out.append(_PLAY[t.key])
             else:
-                out.append(RounceAction("play", t, t.high))
-                out.append(RounceAction("play", t, t.low))
+                out.append(_PLAY_AS[t.key * 8 + t.high])
+                out.append(_PLAY_AS[t.key * 8 + t.low])
         return out
     if led == trump:
         follow = trumps
     else:
         follow = [t for t in hand if (t.high == led or t.low == led) and t.high != trump and t.low != trump]
     if follow:
-        return [RounceAction("play", t) for t in follow]
+        return [_PLAY[t.key] for t in follow]
     if len(trumps) >= 3:
-        return [RounceAction("play", t) for t in trumps]
-    return [RounceAction("play", t) for t in hand]
+        return [_PLAY[t.key] for t in trumps]
+    return [_PLAY[t.key] for t in hand]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Rounce(Game):
     """The Domino Rounce engine."""
 
@@ -201,7 +212,7 @@ class Rounce(Game):
         deck = self._deck()
         self.hand_number += 1
         self.dealer = dealer
-        self.hands = [sorted(deck[i * 5 : i * 5 + 5], reverse=True) for i in range(n)]
+        self.hands = [sorted(deck[i * 5 : i * 5 + 5], key=_KEY, reverse=True) for i in range(n)]
         self.turn_up = deck[n * 5]
         self.trump = self.turn_up.high
         self.turn_up_taken = False
@@ -233,7 +244,7 @@ class Rounce(Game):
         if phase == Phase.CALL:
             return self._legal_calls(seat)
         if phase == Phase.DISCARD:
-            return [RounceAction("discard", t) for t in dict.fromkeys(self.hands[seat])]
+            return [_DISCARD[t.key] for t in dict.fromkeys(self.hands[seat])]
         return [PASS, DEFEND]  # Phase.DEFEND: after taking the turn-up
 
     def _legal_calls(self, seat: int) -> list[RounceAction]:
@@ -308,7 +319,7 @@ class Rounce(Game):
         take = 7 if self.players == 4 else 6
         self.discarded[seat].extend(self.hands[seat])
         self.out.extend(self.hands[seat])
-        self.hands[seat] = sorted(self.boneyard[:take], reverse=True)
+        self.hands[seat] = sorted(self.boneyard[:take], key=_KEY, reverse=True)
         del self.boneyard[:take]
         self.due = take - 5
         self.phase = Phase.DISCARD
@@ -418,7 +429,7 @@ class Rounce(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> RounceAction:
+    def parse_action(cls, text: Any) -> RounceAction:
         """Parse ``pass``, ``fold``, ``dummy``, ``defend``, ``take``, ``discard T``, ``play T [as S]``."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Rounce action: {text!r}; expected {_FORMS}")

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
@@ -98,6 +100,7 @@ class RummikubRules(Rules):
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Rummikub(Game):
     """The Domino Rummikub engine."""
 
@@ -293,7 +296,7 @@ class Rummikub(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> RummikubAction:
+    def parse_action(cls, text: Any) -> RummikubAction:
         """Parse ``draw``, ``pass`` or ``play G1 | G2 ...`` (each group: tiles split by spaces)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a Rummikub action: {text!r}; expected {_FORMS}")

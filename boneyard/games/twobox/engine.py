@@ -18,17 +18,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
 
-HAND_SIZE = 7
-ARMS = 4
+HAND_SIZE: Final = 7
+ARMS: Final = 4
 ARM_NAMES = ("side", "side", "tip", "tip")
-_KEY = attrgetter("key")
+_KEY: Final = attrgetter("key")
 _LAST_PLAY = ("seat", "action", "count", "scored", "stolen_from")
 
 
@@ -56,23 +58,23 @@ class TwoboxAction(NamedTuple):
         return f"{self.kind} {self.tile} {'to' if self.kind == 'play' else 'on'} {self.arm}"
 
 
-DRAW = TwoboxAction("draw")
-PASS = TwoboxAction("pass")
+DRAW: Final = TwoboxAction("draw")
+PASS: Final = TwoboxAction("pass")
 _FORMS = "draw, pass, 'play 6-3 to 1' (arms 1-4) or 'stack 6-3 on 1' (0: the spinner)"
 _ALL_TILES = double_six()
 _UNIQUE = sorted(set(_ALL_TILES))
 # Interned actions, so that legal lists are built from lookups and membership is by identity.
-_PLAYS: dict[tuple[Tile, int], TwoboxAction] = {
+_PLAYS: Final[dict[tuple[Tile, int], TwoboxAction]] = {
     (t, a): TwoboxAction("play", t, a) for t in _UNIQUE for a in range(1, ARMS + 1)
 }
-_STACKS: dict[tuple[Tile, int], TwoboxAction] = {
+_STACKS: Final[dict[tuple[Tile, int], TwoboxAction]] = {
     (t, a): TwoboxAction("stack", t, a) for t in _UNIQUE for a in range(ARMS + 1)
 }
 # The hot path indexes these lists by ``tile.key * 5 + arm`` (hashing a Tile calls Python code).
-_PLAY_AT: list[Any] = [None] * 320
-_STACK_AT: list[Any] = [None] * 320
-_SAY_AT: list[Any] = [None] * 640  # history text: plays, then stacks at +320
-_NOTE_AT: list[Any] = [None] * 640  # notation: plays, then stacks at +320
+_PLAY_AT: Final[list[Any]] = [None] * 320
+_STACK_AT: Final[list[Any]] = [None] * 320
+_SAY_AT: Final[list[Any]] = [None] * 640  # history text: plays, then stacks at +320
+_NOTE_AT: Final[list[Any]] = [None] * 640  # notation: plays, then stacks at +320
 for (_t, _a), _act in _PLAYS.items():
     _PLAY_AT[_t.key * 5 + _a] = _act
     _SAY_AT[_t.key * 5 + _a] = f" plays {_t} to arm {_a}"
@@ -81,15 +83,15 @@ for (_t, _a), _act in _STACKS.items():
     _STACK_AT[_t.key * 5 + _a] = _act
     _SAY_AT[320 + _t.key * 5 + _a] = f" stacks {_t} on " + ("the spinner" if _a == 0 else f"arm {_a}")
     _NOTE_AT[320 + _t.key * 5 + _a] = str(_act)
-_NAME_AT = [""] * 64
+_NAME_AT: Final = [""] * 64
 for _t in _UNIQUE:
     _NAME_AT[_t.key] = str(_t)
-_SEAT = [f"seat {s}" for s in range(8)]
-_DRAWS_A_TILE = [f"seat {s} draws a tile" for s in range(8)]
+_SEAT: Final = [f"seat {s}" for s in range(8)]
+_DRAWS_A_TILE: Final = [f"seat {s} draws a tile" for s in range(8)]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
-_MOVES: dict[tuple[int, ...], list[tuple[TwoboxAction, ...]]] = {}
+_MOVES: Final[dict[tuple[int, ...], list[tuple[TwoboxAction, ...]]]] = {}
 # number -> the unique tiles showing it
-_WITH = [[t for t in _UNIQUE if t.high == n or t.low == n] for n in range(7)]
+_WITH: Final = [[t for t in _UNIQUE if t.high == n or t.low == n] for n in range(7)]
 
 
 def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
@@ -161,6 +163,7 @@ class TwoboxRules(Rules):
     round_to_five: bool = option(False, label="Round to five", doc="round the going-out award to the nearest 5")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
 class Twobox(Game):
     """The four-man two-box draw engine."""
 
@@ -272,6 +275,10 @@ class Twobox(Game):
             else:
                 lasts.append(None)
         self.ends, self.count = open_ends_and_count(self.spinner.high, lasts)
+        # Looked up here, once per layout change, rather than at every legal-action list
+        # (draws and passes leave the layout as it is; hashing the ends tuple is not free).
+        table = _MOVES.get(self.ends)
+        self._plays_by_key = table if table is not None else _moves_for(self.ends)
         if self.spinner_stack is None and not all(arms):
             stackable.append((self.spinner, _STACK_AT[self.spinner.key * 5]))
         self.stackable = stackable
@@ -282,9 +289,7 @@ class Twobox(Game):
         seat = self.current_player
         assert seat is not None
         hand = self.hands[seat]
-        table = _MOVES.get(self.ends)
-        if table is None:
-            table = _moves_for(self.ends)
+        table = self._plays_by_key
         out: list[TwoboxAction] = []
         prev = None
         for t in hand:
@@ -454,7 +459,7 @@ class Twobox(Game):
     # ----- notation and explanations -----------------------------------------------------
 
     @classmethod
-    def parse_action(cls, text: str) -> TwoboxAction:
+    def parse_action(cls, text: Any) -> TwoboxAction:
         """Parse ``draw``, ``pass``, ``play T to A`` (A 1-4) or ``stack T on A`` (A 0-4)."""
         if not isinstance(text, str):
             raise IllegalAction(f"not a twobox action: {text!r}; expected {_FORMS}")
@@ -578,8 +583,7 @@ class Twobox(Game):
         return layout
 
     def _copy(self) -> Twobox:
-        game: Twobox = Twobox.__new__(Twobox)
-        game.__dict__.update(self.__dict__)
+        game: Twobox = self._shallow_copy()
         game.rng = random.Random()
         game.rng.setstate(self.rng.getstate())
         game.winners = list(self.winners)
