@@ -50,6 +50,7 @@ from typing import Any, cast
 
 from ..api import sample_game
 from ..games import game_class
+from . import endgame
 from .greedy import GreedyBot, policy
 
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
@@ -102,6 +103,9 @@ class IsmctsBot:
         depth: int | None = None,
         evidence: float | None = None,
         shape: str = "auto",
+        endgame: int | None = None,
+        infer: int | None = None,
+        defence: int | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -117,6 +121,9 @@ class IsmctsBot:
             raise ValueError(f"ismcts evidence must be >= 0 standard errors, got {evidence!r}")
         if shape not in SHAPES:
             raise ValueError(f"ismcts shape must be one of {', '.join(SHAPES)}, got {shape!r}")
+        for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -129,6 +136,9 @@ class IsmctsBot:
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
         self.shape = shape
+        self.endgame = endgame
+        self.infer = infer
+        self.defence = defence
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
@@ -251,6 +261,7 @@ class IsmctsBot:
         rewards: list[list[float]] = [[] for _ in keys]
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
+        solve_at = self._solve_at(knobs)
         evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
         # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
         # world; not when the bot was given its own rollout policy or playout depth
@@ -292,7 +303,7 @@ class IsmctsBot:
             for i, action in enumerate(actions):
                 game = world.clone()
                 game.apply(action)
-                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth)
+                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at)
                 rest = evaluate(game) if cut and evaluate is not None else None
                 rewards[i].append(self._reward(game_id, game, start, rest)[seat])
             done += len(keys)
@@ -357,7 +368,7 @@ class IsmctsBot:
         knobs = policy(view["game"])
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        cut = self._playout(game, start, hand, rng, chooser, depth)
+        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs))
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
         reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
@@ -394,11 +405,21 @@ class IsmctsBot:
         rng: random.Random,
         chooser: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None,
         depth: int | None,
+        seat: int | None = None,
+        solve_at: int = 0,
     ) -> bool:
-        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first."""
+        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first.
+
+        With ``solve_at`` > 0 (a trick game, see :meth:`_solve_at`), once no more than that
+        many tricks are left the rest of the hand is played by the exact endgame solver,
+        valued for ``seat`` (the searching seat), instead of by the playout policy.
+        """
         limit = MAX_PLAYOUT if depth is None else depth
         for _ in range(limit):
             if self._hand_over(game, start, hand):
+                return False
+            if solve_at and seat is not None and endgame.supports(game) and endgame.tricks_left(game) <= solve_at:
+                endgame.finish_hand(game, seat)
                 return False
             actions = game.legal_actions()
             if len(actions) == 1:
@@ -408,6 +429,16 @@ class IsmctsBot:
             else:
                 game.apply(chooser(game.view(game.current_player), actions, rng))
         return depth is not None and not self._hand_over(game, start, hand)
+
+    def _solve_at(self, knobs: Any) -> int:
+        """Tricks left at which playouts hand over to the exact solver; 0: never.
+
+        The bot's ``endgame`` parameter, else the game's ``ENDGAME_TRICKS`` knob (set for
+        the trick games whose solver :mod:`boneyard.bots.endgame` has), else 0.
+        """
+        if self.endgame is not None:
+            return self.endgame
+        return int(getattr(knobs, "ENDGAME_TRICKS", 0)) if knobs is not None else 0
 
     @staticmethod
     def _hand_over(game: Any, start: list[Any], hand: int) -> bool:

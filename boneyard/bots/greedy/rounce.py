@@ -24,6 +24,7 @@ from ...games.rounce.engine import Placed, beats, placement, trick_winner
 from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
+ENDGAME_TRICKS = 4  # ismcts: playouts hand over to the exact solver with this many tricks left
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 tile = tile_of  # a tile from its notation (a table lookup)
