@@ -48,10 +48,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ..api import sample_game
 from ..games import game_class
 from . import endgame
 from .greedy import GreedyBot, policy
+from .inference import Inference, candidates_for
 
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
 # greedy module sets no ``MARGIN_SCALE``.
@@ -168,9 +168,10 @@ class IsmctsBot:
         deadline = None if self.ms is None else started + self.ms * (1 - HEADROOM) / 1000
         game_id = view["game"]
         knobs = policy(game_id)
+        sampler = Inference(view, self.infer if self.infer is not None else candidates_for(game_id))
         shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
         if shape == "flat":
-            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs)
+            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
         looping = time.perf_counter()
         done = tried = 0
         while True:
@@ -186,7 +187,7 @@ class IsmctsBot:
                 if now + per > deadline:
                     break
             tried += 1
-            done += self._iterate(root, view, legal, search_rng)
+            done += self._iterate(root, view, legal, search_rng, sampler)
         if tried:
             self._iteration_s[game_id] = (time.perf_counter() - looping) / tried
         self.last_iterations = done
@@ -229,6 +230,7 @@ class IsmctsBot:
         rng: random.Random,
         deadline: float | None,
         knobs: Any,
+        sampler: Inference,
     ) -> Any:
         """Flat determinized search: every candidate played out on the same sampled worlds.
 
@@ -285,7 +287,7 @@ class IsmctsBot:
                 if now + per * len(keys) * batch > deadline:
                     break
             try:
-                world = sample_game(view, rng)
+                world = sampler.sample(rng)
             except ValueError:
                 failures += 1
                 continue
@@ -323,10 +325,12 @@ class IsmctsBot:
 
     # ----- one iteration -----------------------------------------------------------
 
-    def _iterate(self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> bool:
+    def _iterate(
+        self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random, sampler: Inference
+    ) -> bool:
         """One iteration; ``False`` when no game could be sampled from the view."""
         try:
-            game = sample_game(view, rng)
+            game = sampler.sample(rng)
         except ValueError:
             return False
         start = list(game.scores)

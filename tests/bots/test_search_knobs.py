@@ -175,12 +175,12 @@ def test_ms_budget_skips_an_iteration_known_to_overrun() -> None:
 
 
 def test_a_view_the_game_cannot_sample_gets_greedys_choice(monkeypatch: pytest.MonkeyPatch) -> None:
-    from boneyard.bots import ismcts as ismcts_module
+    from boneyard.bots import inference as inference_module
 
     def refuse(view: object, rng: object) -> object:
         raise ValueError("no deal of the hidden tiles fits what the view shows")
 
-    monkeypatch.setattr(ismcts_module, "sample_game", refuse)
+    monkeypatch.setattr(inference_module, "sample_game", refuse)
     g = boneyard.new_game("twobox", seed=2)
     view, legal = g.view(g.current_player), g.legal_actions()
     bot = IsmctsBot(iterations=50)
