@@ -169,6 +169,13 @@ class IsmctsBot:
         game_id = view["game"]
         knobs = policy(game_id)
         sampler = Inference(view, self.infer if self.infer is not None else candidates_for(game_id))
+        defend = getattr(knobs, "defend", None) if knobs is not None else None
+        worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))
+        if defend is not None and worlds and seat is not None:
+            # the game's defence may replace greedy's choice by a safer one, judged on
+            # worlds from the search's own sampler; the search then starts from it
+            greedy_action = defend(view, legal_actions, greedy_action, lambda: sampler.sample(search_rng), worlds)
+            favourite = str(greedy_action)
         shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
         if shape == "flat":
             return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
