@@ -54,7 +54,9 @@ def test_danger_is_the_engines_claim_out_rule() -> None:
         seat = game.current_player
         world = boneyard.sample_game(game.view(seat), random.Random(seed))
         other = (seat + 1) % world.players
-        greedy_tile = Tile.parse(str(GreedyBot().choose(game.view(seat), game.legal_actions(), random.Random(0))).split()[1])
+        greedy_tile = Tile.parse(
+            str(GreedyBot().choose(game.view(seat), game.legal_actions(), random.Random(0))).split()[1]
+        )
         _waiting_on(world, other, greedy_tile)
         discards = [a for a in world.legal_actions() if str(a).startswith("discard") and not str(a).endswith("ready")]
         tiles = [a.tile for a in discards]

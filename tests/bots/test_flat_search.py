@@ -108,8 +108,7 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
     rest = greedy_montana.unseen(view)
     live = list(rest.elements())
     aways = {
-        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0]
-        for a in found
+        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0] for a in found
     }
     assert len(aways) == 1  # nobody is ready at the first discard: ties only
 

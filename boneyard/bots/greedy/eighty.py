@@ -23,7 +23,20 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...games.eighty.engine import BIDS, COUNT, MAX_BID, MIN_BID, NELO, PASS, PLAYS, TRUMP_LIST, lead_suit, power, tables, trick_winner
+from ...games.eighty.engine import (
+    BIDS,
+    COUNT,
+    MAX_BID,
+    MIN_BID,
+    NELO,
+    PASS,
+    PLAYS,
+    TRUMP_LIST,
+    lead_suit,
+    power,
+    tables,
+    trick_winner,
+)
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
 
@@ -214,8 +227,13 @@ def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[di
             member = tabs.member[tabs.lead_suit[tile(before[0]["tile"]).key]]
             hand = [t for t in hand if member[t.key]] or hand
         legal = list({t.key: PLAYS[t.key] for t in hand}.values())
-        past = {**base, "phase": "play", "hand": [str(t) for t in sorted(held, reverse=True)],
-                "tricks": tricks[:i], "trick": before}
+        past = {
+            **base,
+            "phase": "play",
+            "hand": [str(t) for t in sorted(held, reverse=True)],
+            "tricks": tricks[:i],
+            "trick": before,
+        }
         played = tile(play["tile"])
         out.append((past, legal, lambda a, w=played: a.tile == w))
         held.remove(played)

@@ -242,9 +242,7 @@ def danger(worlds: Sequence[Any], seat: int, tiles: Sequence[Tile]) -> dict[Tile
     return {t: v / len(worlds) for t, v in out.items()}
 
 
-def defend(
-    view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any, sample: Any, worlds: int
-) -> Any:
+def defend(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any, sample: Any, worlds: int) -> Any:
     """Greedy's discard, or a safer one when greedy's is likely to let another seat go out.
 
     A seat that goes out on a discard makes the discarder pay three times the hand's value,
