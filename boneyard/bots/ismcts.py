@@ -181,6 +181,7 @@ class IsmctsBot:
             return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
         looping = time.perf_counter()
         done = tried = 0
+        cost_key = self._cost_key(view)
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -190,13 +191,12 @@ class IsmctsBot:
                 now = time.perf_counter()
                 # stop when one more iteration of the average length (this decision's, or
                 # the previous decisions' before the first) would overrun the budget
-                per = (now - looping) / tried if tried else self._iteration_s.get(game_id, 0.0)
+                per = (now - looping) / tried if tried else self._iteration_s.get(cost_key, 0.0)
                 if now + per > deadline:
                     break
             tried += 1
             done += self._iterate(root, view, legal, search_rng, sampler)
-        if tried:
-            self._iteration_s[game_id] = (time.perf_counter() - looping) / tried
+        self._learn_cost(cost_key, tried, time.perf_counter() - looping)
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
@@ -216,6 +216,27 @@ class IsmctsBot:
         if z and pick != favourite and not self._clearly_better(root, pick, favourite, z):
             return greedy_action
         return legal[pick]
+
+    @staticmethod
+    def _cost_key(view: dict[str, Any]) -> str:
+        """What an iteration's measured cost is filed under: the game and the phase.
+
+        An iteration from a bid plays a whole hand out, one from the last trick a few
+        plays: a cost learnt in one phase says little about another.
+        """
+        return f"{view['game']}:{view.get('phase')}"
+
+    def _learn_cost(self, key: str, iterations: int, seconds: float) -> None:
+        """Remember the mean cost of this decision's iterations; halve it when none ran.
+
+        A decision skipped because one iteration was expected to overrun the budget
+        measures nothing, so without the halving one slow figure (a stall of the machine)
+        would keep the search switched off for the rest of the game.
+        """
+        if iterations:
+            self._iteration_s[key] = seconds / iterations
+        elif key in self._iteration_s:
+            self._iteration_s[key] /= 2
 
     @staticmethod
     def _clearly_better(root: _Node, pick: str, favourite: str, z: float) -> bool:
@@ -279,7 +300,7 @@ class IsmctsBot:
         scale = margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
         hand = view["hand_number"]
-        per_key = game_id if fast is None else game_id + ":fast"
+        per_key = self._cost_key(view) + ("" if fast is None else ":fast")
         looping = time.perf_counter()
         done = failures = 0
         batch = 1  # rounds a sampled world gave last time
@@ -316,8 +337,7 @@ class IsmctsBot:
                 rest = evaluate(game) if cut and evaluate is not None else None
                 rewards[i].append(self._reward(game_id, game, start, rest)[seat])
             done += len(keys)
-        if done:
-            self._iteration_s[per_key] = (time.perf_counter() - looping) / done
+        self._learn_cost(per_key, done, time.perf_counter() - looping)
         self.last_iterations = done
         rounds = len(rewards[0])
         if rounds == 0:
