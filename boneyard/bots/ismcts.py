@@ -291,7 +291,7 @@ class IsmctsBot:
         rewards: list[list[float]] = [[] for _ in keys]
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        solve_at = self._solve_at(knobs)
+        solve_at = self._solve_at(knobs, view)
         evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
         # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
         # world; not when the bot was given its own rollout policy or playout depth
@@ -399,7 +399,7 @@ class IsmctsBot:
         knobs = policy(view["game"])
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs))
+        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs, view))
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
         reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
@@ -461,12 +461,17 @@ class IsmctsBot:
                 game.apply(chooser(game.view(game.current_player), actions, rng))
         return depth is not None and not self._hand_over(game, start, hand)
 
-    def _solve_at(self, knobs: Any) -> int:
+    def _solve_at(self, knobs: Any, view: dict[str, Any]) -> int:
         """Tricks left at which playouts hand over to the exact solver; 0: never.
 
         The bot's ``endgame`` parameter, else the game's ``ENDGAME_TRICKS`` knob (set for
-        the trick games whose solver :mod:`boneyard.bots.endgame` has), else 0.
+        the trick games whose solver :mod:`boneyard.bots.endgame` has), else 0; and only for
+        a decision in the play phase. A bid or a call compares whole hands, and there the
+        solver's values are biased: it sees every hand (too hopeful), and in Rounce it lets
+        the other seats play together against the searcher (too fearful).
         """
+        if view.get("phase") != "play":
+            return 0
         if self.endgame is not None:
             return self.endgame
         return int(getattr(knobs, "ENDGAME_TRICKS", 0)) if knobs is not None else 0

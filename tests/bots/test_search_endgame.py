@@ -47,10 +47,14 @@ def test_playout_with_the_solver_reaches_the_brute_force_score(game_id: str) -> 
 def test_endgame_knob_defaults_to_the_games_threshold_and_switches_off() -> None:
     from boneyard.bots.greedy import policy
 
-    assert IsmctsBot()._solve_at(policy("rounce")) == policy("rounce").ENDGAME_TRICKS > 0
-    assert IsmctsBot()._solve_at(policy("eighty")) == policy("eighty").ENDGAME_TRICKS > 0
-    assert IsmctsBot(endgame=0)._solve_at(policy("rounce")) == 0
-    assert IsmctsBot()._solve_at(policy("twobox")) == 0
+    play = {"phase": "play"}
+    assert IsmctsBot()._solve_at(policy("rounce"), play) == policy("rounce").ENDGAME_TRICKS > 0
+    assert IsmctsBot()._solve_at(policy("eighty"), play) == policy("eighty").ENDGAME_TRICKS > 0
+    assert IsmctsBot(endgame=0)._solve_at(policy("rounce"), play) == 0
+    assert IsmctsBot()._solve_at(policy("twobox"), {"phase": "turn"}) == 0
+    # bids and calls compare whole hands: the solver's biased values stay out of them
+    assert IsmctsBot()._solve_at(policy("eighty"), {"phase": "bid"}) == 0
+    assert IsmctsBot(endgame=3)._solve_at(policy("rounce"), {"phase": "call"}) == 0
     assert boneyard.bot("ismcts", endgame=2).endgame == 2
 
 
