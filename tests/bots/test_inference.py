@@ -120,3 +120,25 @@ def test_a_view_with_no_choices_yet_samples_uniformly() -> None:
     for _ in range(5):
         inference.sample(random.Random(3))
     assert inference.weighed == 1 and inference.candidates == 1
+
+
+@pytest.mark.parametrize("infer", [0, 3])
+def test_the_search_samples_through_inference_as_switched(infer: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boneyard.bots import inference as inference_module
+    from boneyard.bots import ismcts as ismcts_module
+
+    made: list[Inference] = []
+    real = inference_module.Inference
+
+    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None) -> Inference:
+        made.append(real(view, candidates, epsilon))
+        return made[-1]
+
+    monkeypatch.setattr(ismcts_module, "Inference", spy)
+    game = _positions("rounce", 1, 40)[0]
+    view, legal = game.view(game.current_player), game.legal_actions()
+    bot = boneyard.bot("ismcts", iterations=10, infer=infer, endgame=0)
+    bot.choose(view, legal, random.Random(2))
+    assert len(made) == 1
+    # on: every iteration weighed ``infer`` worlds; off: none was weighed
+    assert made[0].weighed == (10 * infer if infer else 0)
