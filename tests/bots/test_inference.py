@@ -135,7 +135,7 @@ def test_the_search_samples_through_inference_as_switched(infer: int, monkeypatc
         return made[-1]
 
     monkeypatch.setattr(ismcts_module, "Inference", spy)
-    game = _positions("rounce", 1, 40)[0]
+    game = next(g for g in _positions("rounce", 8, 40) if len(g.legal_actions()) > 1)
     view, legal = game.view(game.current_player), game.legal_actions()
     bot = boneyard.bot("ismcts", iterations=10, infer=infer, endgame=0)
     bot.choose(view, legal, random.Random(2))
