@@ -9,6 +9,8 @@ SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c 
 # make run HOST=0.0.0.0 serves other machines on the LAN too (see README).
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# make run HOST=0.0.0.0 PUBLIC_URL=http://my-laptop:8000: the address the copy-link buttons give out.
+PUBLIC_URL ?=
 
 .PHONY: run test bench lint chromium postgres compiler clean
 
@@ -26,7 +28,7 @@ $(DEV_STAMP): $(STAMP)
 	touch $(DEV_STAMP)
 
 run: $(STAMP)
-	$(BIN)/boneyard serve --host $(HOST) --port $(PORT) --db sqlite:///boneyard.db
+	$(BIN)/boneyard serve --host $(HOST) --port $(PORT) --db sqlite:///boneyard.db $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
 
 # A C compiler and Python's headers for the compiled modules (Debian's gcc).
 compiler:

@@ -24,6 +24,8 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[int, typer.Option(help="worker processes (more than 1 needs PostgreSQL)")] = 1,
         forwarded_allow_ips: Annotated[str, typer.Option(
             help="proxy addresses whose X-Forwarded-For is trusted (behind a reverse proxy)")] = "127.0.0.1",
+        public_url: Annotated[str, typer.Option(
+            help="the address friends open, e.g. http://my-laptop:8000 (used by the copy-link buttons)")] = "",
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
@@ -43,17 +45,25 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("--workers must be 1 or more")
         if workers > 1 and not db.startswith("postgresql"):
             raise typer.BadParameter("--workers above 1 needs a PostgreSQL --db: SQLite serves one process")
+        from ..server.social import check_public_url
         from ..server.wsprotocol import AbortableWebSocketProtocol
 
-        typer.echo(f"boneyard: lobby at http://{host}:{port}/  (database {db}, {workers} worker(s))")
+        try:
+            public_url = check_public_url(public_url)
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None
+
+        shown = public_url or f"http://{host}:{port}"
+        typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s))")
         options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 65536,
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
-            app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout)
+            app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
+                             public_url=public_url)
             uvicorn.run(app, **options)
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
-                           "BONEYARD_IDLE_TIMEOUT": str(idle_timeout)})
+                           "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url})
         # workers are spawned processes that import the app and its WebSocket protocol by name
         options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

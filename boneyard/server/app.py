@@ -27,6 +27,8 @@ from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits
+from .social import Social
+from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
 
 STATIC = resources.files("boneyard.server").joinpath("static")
@@ -64,6 +66,8 @@ class CreateTable(BaseModel):
         default=None, ge=0, le=600,
         description='seconds the table waits between hands for every human to press "Next hand" (0: no wait; '
                     "default 20)")
+    clock: float | None = Field(default=None, ge=1, le=3600,
+                                description="seconds per decision before a bot plays it (default: no clock)")
 
 
 class NextHand(BaseModel):
@@ -176,16 +180,19 @@ def create_app(
     limits: LimitSettings | None = None,
     idle_timeout: float = 6 * 3600,
     finished_linger: float = 120.0,
+    public_url: str = "",
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
     ``limits`` sets the per-address rate limits and table cap (default
     :class:`LimitSettings`); a table with no action for ``idle_timeout`` seconds expires; a
     finished table leaves memory ``finished_linger`` seconds after its last action.
+    ``public_url`` is the address the copy-link buttons give out (``--public-url``).
     """
     store = Store(db_url)
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
     rate = RateLimits(limits)
+    social = Social(service, public_url)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -203,6 +210,8 @@ def create_app(
     )
     app.state.service = service
     app.state.rate = rate
+    app.state.social = social
+    app.include_router(social_router(social))
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ServerError)
@@ -256,7 +265,7 @@ def create_app(
         table = await service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
                                      body.dealer, practice=body.practice, creator=address,
                                      next_timeout=body.next_timeout)
-        return {"id": table.id}
+        return {"id": table.id, "host_token": await social.created(table, body.clock)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -392,6 +401,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(env.get(ENV_PREFIX + "BOT_DELAY", "0.6")),
         limits=LimitSettings.parse(limits) if limits else None,
         idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
+        public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
     )
 
 

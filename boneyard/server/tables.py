@@ -231,6 +231,7 @@ class Table:
     next_timeout: float = NEXT_TIMEOUT
     ended: dict[int | None, dict[str, Any]] | None = None  # per seat: the last finished hand as it ended
     hold: Hold | None = None  # set while the table waits between hands
+    held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
 
     def humans(self) -> list[int]:
         """The joined human seats: the players a between-hands hold waits for."""
@@ -360,6 +361,9 @@ class TableService:
         self._background: set[asyncio.Task[Any]] = set()
         self.lag = LagMonitor()
         self.loaded = asyncio.Event()  # set once the live tables are loaded after start
+        # Listeners of table life (social.py): ``loaded(table)`` on a worker thread when a
+        # stored table is rebuilt, ``changed(table)`` on the loop after every broadcast.
+        self.hooks: list[Any] = []
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
@@ -455,6 +459,8 @@ class TableService:
             table.names[seat_row.seat] = seat_row.name
             table.tokens[seat_row.token_hash] = seat_row.seat
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
+        for hook in self.hooks:
+            hook.loaded(table)
         table.snapshot = self._snapshot(table)
         return table
 
@@ -703,6 +709,9 @@ class TableService:
                 raise Conflict(self._holding(table))
             if game.is_over:
                 raise BadRequest("the game is over: no action can be played")
+            if table.held:
+                raise Conflict("the game has not started: it starts when every seat is taken or the host presses "
+                               "Start")
             if game.current_player != seat:
                 raise BadRequest(f"not your turn: it is {table.who(game.current_player)}'s turn")
             await self._play(table, seat, functools.partial(self._advance, table, action, seat), sent=action)
@@ -963,13 +972,15 @@ class TableService:
         assert snapshot is not None
         for sub in list(table.subscribers.values()):
             sub.offer(snapshot.push(sub.seat), snapshot.serial)
+        for hook in self.hooks:
+            hook.changed(table)
 
     # ----- bots ----------------------------------------------------------------------
 
     def kick(self, table: Table) -> None:
         """Start the table's bot loop if a bot is to act and none is running."""
         game = table.game
-        if game.is_over or game.current_player not in table.bots or table.hold is not None:
+        if game.is_over or table.held or game.current_player not in table.bots or table.hold is not None:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -1023,8 +1034,8 @@ class TableService:
             game = table.game
             return table.id in self.tables and not game.is_over and game.current_player in table.bots
         async with table.lock:
-            if (table.id not in self.tables or table.game.is_over or table.game.current_player not in table.bots
-                    or table.hold is not None):
+            if (table.id not in self.tables or table.held or table.game.is_over
+                    or table.game.current_player not in table.bots or table.hold is not None):
                 return False
             seat = table.game.current_player
             try:
@@ -1034,12 +1045,32 @@ class TableService:
         self.broadcast(table)
         return True
 
-    def _bot_advance(self, table: Table, seat: int) -> tuple[str, Snapshot]:
+    async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
+        """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
+
+        False, with nothing played, when the table has moved on, is held, or it is not that
+        seat's turn any more.
+        """
+        async with table.lock:
+            game = table.game
+            if (table.id not in self.tables or table.held or game.is_over or table.version != version
+                    or game.current_player != seat):
+                return False
+            text, snapshot = await self._run(self._bot_advance, table, seat, player)
+            try:
+                await self._store(table, seat, text, snapshot, sent=None)
+            except Stale:
+                return False
+        self.broadcast(table)
+        self.kick(table)
+        return True
+
+    def _bot_advance(self, table: Table, seat: int, player: Bot | None = None) -> tuple[str, Snapshot]:
         game = table.game
         view, legal = game.view(seat), game.legal_actions()
         rng = random.Random(f"{table.seed}:{table.version}")
         try:
-            text = str(table.bots[seat].choose(view, legal, rng))
+            text = str((player or table.bots[seat]).choose(view, legal, rng))
             if not game.is_legal(text):
                 raise IllegalAction(f"bot chose {text!r}")
         except Exception:

@@ -124,7 +124,10 @@ async function createTable(ev) {
       rules: readRules(),
       seats,
     };
-    const { id } = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    const clock = Number((document.getElementById("clock") || {}).value || 0);
+    if (clock) body.clock = clock;
+    const { id, host_token } = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    if (host_token) localStorage.setItem(`boneyard.host.${id}`, host_token);
     const first = seats.indexOf("human");
     if (first >= 0) {
       const joined = await api(`/api/tables/${id}/join`, { method: "POST", body: JSON.stringify({ seat: first, name }) });

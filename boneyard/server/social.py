@@ -1,0 +1,878 @@
+"""Playing with friends: host and Start, seats handed to bots, the move clock, presence, chat,
+rematch, player identity and ratings (``docs/api.md``, "Friends").
+
+The game engine and the table service (``tables.py``) know nothing of this: the service
+calls :meth:`Social.loaded` when it rebuilds a stored table and :meth:`Social.changed`
+after every broadcast, and honours ``Table.held`` (no action, no bot move while a table
+waits for its players). Everything here is kept per table in :class:`Room` and stored in
+its own database tables, written through the service's group committer.
+
+Live news (presence, chat, seats, the clock, a rematch offer) goes out on a WebSocket of
+its own, ``/ws/friends/{table_id}``, so the game's state pushes stay exactly as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import html
+import logging
+import math
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from fastapi import APIRouter, Header, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, delete, select, update
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+import boneyard
+from boneyard.bots import bot, bots
+
+from .clients import Subscriber
+from .db import Base, TableRow, hash_token
+from .tables import (
+    STORE_ERRORS,
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Table,
+    TableService,
+    TooManyRequests,
+    Unauthorized,
+    Unavailable,
+    clean_name,
+    quote,
+)
+
+log = logging.getLogger("boneyard.server")
+
+MAX_CHAT = 300  # characters of one chat message
+CHAT_RATE = "5/10 seconds"  # chat messages one seat may send
+CHAT_KEEP = 100  # log entries a push carries (the newest)
+MAX_CLOCK = 3600
+CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
+
+
+# ----- stored facts --------------------------------------------------------------------
+
+
+class RoomRow(Base):
+    """A friends' table: its host's secret, whether it started, its clock, seats handed to bots."""
+
+    __tablename__ = "rooms"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    started: Mapped[bool] = mapped_column(default=False)
+    clock: Mapped[float | None] = mapped_column(Float, nullable=True)
+    standins: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # seat -> bot name
+    left: Mapped[list[int]] = mapped_column(JSON, default=list)  # seats whose player left
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table's id
+    rematch_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class LogRow(Base):
+    """One line of a table's log: a chat message (``kind`` "chat") or news ("joined", "left"...)."""
+
+    __tablename__ = "table_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class PlayerRow(Base):
+    """A player without an account: a name and the hash of the secret their browser keeps."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # hash of the secret
+    name: Mapped[str] = mapped_column(String(64))
+
+
+class ClaimRow(Base):
+    """Which player sits at a table's seat (for "my games", resuming and ratings)."""
+
+    __tablename__ = "claims"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class KeyRow(Base):
+    """A further token of a seat, issued when its player resumes on another device."""
+
+    __tablename__ = "seat_keys"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class RatingRow(Base):
+    """A player's (or a bot's) rating at one game and player count (openskill's mu and sigma)."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    who: Mapped[str] = mapped_column(String(80), primary_key=True)  # a player id or "bot:NAME"
+    name: Mapped[str] = mapped_column(String(64))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatedRow(Base):
+    """A table whose result was counted in the ratings (each table counts once)."""
+
+    __tablename__ = "rated_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+
+
+def check_public_url(url: str) -> str:
+    """``--public-url``: an http(s) address with a host and nothing after the path, without a trailing slash."""
+    url = url.strip()
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"--public-url must look like http://my-laptop:8000, not {url!r}")
+    return url.rstrip("/")
+
+
+def new_code() -> str:
+    """A player's secret: 12 letters and digits (60 bits), shown as ``ABCD-EFGH-JKLM``."""
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
+    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+
+
+def player_id(code: str) -> str:
+    """The stored form of a player's secret (dashes, spaces and case do not matter)."""
+    canon = "".join(ch for ch in code.upper() if ch.isalnum())
+    return hashlib.sha256(("player:" + canon).encode()).hexdigest()
+
+
+# ----- live state ----------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    """What a friends' table holds besides its game."""
+
+    host_hash: str | None = None
+    started: bool = True
+    clock: float | None = None
+    standins: dict[int, str] = field(default_factory=dict)
+    left: set[int] = field(default_factory=set)
+    rematch: str | None = None
+    rematch_by: int | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    present: dict[int | None, int] = field(default_factory=dict)  # seat -> open friends sockets
+    seen: set[int] = field(default_factory=set)  # seats that have been here
+    listeners: dict[int, Subscriber] = field(default_factory=dict)
+    deadline: float | None = None  # when the clock runs out (epoch seconds)
+    timer: asyncio.TimerHandle | None = None
+    version: int = 0  # this room's own push counter
+    claims: dict[int, str] = field(default_factory=dict)  # seat -> player id
+    ratings: dict[int, dict[str, float]] = field(default_factory=dict)
+    rated: bool = False  # the finished game was looked at for the ratings
+
+
+def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
+    values = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
+              "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left),
+              "rematch": room.rematch, "rematch_by": room.rematch_by}
+    if new:
+        s.add(RoomRow(table_id=table_id, **values))
+    else:
+        s.execute(update(RoomRow).where(RoomRow.table_id == table_id).values(**values))
+
+
+def _log_write(s: Session, table_id: str, entry: dict[str, Any]) -> None:
+    s.add(LogRow(table_id=table_id, kind=entry["kind"], seat=entry["seat"], name=entry["name"],
+                 text=entry["text"], at=entry["at"]))
+
+
+def _seats_write(s: Session, table_id: str, seats: list[str]) -> None:
+    s.execute(update(TableRow).where(TableRow.id == table_id).values(seats=list(seats)))
+
+
+class Social:
+    """The friends' layer of one server: rooms by table id, and the routes that change them."""
+
+    def __init__(self, service: TableService, public_url: str = "") -> None:
+        self.service = service
+        self.public_url = public_url
+        self.rooms: dict[str, Room] = {}
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._chat_rate = parse(CHAT_RATE)
+        self._code_rate = parse("10/minute")
+        service.hooks.append(self)
+
+    # ----- hooks of the table service ------------------------------------------------
+
+    def loaded(self, table: Table) -> None:
+        """A stored table is rebuilt (worker thread): its room, log, claims and extra seat keys."""
+        store = self.service.store
+        with store.session() as s:
+            row = s.get(RoomRow, table.id)
+            if row is None:
+                return  # a table from before friends' tables: it never waits
+            room = Room(host_hash=row.host_hash, started=row.started, clock=row.clock,
+                        standins={int(k): v for k, v in (row.standins or {}).items()}, left=set(row.left or []),
+                        rematch=row.rematch, rematch_by=row.rematch_by)
+            entries = s.scalars(select(LogRow).where(LogRow.table_id == table.id).order_by(LogRow.id.desc())
+                                .limit(CHAT_KEEP))
+            room.log = [_entry(e.kind, e.seat, e.name, e.text, e.at) for e in reversed(list(entries))]
+            for claim in s.scalars(select(ClaimRow).where(ClaimRow.table_id == table.id)):
+                room.claims[claim.seat] = claim.player_id
+            for key in s.scalars(select(KeyRow).where(KeyRow.table_id == table.id)):
+                table.tokens[key.token_hash] = key.seat
+        room.seen = set(table.names)
+        for seat, name in room.standins.items():
+            if name in bots():
+                table.bots[seat] = bot(name)
+        table.held = not room.started and not self._all_seated(table)
+        self.rooms[table.id] = room
+
+    def changed(self, table: Table) -> None:
+        """After every broadcast: start a full table, run the clock, count a finished game, push news."""
+        room = self.rooms.get(table.id)
+        if room is None:
+            return
+        if table.held and self._all_seated(table):
+            table.held = False
+            room.started = True
+            self._save(table, room)
+            self.service.kick(table)
+        self._arm_clock(table, room)
+        if table.game.is_over and not table.fixed_deal and not room.rated:
+            room.rated = True
+            self._spawn(self._rate(table, room))
+        self.push(table, room)
+
+    @staticmethod
+    def _all_seated(table: Table) -> bool:
+        return all(k != "human" or s in table.names for s, k in enumerate(table.seats))
+
+    def _spawn(self, coro: Any) -> None:
+        self.service._spawn(coro)
+
+    def _save(self, table: Table, room: Room, new: bool = False) -> None:
+        self._spawn(self._write(functools.partial(_room_write, table_id=table.id, room=room, new=new)))
+
+    async def _write(self, fn: Any) -> None:
+        try:
+            await self.service.committer.write(fn)
+        except STORE_ERRORS as err:
+            log.warning("friends: a write was not stored (%s)", type(err).__name__)
+
+    # ----- creation ------------------------------------------------------------------
+
+    async def created(self, table: Table, clock: float | None) -> str:
+        """A table opened from the lobby: it waits for its players; returns the host's secret."""
+        host = secrets.token_urlsafe(18)
+        room = Room(host_hash=hash_token(host), started=False, clock=clock)
+        table.held = not self._all_seated(table)
+        room.started = not table.held
+        self.rooms[table.id] = room
+        try:
+            await self.service.committer.write(functools.partial(_room_write, table_id=table.id, room=room, new=True))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached ({type(err).__name__})") from None
+        self.service.kick(table)
+        return host
+
+    async def room(self, table_id: str) -> tuple[Table, Room]:
+        """A table and its room (a table from before friends' tables gets an empty started room)."""
+        table = await self.service.get(table_id)
+        room = self.rooms.get(table.id)
+        if room is None:
+            room = self.rooms[table.id] = Room(seen=set(table.names))
+            self._save(table, room, new=True)
+        return table, room
+
+    def _host(self, room: Room, host: str | None) -> None:
+        if not host:
+            raise Unauthorized("only the host can do this: send the host token from the table's creation "
+                               "(header X-Host-Token)")
+        if room.host_hash is None or hash_token(host) != room.host_hash:
+            raise Forbidden("this host token does not belong to this table")
+
+    # ----- seats ---------------------------------------------------------------------
+
+    async def start(self, table_id: str, host: str | None, bot_name: str) -> None:
+        """The host's Start: every empty human seat gets ``bot_name`` for good, and play begins."""
+        table, room = await self.room(table_id)
+        self._host(room, host)
+        if bot_name not in bots():
+            raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
+        async with table.lock:
+            if not table.held:
+                raise Conflict("the game has already started")
+            for seat, kind in enumerate(table.seats):
+                if kind == "human" and seat not in table.names:
+                    table.seats[seat] = "bot:" + bot_name
+                    table.bots[seat] = bot(bot_name)
+            room.started = True
+            try:
+                await self.service.committer.write(functools.partial(_seats_write, table_id=table.id,
+                                                                     seats=table.seats))
+            except STORE_ERRORS as err:
+                raise Unavailable(f"the database cannot be reached ({type(err).__name__})") from None
+            await self.service.committer.write(functools.partial(_room_write, table_id=table.id, room=room))
+            table.held = False
+            table.snapshot = await self.service._run(self.service._snapshot, table)
+        self._say(table, room, "news", None, "", f"{self._host_name(table, room)} started the game")
+        self.service.broadcast(table)
+        self.service.kick(table)
+
+    def _host_name(self, table: Table, room: Room) -> str:
+        return "the host"
+
+    async def standin(self, table_id: str, seat: int, bot_name: str | None, host: str | None,
+                      token: str | None) -> None:
+        """Hand a joined player's seat to a bot (``bot_name``), or give it back (None).
+
+        The host may do either for any seat; a player may give their own seat to a bot
+        (they leave) and take it back.
+        """
+        table, room = await self.room(table_id)
+        own = self.service.seat_of(table, token, required=False) if token else None
+        if own != seat:
+            self._host(room, host)
+        if not isinstance(seat, int) or not 0 <= seat < table.players:
+            raise BadRequest(f"seat must be a number from 0 to {table.players - 1}")
+        if table.seats[seat] != "human" or seat not in table.names:
+            raise Conflict(f"seat {seat} has no player to stand in for")
+        name = table.names[seat]
+        if bot_name is not None:
+            if bot_name not in bots():
+                raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
+            table.bots[seat] = bot(bot_name)
+            room.standins[seat] = bot_name
+            text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
+                f"the {bot_name} bot now plays for {name}"
+            if own == seat:
+                room.left.add(seat)
+        else:
+            if seat not in room.standins:
+                raise Conflict(f"{name} plays their own seat already")
+            table.bots.pop(seat, None)
+            room.standins.pop(seat, None)
+            room.left.discard(seat)
+            text = f"{name} plays again"
+        self._save(table, room)
+        self._say(table, room, "news", seat, name, text)
+        self.service.kick(table)
+
+    # ----- the move clock ------------------------------------------------------------
+
+    def _arm_clock(self, table: Table, room: Room) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        room.deadline = None
+        game = table.game
+        if not room.clock or table.held or game.is_over or game.current_player in table.bots:
+            return
+        seat, version = game.current_player, table.version
+        if seat is None:
+            return
+        room.deadline = time.time() + room.clock
+        loop = asyncio.get_running_loop()
+        room.timer = loop.call_later(room.clock, lambda: self._spawn(self._clock_ran_out(table, seat, version)))
+
+    async def _clock_ran_out(self, table: Table, seat: int, version: int) -> None:
+        if await self.service.play_for(table, seat, bot(CLOCK_BOT), version):
+            room = self.rooms.get(table.id)
+            if room is not None:
+                self._say(table, room, "news", seat, table.who(seat),
+                          f"{table.who(seat)}'s clock ran out: the {CLOCK_BOT} bot played for them")
+
+    # ----- presence and chat ---------------------------------------------------------
+
+    def _say(self, table: Table, room: Room, kind: str, seat: int | None, name: str, text: str) -> None:
+        entry = _entry(kind, seat, name, text, time.time())
+        room.log.append(entry)
+        del room.log[:-CHAT_KEEP]
+        self._spawn(self._write(functools.partial(_log_write, table_id=table.id, entry=entry)))
+        self.push(table, room)
+
+    async def chat(self, table_id: str, token: str | None, text: Any) -> None:
+        """A seated player's chat line: 1 to 300 printable characters, at most 5 every 10 s."""
+        table, room = await self.room(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest("text must be a non-empty message")
+        text = " ".join(text.split())
+        if len(text) > MAX_CHAT:
+            raise BadRequest(f"a chat message is at most {MAX_CHAT} characters; this one has {len(text)}")
+        if not text.isprintable():
+            raise BadRequest("a chat message must be printable characters only")
+        if not self._limiter.hit(self._chat_rate, "chat", table.id, str(seat)):
+            stats = self._limiter.get_window_stats(self._chat_rate, "chat", table.id, str(seat))
+            retry = max(1, math.ceil(stats.reset_time - time.time()))
+            raise TooManyRequests(f"too many chat messages (at most {self._chat_rate}): try again in {retry} s",
+                                  retry)
+        self._say(table, room, "chat", seat, table.who(seat), text)
+
+    def arrive(self, table: Table, room: Room, seat: int | None) -> None:
+        """A friends socket opened: the seat is here ("joined" the first time, then "is back")."""
+        count = room.present.get(seat, 0)
+        room.present[seat] = count + 1
+        if seat is None or count:
+            self.push(table, room)
+            return
+        name = table.who(seat)
+        text = f"{name} is back" if seat in room.seen else f"{name} joined"
+        room.seen.add(seat)
+        self._say(table, room, "news", seat, name, text)
+
+    def depart(self, table: Table, room: Room, seat: int | None) -> None:
+        """A friends socket closed: the seat is away once its last socket is gone."""
+        count = room.present.get(seat, 0) - 1
+        if count > 0:
+            room.present[seat] = count
+            return
+        room.present.pop(seat, None)
+        if seat is None:
+            return
+        self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} left")
+
+    # ----- pushes --------------------------------------------------------------------
+
+    def view(self, table: Table, room: Room) -> dict[str, Any]:
+        """The room as anyone at the table may see it (no secrets)."""
+        seats = []
+        for info in table.seat_info():
+            s = info["seat"]
+            seats.append({**info, "present": info["kind"] == "bot" or bool(room.present.get(s)),
+                          "standin": room.standins.get(s), "left": s in room.left,
+                          "rating": room.ratings.get(s)})
+        return {
+            "type": "friends",
+            "table": table.id,
+            "started": not table.held,
+            "clock": room.clock,
+            "deadline": room.deadline,
+            "current_player": None if table.game.is_over else table.game.current_player,
+            "version": table.version,
+            "is_over": table.game.is_over,
+            "seats": seats,
+            "log": room.log,
+            "rematch": room.rematch,
+            "rematch_by": table.who(room.rematch_by) if room.rematch_by is not None else None,
+            "public_url": self.public_url,
+        }
+
+    def push(self, table: Table, room: Room) -> None:
+        """Queue the room's view for every friends socket of the table."""
+        room.version += 1
+        text = orjson.dumps(self.view(table, room)).decode()
+        for sub in list(room.listeners.values()):
+            sub.offer(text, room.version)
+
+    # ----- rematch -------------------------------------------------------------------
+
+    async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """A finished table's player proposes the same seats and rules again, the deal rotated.
+
+        The proposer is seated at once and becomes the new table's host; the others accept
+        from the banner (:meth:`accept`); bot seats are bots again.
+        """
+        table, room = await self.room(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        if not table.game.is_over:
+            raise Conflict("a rematch is offered once the game is over")
+        if room.rematch is not None:
+            raise Conflict(f"{table.who(room.rematch_by)} already proposed a rematch: accept it")
+        seats = list(table.seats)
+        dealer = None if table.dealer is None else (table.dealer + 1) % table.players
+        new = await self.service.create(table.game_id, table.players, table.rules, seats, None, None, dealer,
+                                        practice=False, creator=table.creator)
+        host = await self.created(new, room.clock)
+        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
+        await self._claim_copy(table, room, new, seat)
+        room.rematch, room.rematch_by = new.id, seat
+        self._save(table, room)
+        self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} proposes a rematch")
+        return {"id": new.id, "seat": new_seat, "token": new_token, "host_token": host}
+
+    async def accept(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """Take one's seat at the rematch proposed at this table."""
+        table, room = await self.room(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        if room.rematch is None:
+            raise Conflict("nobody proposed a rematch at this table")
+        new = await self.service.get(room.rematch)
+        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
+        await self._claim_copy(table, room, new, seat)
+        return {"id": new.id, "seat": new_seat, "token": new_token}
+
+    async def _claim_copy(self, table: Table, room: Room, new: Table, seat: int) -> None:
+        player = room.claims.get(seat)
+        if player is not None:
+            await self._claim(new, seat, player)
+
+    # ----- identity ------------------------------------------------------------------
+
+    async def _claim(self, table: Table, seat: int, player: str) -> None:
+        _table, room = await self.room(table.id)
+        if room.claims.get(seat) == player:
+            return
+
+        def write(s: Session) -> None:
+            s.execute(delete(ClaimRow).where(ClaimRow.table_id == table.id, ClaimRow.seat == seat))
+            s.add(ClaimRow(table_id=table.id, seat=seat, player_id=player))
+
+        await self.service.committer.write(write)
+        room.claims[seat] = player
+
+    async def register(self, name: Any) -> dict[str, str]:
+        """A new player: a name and a fresh secret code (the browser keeps it)."""
+        name = clean_name(name)
+        code = new_code()
+        pid = player_id(code)
+        await self.service.committer.write(lambda s: s.add(PlayerRow(id=pid, name=name)))
+        return {"code": code, "name": name}
+
+    def _player(self, code: str | None) -> tuple[str, str]:
+        if not code:
+            raise Unauthorized("a player code is required (header X-Player)")
+        pid = player_id(code)
+        with self.service.store.session() as s:
+            row = s.get(PlayerRow, pid)
+        if row is None:
+            raise Forbidden("no player has this code")
+        return pid, row.name
+
+    async def claim(self, table_id: str, token: str | None, code: str | None) -> None:
+        """Record that the player with ``code`` sits at the token's seat."""
+        table = await self.service.get(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        pid, _name = await self.service._run(self._player, code)
+        await self._claim(table, seat, pid)
+
+    async def games(self, code: str | None, address: str) -> dict[str, Any]:
+        """The player's tables, newest first: open ones to continue, finished ones to replay."""
+        if not self._limiter.hit(self._code_rate, "code", address):
+            raise TooManyRequests("too many player codes tried from your address: wait a minute", 60)
+        pid, name = await self.service._run(self._player, code)
+
+        def read() -> list[tuple[TableRow, int]]:
+            with self.service.store.session() as s:
+                rows = s.execute(select(TableRow, ClaimRow.seat).join(ClaimRow, ClaimRow.table_id == TableRow.id)
+                                 .where(ClaimRow.player_id == pid).order_by(TableRow.created.desc()).limit(200))
+                return [(t, seat) for t, seat in rows]
+
+        out = []
+        for row, seat in await self.service._run(read):
+            out.append({"id": row.id, "game": row.game, "players": row.players, "seat": seat, "created": row.created,
+                        "is_over": row.is_over, "expired": row.expired})
+        return {"name": name, "tables": out}
+
+    async def resume(self, table_id: str, code: str | None, address: str) -> dict[str, Any]:
+        """A new token for the player's seat at a table (another device): the code is the key."""
+        if not self._limiter.hit(self._code_rate, "code", address):
+            raise TooManyRequests("too many player codes tried from your address: wait a minute", 60)
+        table, room = await self.room(table_id)
+        pid, _name = await self.service._run(self._player, code)
+        seats = [s for s, p in room.claims.items() if p == pid]
+        if not seats:
+            raise Forbidden("this player has no seat at this table")
+        token = secrets.token_urlsafe(24)
+        seat = seats[0]
+        await self.service.committer.write(lambda s: s.add(KeyRow(token_hash=hash_token(token), table_id=table.id,
+                                                                  seat=seat)))
+        table.tokens[hash_token(token)] = seat
+        return {"seat": seat, "token": token}
+
+    # ----- ratings -------------------------------------------------------------------
+
+    async def _rate(self, table: Table, room: Room) -> None:
+        try:
+            changed = await self.service._run(self._rate_sync, table, room)
+        except Exception:
+            log.exception("table %s: ratings not updated", table.id)
+            return
+        if changed:
+            self.push(table, room)
+
+    def _rate_sync(self, table: Table, room: Room) -> bool:
+        """Count a finished game (once) in openskill ratings; False when it does not count."""
+        from openskill.models import PlackettLuce
+
+        who: list[tuple[str, str]] = []
+        for s, kind in enumerate(table.seats):
+            if kind.startswith("bot:"):
+                who.append((kind, kind[4:] + " bot"))
+            elif s in room.claims:
+                who.append((room.claims[s], table.names.get(s, "?")))
+            else:
+                return False  # a player without identity: nobody to credit
+        info = boneyard.game_info(table.game_id)
+        scores = list(table.game.scores)
+        sign = -1 if info.get("lower_is_better") else 1
+        model = PlackettLuce()
+        with self.service.store.session() as db:
+            if db.get(RatedRow, table.id) is not None:
+                return False
+            db.add(RatedRow(table_id=table.id))
+            rows: list[RatingRow] = []
+            for key, name in who:
+                row = db.get(RatingRow, (table.game_id, table.players, key))
+                if row is None:
+                    row = RatingRow(game=table.game_id, players=table.players, who=key, name=name,
+                                    mu=model.mu, sigma=model.sigma, games=0)
+                    db.add(row)
+                rows.append(row)
+            if info.get("teams") and len(scores) == table.players and table.players % 2 == 0:
+                groups = [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
+            else:
+                groups = [[s] for s in range(table.players)]
+            teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma) for s in g] for g in groups]
+            team_scores = [sign * scores[g[0]] if g[0] < len(scores) else 0 for g in groups]
+            new = model.rate(teams, scores=team_scores)
+            for g, team in zip(groups, new, strict=True):
+                for s_, r in zip(g, team, strict=True):
+                    rows[s_].mu, rows[s_].sigma = float(r.mu), float(r.sigma)
+                    rows[s_].games += 1
+                    rows[s_].name = who[s_][1]
+            room.ratings = {s_: {"mu": round(rows[s_].mu, 2), "sigma": round(rows[s_].sigma, 2),
+                                 "ordinal": round(rows[s_].mu - 3 * rows[s_].sigma, 2)} for s_ in range(table.players)}
+        return True
+
+    def history(self, game: str | None, limit: int = 50) -> list[dict[str, Any]]:
+        """Finished tables (not expired), newest first, with who sat where: the lobby's history."""
+        from .db import SeatRow
+
+        with self.service.store.session() as s:
+            query = select(TableRow).where(TableRow.is_over.is_(True), TableRow.expired.is_(False))
+            if game:
+                query = query.where(TableRow.game == game)
+            rows = list(s.scalars(query.order_by(TableRow.created.desc()).limit(limit)))
+            names: dict[tuple[str, int], str] = {}
+            if rows:
+                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_([r.id for r in rows]))):
+                    names[(seat.table_id, seat.seat)] = seat.name
+        out = []
+        for r in rows:
+            seats = [names.get((r.id, i)) or (k[4:] + " bot" if k.startswith("bot:") else "nobody")
+                     for i, k in enumerate(r.seats)]
+            out.append({"id": r.id, "game": r.game, "players": r.players, "seats": seats, "created": r.created,
+                        "fixed_deal": r.fixed_deal})
+        return out
+
+    def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
+        """Everyone rated at ``game`` (and player count), best first by ``mu - 3 sigma``."""
+        if game not in boneyard.games():
+            raise NotFound(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
+        with self.service.store.session() as s:
+            query = select(RatingRow).where(RatingRow.game == game)
+            if players is not None:
+                query = query.where(RatingRow.players == players)
+            rows = list(s.scalars(query))
+        out: list[dict[str, Any]] = [
+            {"name": r.name, "bot": r.who.startswith("bot:"), "players": r.players, "games": r.games,
+             "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "ordinal": round(r.mu - 3 * r.sigma, 2)}
+            for r in rows]
+        out.sort(key=lambda r: r["ordinal"], reverse=True)
+        return out
+
+
+def _entry(kind: str, seat: int | None, name: str, text: str, at: float) -> dict[str, Any]:
+    return {"kind": kind, "seat": seat, "name": name, "text": text, "at": round(at, 3)}
+
+
+# ----- routes --------------------------------------------------------------------------
+
+
+class StartBody(BaseModel):
+    """``POST .../start``: the bot that takes every empty seat."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field(default="greedy", max_length=40)
+
+
+class SeatBody(BaseModel):
+    """``POST .../standin``: a seat, and the bot to play it (null: give it back to its player)."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=64)
+    bot: str | None = Field(default=None, max_length=40)
+
+
+class ChatBody(BaseModel):
+    """``POST .../chat``: one message."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=2000)
+
+
+class PlayerBody(BaseModel):
+    """``POST /api/players``: the new player's name."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=400)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    from .app import bearer
+
+    return bearer(authorization)
+
+
+def router(social: Social) -> APIRouter:
+    """The friends' routes (``docs/api.md``, "Friends")."""
+    r = APIRouter(tags=["friends"])
+
+    @r.get("/api/config")
+    async def config() -> dict[str, Any]:
+        """The server's public address (``--public-url``; empty: the address the page was opened at)."""
+        return {"public_url": social.public_url}
+
+    @r.get("/api/tables/{table_id}/friends")
+    async def room_view(table_id: str) -> dict[str, Any]:
+        """Seats with presence, the log with chat, the clock and any rematch: what the friends socket pushes."""
+        table, room = await social.room(table_id)
+        return social.view(table, room)
+
+    @r.get("/api/history")
+    async def history(game: str | None = Query(default=None, max_length=40)) -> list[dict[str, Any]]:
+        """Finished tables, newest first (at most 50): the lobby's history, with replay links."""
+        if game is not None and game not in boneyard.games():
+            raise BadRequest(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
+        return await social.service._run(social.history, game)
+
+    @r.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, body: StartBody, x_host_token: str | None = Header(default=None)) -> dict[str, Any]:
+        """The host starts a waiting table; empty seats get ``bot``."""
+        await social.start(table_id, x_host_token, body.bot)
+        return {"started": True}
+
+    @r.post("/api/tables/{table_id}/standin")
+    async def standin(table_id: str, body: SeatBody, x_host_token: str | None = Header(default=None),
+                      authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Hand a seat to a bot or back to its player: the host for any seat, a player for their own."""
+        await social.standin(table_id, body.seat, body.bot, x_host_token, _bearer(authorization))
+        return {"seat": body.seat, "bot": body.bot}
+
+    @r.post("/api/tables/{table_id}/chat")
+    async def chat(table_id: str, body: ChatBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Say something at the table (seated players; everyone watching reads it)."""
+        await social.chat(table_id, _bearer(authorization), body.text)
+        return {"ok": True}
+
+    @r.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Propose the same game again: answers the new table, the proposer's seat token and host token."""
+        return await social.rematch(table_id, _bearer(authorization))
+
+    @r.post("/api/tables/{table_id}/rematch/accept")
+    async def accept(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Take one's seat at the proposed rematch: answers its id, the seat and its token."""
+        return await social.accept(table_id, _bearer(authorization))
+
+    @r.post("/api/players", status_code=201)
+    async def register(body: PlayerBody) -> dict[str, str]:
+        """A new player: answers the secret code the browser keeps (and shows, to continue elsewhere)."""
+        return await social.register(body.name)
+
+    @r.post("/api/tables/{table_id}/claim")
+    async def claim(table_id: str, authorization: str | None = Header(default=None),
+                    x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """Link the token's seat to the player (X-Player: their code), for "my games" and ratings."""
+        await social.claim(table_id, _bearer(authorization), x_player)
+        return {"ok": True}
+
+    @r.post("/api/tables/{table_id}/resume")
+    async def resume(table_id: str, request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """A fresh seat token for the player's seat at this table (continuing on another device)."""
+        return await social.resume(table_id, x_player, request.client.host if request.client else "unknown")
+
+    @r.get("/api/players/me/tables")
+    async def my_tables(request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """The player's open and finished tables, newest first."""
+        return await social.games(x_player, request.client.host if request.client else "unknown")
+
+    @r.get("/api/games/{game_id}/leaderboard")
+    async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> list[dict[str, Any]]:
+        """Ratings at a game (openskill, best first by mu - 3 sigma); bots are on the same scale."""
+        return await social.service._run(social.leaderboard, game_id, players)
+
+    @r.get("/leaderboard/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def leaderboard_page(game_id: str) -> HTMLResponse:
+        rows = await social.service._run(social.leaderboard, game_id, None)
+        name = html.escape(boneyard.game_info(game_id)["name"])
+        body = "".join(
+            f"<tr><td>{i}</td><td>{html.escape(r['name'])}</td><td>{r['players']}</td><td>{r['games']}</td>"
+            f"<td>{r['ordinal']:.1f}</td><td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
+            for i, r in enumerate(rows, 1))
+        empty = "" if rows else "<p>No rated games yet.</p>"
+        return HTMLResponse(
+            "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
+            f"initial-scale=1'><title>{name} leaderboard</title><link rel=stylesheet href='/static/app.css'></head>"
+            f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main><h1>{name}: leaderboard</h1>{empty}"
+            "<table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th><th>Players</th><th>Games</th>"
+            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table>"
+            "<p class=muted>Rating: openskill's mu − 3σ, per game and player count; bots are rated on the same "
+            "scale. A table counts when its deal was not fixed and the game finished.</p></main></body></html>")
+
+    @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
+    async def my_games_page() -> HTMLResponse:
+        from .app import STATIC
+
+        return HTMLResponse(STATIC.joinpath("friends", "me.html").read_text(encoding="utf-8"))
+
+    @r.websocket("/ws/friends/{table_id}")
+    async def friends_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        """Pushes the room (presence, log, seats, clock, rematch) on connect and on every change."""
+        from .app import _close_reason, _drain
+
+        await websocket.accept()
+        try:
+            table, room = await social.room(table_id)
+            seat = social.service.seat_of(table, token, required=False)
+        except Exception as err:
+            status = getattr(err, "status", 500)
+            await websocket.close(code=4000 + status, reason=_close_reason(str(err)))
+            return
+        sub = Subscriber(seat, websocket.send_text)
+        key = id(sub)
+        room.listeners[key] = sub
+        social.arrive(table, room, seat)
+        tasks = [asyncio.ensure_future(sub.run()), asyncio.ensure_future(_drain(websocket)),
+                 asyncio.ensure_future(sub.too_slow.wait())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            room.listeners.pop(key, None)
+            social.depart(table, room, seat)
+            for task in tasks:
+                task.cancel()
+
+    return r

@@ -1,0 +1,384 @@
+// Playing with friends, on the table page: seats with presence, the host's Start and
+// stand-in bots, leaving, the move clock, chat with muting, rematch, turn alerts, the
+// player's code and the copy-link button. It keeps its own WebSocket (/ws/friends/ID):
+// the game's own page script (table.js) is left as it is.
+import { api, copyLink, ensurePlayer, escapeHtml, playerCode } from "./common.js";
+import { installKeys } from "./keys.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const tokenKey = `boneyard.token.${tableId}`;
+const hostKey = `boneyard.host.${tableId}`;
+const prefs = JSON.parse(localStorage.getItem("boneyard.alerts") || "{}");
+let room = null;
+let ws = null;
+let retry = 500;
+let mySeat = readSeat();
+let myToken = mySeat ? mySeat.token : null;
+let wasMyTurn = false;
+let tick = null;
+
+function readSeat() {
+  try {
+    return JSON.parse(localStorage.getItem(tokenKey) || "null");
+  } catch (e) {
+    return null;
+  }
+}
+
+function muted() {
+  return new Set(JSON.parse(localStorage.getItem("boneyard.muted") || "[]"));
+}
+
+function auth() {
+  const h = {};
+  if (mySeat) h.Authorization = `Bearer ${mySeat.token}`;
+  const host = localStorage.getItem(hostKey);
+  if (host) h["X-Host-Token"] = host;
+  return h;
+}
+
+function panel() {
+  let box = document.getElementById("friends");
+  if (!box) {
+    box = document.createElement("section");
+    box.id = "friends";
+    box.className = "panel friends";
+    box.setAttribute("aria-label", "players and chat");
+    const side = document.querySelector(".side") || document.body;
+    side.prepend(box);
+    const top = document.createElement("div");
+    top.id = "fr-banner";
+    top.setAttribute("role", "status");
+    const status = document.getElementById("status");
+    if (status) status.before(top);
+    else box.before(top);
+    box.innerHTML = `<div id="fr-tools"></div><ul id="fr-seats" class="fr-seats"></ul>
+      <p id="fr-clock" class="fr-clock" aria-live="polite"></p><div id="fr-mine"></div>
+      <h3 class="fr-h">Chat</h3><ol id="fr-log" class="fr-log" aria-live="polite"></ol>
+      <form id="fr-chat" class="fr-chat"><label class="sr" for="fr-text">Message</label>
+      <input id="fr-text" maxlength="300" autocomplete="off" placeholder="Say something"><button type="submit">Send</button></form>
+      <p id="fr-error" class="error" role="alert"></p>
+      <details class="fr-alerts"><summary>Alerts and your code</summary>
+      <label><input type="checkbox" id="fr-sound"> sound on your turn</label>
+      <label><input type="checkbox" id="fr-notify"> browser notification on your turn</label>
+      <p id="fr-code" class="muted"></p></details>`;
+    document.getElementById("fr-chat").addEventListener("submit", sendChat);
+    const sound = document.getElementById("fr-sound");
+    const notify = document.getElementById("fr-notify");
+    sound.checked = !!prefs.sound;
+    notify.checked = !!prefs.notify && "Notification" in window && Notification.permission === "granted";
+    sound.addEventListener("change", () => savePref("sound", sound.checked));
+    notify.addEventListener("change", async () => {
+      if (notify.checked && "Notification" in window && Notification.permission !== "granted") {
+        notify.checked = (await Notification.requestPermission()) === "granted";
+      }
+      savePref("notify", notify.checked);
+    });
+  }
+  return box;
+}
+
+function savePref(key, value) {
+  prefs[key] = value;
+  localStorage.setItem("boneyard.alerts", JSON.stringify(prefs));
+}
+
+function say(message) {
+  document.getElementById("fr-error").textContent = message;
+}
+
+async function post(path, body) {
+  say("");
+  try {
+    return await api(path, { method: "POST", headers: auth(), body: JSON.stringify(body || {}) });
+  } catch (e) {
+    say(e.message);
+    return null;
+  }
+}
+
+async function sendChat(ev) {
+  ev.preventDefault();
+  const input = document.getElementById("fr-text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (!mySeat) return say("Take a seat to chat; watchers can read.");
+  if (await post(`/api/tables/${tableId}/chat`, { text })) input.value = "";
+}
+
+function seatLine(s, isHost) {
+  const li = document.createElement("li");
+  li.className = "fr-seat" + (room.current_player === s.seat && room.started ? " fr-turn" : "");
+  li.dataset.seat = s.seat;
+  const here = s.present ? "here" : "away";
+  const dot = document.createElement("span");
+  dot.className = `fr-dot ${here}`;
+  dot.setAttribute("role", "img");
+  dot.setAttribute("aria-label", here);
+  dot.title = here;
+  li.append(dot, " ");
+  const name = document.createElement("span");
+  name.className = "fr-name";
+  name.textContent = s.joined ? s.name : "open seat";
+  li.append(name);
+  const notes = [];
+  if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
+  if (s.rating) notes.push(`rating ${s.rating.ordinal.toFixed(1)}`);
+  if (notes.length) {
+    const note = document.createElement("span");
+    note.className = "muted";
+    note.textContent = ` (${notes.join(", ")})`;
+    li.append(note);
+  }
+  const mine = mySeat && mySeat.seat === s.seat;
+  const button = (label, fn) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.textContent = label;
+    b.addEventListener("click", fn);
+    li.append(" ", b);
+  };
+  if (s.kind === "human" && s.joined && !room.is_over) {
+    if (s.standin && (isHost || mine)) button(mine ? "play again" : `give back to ${s.name}`, () =>
+      post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: null }));
+    else if (!s.standin && mine && room.started) button("leave (a bot plays)", () =>
+      post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+    else if (!s.standin && isHost && !mine && !s.present) button("bot plays", () =>
+      post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+  }
+  if (s.kind === "human" && s.joined && !mine) {
+    const m = muted();
+    button(m.has(s.name) ? `unmute` : `mute`, () => {
+      const set = muted();
+      if (set.has(s.name)) set.delete(s.name);
+      else set.add(s.name);
+      localStorage.setItem("boneyard.muted", JSON.stringify([...set]));
+      render();
+    });
+  }
+  return li;
+}
+
+function botChoice() {
+  const pick = document.getElementById("fr-bot");
+  return pick ? pick.value : "greedy";
+}
+
+function render() {
+  if (!room) return;
+  panel();
+  const isHost = !!localStorage.getItem(hostKey);
+  const banner = document.getElementById("fr-banner");
+  banner.innerHTML = "";
+  banner.className = "";
+  if (!room.started) {
+    const open = room.seats.filter((s) => !s.joined).map((s) => s.seat);
+    banner.className = "fr-banner";
+    banner.innerHTML = `<strong>Waiting for players</strong> (${open.length} open seat${open.length === 1 ? "" : "s"}).
+      The game starts when every seat is taken${isHost ? " or when you press Start" : " or the host starts it"}.`;
+    if (isHost) {
+      const row = document.createElement("p");
+      row.innerHTML = `<label>Empty seats get <select id="fr-bot">${["greedy", "ismcts", "random"]
+        .map((b) => `<option>${b}</option>`).join("")}</select> bots</label> <button id="fr-start" class="primary" type="button">Start</button>`;
+      banner.append(row);
+      document.getElementById("fr-start").addEventListener("click", () =>
+        post(`/api/tables/${tableId}/start`, { bot: botChoice() }));
+    }
+  }
+  document.body.classList.toggle("fr-waiting", !room.started);
+  const tools = document.getElementById("fr-tools");
+  if (room.started && isHost && !room.is_over) {
+    if (!tools.querySelector("#fr-bot")) {
+      tools.innerHTML = `<label class="muted">Stand-in bot <select id="fr-bot">${["greedy", "ismcts", "random"]
+        .map((b) => `<option>${b}</option>`).join("")}</select></label>`;
+    }
+  } else tools.innerHTML = "";
+  if (room.is_over && mySeat) {
+    const box = document.createElement("span");
+    box.className = "fr-rematch";
+    banner.className = "fr-banner";
+    if (room.rematch) {
+      box.innerHTML = `<strong>${escapeHtml(room.rematch_by)}</strong> proposes a rematch. `;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.id = "fr-accept";
+      b.textContent = "Accept rematch";
+      b.addEventListener("click", acceptRematch);
+      box.append(b);
+    } else {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.id = "fr-rematch";
+      b.textContent = "Rematch";
+      b.addEventListener("click", proposeRematch);
+      box.append(b, " same seats and rules, the deal rotated");
+    }
+    banner.append(box);
+  }
+  const list = document.getElementById("fr-seats");
+  list.replaceChildren(...room.seats.map((s) => seatLine(s, isHost)));
+  const hidden = muted();
+  const log = document.getElementById("fr-log");
+  log.replaceChildren(...room.log.filter((e) => !(e.kind === "chat" && hidden.has(e.name))).map((e) => {
+    const li = document.createElement("li");
+    li.className = e.kind === "chat" ? "fr-msg" : "fr-news";
+    if (e.kind === "chat") {
+      const who = document.createElement("b");
+      who.textContent = e.name + ": ";
+      li.append(who, document.createTextNode(e.text));
+    } else li.textContent = e.text;
+    return li;
+  }));
+  log.scrollTop = log.scrollHeight;
+  const code = playerCode();
+  document.getElementById("fr-code").textContent = code
+    ? `Your player code: ${code}. Enter it under "My games" on another device to continue there.`
+    : "Take a seat to get a player code.";
+  clock();
+  alerts();
+}
+
+function clock() {
+  const el = document.getElementById("fr-clock");
+  clearInterval(tick);
+  if (!room.deadline || !room.started || room.is_over) {
+    el.textContent = room.clock ? `Move clock: ${room.clock} s a decision` : "";
+    return;
+  }
+  const show = () => {
+    const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
+    const who = room.seats[room.current_player];
+    el.textContent = `${who ? who.name : "?"}: ${left} s left, then a bot plays`;
+  };
+  show();
+  tick = setInterval(show, 1000);
+}
+
+function alerts() {
+  const mine = !!mySeat && room.started && !room.is_over && room.current_player === mySeat.seat;
+  applyTitle(mine);
+  setFavicon(mine);
+  if (mine && !wasMyTurn) {
+    if (prefs.sound) beep();
+    if (prefs.notify && "Notification" in window && Notification.permission === "granted" && document.hidden) {
+      new Notification("boneyard: your turn", { body: document.title.replace(/^● /, ""), tag: tableId });
+    }
+  }
+  wasMyTurn = mine;
+}
+
+function applyTitle(mine) {
+  const t = document.title.replace(/^● Your turn — /, "");
+  const want = mine ? `● Your turn — ${t}` : t;
+  if (document.title !== want) document.title = want;
+}
+
+function setFavicon(mine) {
+  let link = document.querySelector("link[rel=icon]");
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "icon";
+    document.head.append(link);
+  }
+  const fill = mine ? "#d97706" : "#1f5f46";
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="1" y="1" width="14" height="14" rx="3" fill="${fill}"/>` +
+    (mine ? `<circle cx="8" cy="8" r="3" fill="#fff"/>` : "") + "</svg>";
+  link.href = "data:image/svg+xml," + encodeURIComponent(svg);
+  link.dataset.turn = mine ? "yes" : "no";
+}
+
+function beep() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.18);
+  } catch (e) {
+    /* no audio: the title and favicon still show the turn */
+  }
+}
+
+async function proposeRematch() {
+  const r = await post(`/api/tables/${tableId}/rematch`);
+  if (r) goTo(r);
+}
+
+async function acceptRematch() {
+  const r = await post(`/api/tables/${tableId}/rematch/accept`);
+  if (r) goTo(r);
+}
+
+function goTo(r) {
+  localStorage.setItem(`boneyard.token.${r.id}`, JSON.stringify({ seat: r.seat, token: r.token }));
+  if (r.host_token) localStorage.setItem(`boneyard.host.${r.id}`, r.host_token);
+  location.href = `/tables/${r.id}`;
+}
+
+async function claim() {
+  if (!mySeat) return;
+  const key = `boneyard.claimed.${tableId}`;
+  if (localStorage.getItem(key) === mySeat.token) return;
+  const code = await ensurePlayer();
+  if (!code) return;
+  try {
+    await api(`/api/tables/${tableId}/claim`, { method: "POST", headers: { ...auth(), "X-Player": code } });
+    localStorage.setItem(key, mySeat.token);
+  } catch (e) {
+    /* a code from another server's database: the seat is simply not linked */
+  }
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = mySeat ? `?token=${encodeURIComponent(mySeat.token)}` : "";
+  ws = new WebSocket(`${proto}://${location.host}/ws/friends/${encodeURIComponent(tableId)}${q}`);
+  ws.onopen = () => (retry = 500);
+  ws.onmessage = (ev) => {
+    room = JSON.parse(ev.data);
+    render();
+  };
+  ws.onclose = (ev) => {
+    if (ev.code >= 4400 && ev.code < 4500 && ev.code !== 4403) return;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+function watchSeat() {
+  // table.js keeps the seat token when the player joins on this page: reconnect as that seat
+  setInterval(() => {
+    const now = readSeat();
+    if ((now ? now.token : null) !== myToken) {
+      mySeat = now;
+      myToken = now ? now.token : null;
+      claim();
+      if (ws) {
+        ws.onclose = null;
+        ws.close();
+      }
+      connect();
+    }
+  }, 700);
+}
+
+function share() {
+  const button = document.getElementById("share");
+  if (!button) return;
+  button.onclick = () => copyLink(`/tables/${tableId}`, button);
+}
+
+new MutationObserver(() => room && applyTitle(!!mySeat && room.started && !room.is_over &&
+  room.current_player === mySeat.seat)).observe(document.querySelector("title"), { childList: true });
+
+installKeys();
+share();
+claim();
+connect();
+watchSeat();
