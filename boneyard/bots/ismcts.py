@@ -61,6 +61,8 @@ HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
 # failures in one decision the search stops and plays on what it has (else greedy).
 MAX_SAMPLE_FAILURES = 3
+# Share of an ``ms`` budget a game's defence may spend drawing worlds before the search.
+DEFENCE_SHARE = 0.25
 # Search shapes: ``auto`` takes the game's ``SEARCH`` knob (default ``tree``).
 SHAPES = ("auto", "tree", "flat")
 
@@ -174,7 +176,9 @@ class IsmctsBot:
         if defend is not None and worlds and seat is not None:
             # the game's defence may replace greedy's choice by a safer one, judged on
             # worlds from the search's own sampler; the search then starts from it
-            greedy_action = defend(view, legal_actions, greedy_action, lambda: sampler.sample(search_rng), worlds)
+            greedy_action = defend(
+                view, legal_actions, greedy_action, self._drawer(sampler, search_rng, started), worlds
+            )
             favourite = str(greedy_action)
         shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
         if shape == "flat":
@@ -216,6 +220,21 @@ class IsmctsBot:
         if z and pick != favourite and not self._clearly_better(root, pick, favourite, z):
             return greedy_action
         return legal[pick]
+
+    def _drawer(self, sampler: Inference, rng: random.Random, started: float) -> Callable[[], Any]:
+        """Worlds for a game's defence, drawn until :data:`DEFENCE_SHARE` of an ``ms`` budget is spent.
+
+        Past that share the drawer raises ``ValueError``, which a defence takes as "no more
+        worlds" and judges on those it has, so the search keeps the rest of its budget.
+        """
+        limit = None if self.ms is None else started + self.ms * DEFENCE_SHARE / 1000
+
+        def draw() -> Any:
+            if limit is not None and time.perf_counter() > limit:
+                raise ValueError("the defence's share of the decision's time is spent")
+            return sampler.sample(rng)
+
+        return draw
 
     @staticmethod
     def _cost_key(view: dict[str, Any]) -> str:

@@ -114,3 +114,25 @@ def test_search_reads_the_defence_switch(monkeypatch: pytest.MonkeyPatch) -> Non
     assert calls == [greedy_montana.DEFENCE_WORLDS]
     IsmctsBot(iterations=12, defence=5).choose(view, legal, random.Random(1))
     assert calls[-1] == 5
+
+
+def test_the_defence_draws_worlds_only_within_its_share_of_the_budget() -> None:
+    import time
+
+    from boneyard.bots.inference import Inference
+
+    game = _turn(4)
+    view = game.view(game.current_player)
+    bot = IsmctsBot(ms=200)
+    sampler = Inference(view, 0)
+    now = time.perf_counter()
+    assert bot._drawer(sampler, random.Random(1), now)().players == game.players
+    late = bot._drawer(sampler, random.Random(1), now - 0.2 * 0.25 - 0.01)
+    with pytest.raises(ValueError, match="share"):
+        late()
+    # a defence handed a drawer that is out of time keeps greedy's discard
+    legal = game.legal_actions()
+    greedy_action = GreedyBot().choose(view, legal, random.Random(0))
+    assert greedy_montana.defend(view, legal, greedy_action, late, 24) == greedy_action
+    # an iteration budget alone puts no limit on the drawer
+    assert IsmctsBot(iterations=5)._drawer(sampler, random.Random(1), now - 100)().players == game.players

@@ -268,17 +268,17 @@ def defend(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: An
     rest = unseen(view)
     live = list(rest.elements())
     mine = pick.split()[1]
-    keys = {name: _discard_key(hand, tile(name), one_pair, rest, live) for name in plain}
     drawn = []
     for _ in range(worlds):
         try:
             drawn.append(sample())
         except ValueError:
-            break
+            break  # no more worlds (the sampler gave up, or the time for them is spent)
     risk = danger(drawn, seat, [tile(n) for n in plain])
     mine_risk = risk[tile(mine)]
     if mine_risk < SAFE_DANGER:
         return greedy_action
+    keys = {name: _discard_key(hand, tile(name), one_pair, rest, live) for name in plain}
     reach = keys[mine][0] + (1 if mine_risk >= BAIL_DANGER else 0)
     options = [n for n in plain if keys[n][0] <= reach]
     best = min(options, key=lambda n: (risk[tile(n)], keys[n], -tile(n).key))
