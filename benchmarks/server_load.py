@@ -1,27 +1,39 @@
 """Server load: N tables at a realistic pace on boneyard and on boardgame.io, side by side.
 
-Not a test: it prints figures. Per table, one human client over WebSocket acts 1-3 s after
-its turn comes (by POST, with ``expected_version``), three bots act at the server's default
-delay (0.6 s) and two spectators watch over WebSocket. For each number of tables it prints
+Not a test: it prints figures. Per table, one human client acts 1-3 s after its turn comes
+(by POST, with ``expected_version``) and presses "Next hand" 1-3 s after a hand ends, three
+bots act at the server's default delay (0.6 s) and two spectators watch over WebSocket; a
+finished game is replaced by a new table. For each system and number of tables it prints
 the human POST's p50/p99 (sent to answered), the server's event-loop lag (p50/p99/max),
-its CPU (100% = one core) and memory, then the largest N each server sustains with p99
-under 100 ms and their ratio.
+its CPU (100% = one core) and memory, the load generator's own CPU, errors, tables whose
+play stalled and (boneyard) acknowledged actions lost; then the largest N each system
+sustains with p99 under 100 ms, and the ratio to boardgame.io.
+
+The systems, all in one run by default (``--systems``):
+
+- ``sqlite``: one ``boneyard serve`` process on SQLite (fsync on every commit);
+- ``pg2``: two ``boneyard serve`` processes on one throwaway PostgreSQL, each table's
+  WebSocket on one process and its POSTs on the other (``pgN``: N processes);
+- ``bgio``: boardgame.io (the npm package) running a minimal four-seat game of its own
+  (``node/game.js``) on its own server (``node/server.js``, in-memory storage, so it never
+  waits on a disk where boneyard fsyncs every action); its bots are clients, since it has no
+  server-side bots.
 
 Both servers are driven by load generators in Node (``benchmarks/node``), so that the
-clients cost little and the same on both sides: ``load_boneyard.js`` (HTTP and the
-``ws`` package) and ``load_bgio.js`` (boardgame.io's own client over socket.io), with the
-same pattern and pacing. boardgame.io (the npm package) runs a minimal four-seat game of
-its own (``game.js``) on its own server (``server.js``, in-memory storage, so it never
-waits on a disk where boneyard fsyncs every action); its bots are clients, since it has
-no server-side bots. The packages are installed with npm into
-``benchmarks/node/node_modules`` on first use.
+clients cost little and the same on both sides: ``load_boneyard.js`` (HTTP and the ``ws``
+package) and ``load_bgio.js`` (boardgame.io's own client over socket.io), with the same
+pattern and pacing. The packages are installed with npm into ``benchmarks/node/node_modules``
+on first use. Once a system misses the target by more than thirty times at some N (p99
+over 3 s), its larger levels are skipped: they cannot pass, and an overloaded level takes
+longest.
 
-    python benchmarks/server_load.py                       # SQLite, 100/300/1000 tables
-    python benchmarks/server_load.py --tables 50,200 --measure 15
-    python benchmarks/server_load.py --postgres --processes 2 --tables 300 --no-bgio
+    python benchmarks/server_load.py --write docs/performance.md   # the full run: 8-14 minutes
+    python benchmarks/server_load.py --tables 50,200 --measure 15 --systems sqlite
+    python benchmarks/server_load.py --systems pg2 --tables 300
 
-The machine is shared and has two cores, which the load generators use too: figures are
-noisy, and a level's p99 can move by tens of milliseconds from one run to the next.
+The machine has two cores, which the load generators use too, and the load average before
+each level is printed: on a shared machine a level's p99 can move by tens of milliseconds
+from one run to the next.
 """
 
 from __future__ import annotations
@@ -92,6 +104,7 @@ class Level:
     rss: float = 0.0
     errors: int = 0
     lost: int | None = None
+    stalled: int = 0  # tables whose human saw no new state in the run's last 15 s
     driver_cpu: float = 0.0  # the load generator's own CPU: near 100%, it and not the server sets the pace
 
     def line(self) -> str:
@@ -100,13 +113,15 @@ class Level:
         p50 = f"{self.p50:7.1f}" if self.p50 is not None else "      -"
         p99 = f"{self.p99:7.1f}" if self.p99 is not None else "      -"
         lost = "" if self.lost is None else f"  lost={self.lost}"
+        lost += f"  stalled={self.stalled}" if self.stalled else ""
         return (f"{self.system:9} {self.tables:6} {self.posts:6} {p50} {p99}   {lag}  {self.cpu:5.0f}% "
                 f"{self.rss:7.0f}  {self.driver_cpu:5.0f}%  errors={self.errors}{lost}")
 
     @property
     def sustained(self) -> bool:
         """Human p99 under the target, with moves measured and no errors."""
-        return self.p99 is not None and self.p99 < TARGET_MS and self.posts > 0 and self.errors == 0
+        return (self.p99 is not None and self.p99 < TARGET_MS and self.posts > 0 and self.errors == 0
+                and not self.lost and self.stalled == 0)
 
 
 # ----- boneyard --------------------------------------------------------------------------
@@ -119,12 +134,13 @@ class Boneyard:
         self.db = db
         self.ports = [free_port() for _ in range(processes)]
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the servers' stderr, read if they fail to start
 
     def start(self) -> None:
         """Start the processes and wait until each answers."""
         for port in self.ports:
             cmd = [sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", self.db, "--limits", "off"]
-            self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log))
         for port in self.ports:
             deadline = time.monotonic() + 60
             while True:
@@ -134,7 +150,9 @@ class Boneyard:
                 except httpx.HTTPError:
                     pass
                 if time.monotonic() > deadline:
-                    raise RuntimeError("boneyard did not start")
+                    self.stop()
+                    self.log.seek(0)
+                    raise RuntimeError("boneyard did not start:\n" + self.log.read().decode(errors="replace")[-3000:])
                 time.sleep(0.2)
 
     def stop(self) -> None:
@@ -171,7 +189,7 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
     lag = {k: max(h["loop_lag_ms"][k] for h in health if h) for k in ("p50", "p99", "max")} if all(health) else {}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
     return Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
-                 result["lost"], driver)
+                 result["lost"], stalled=result.get("stalled", 0), driver_cpu=driver)
 
 
 # ----- boardgame.io ----------------------------------------------------------------------
@@ -218,7 +236,7 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
     recent = lags[-max(1, int(measure / 5)):] if lags else []
     lag = {k: max(0.0, max(x[k] for x in recent) - 10.0) for k in ("p50", "p99", "max")} if recent else {}
     return Level("bgio", tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss,
-                 result.get("errors", 0), None, driver)
+                 result.get("errors", 0), None, stalled=result.get("stalled", 0), driver_cpu=driver)
 
 
 def _finish(load: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
@@ -273,6 +291,12 @@ class Postgres:
                         "start"], check=True, capture_output=True)
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
+    def fresh(self, name: str) -> str:
+        """The URL of a new, empty database: a level must not load the live tables of the one before."""
+        subprocess.run([*self.as_user, str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+                        "-U", "postgres", name], check=True, capture_output=True)
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
     def remove(self) -> None:
         """Stop and delete the cluster."""
         subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"],
@@ -283,25 +307,36 @@ class Postgres:
 # ----- main ------------------------------------------------------------------------------
 
 
+def parse_systems(text: str) -> list[str]:
+    """``sqlite``, ``pgN`` (N boneyard processes on PostgreSQL) or ``bgio``, comma-separated."""
+    systems = [x.strip() for x in text.split(",") if x.strip()]
+    for system in systems:
+        if system not in ("sqlite", "bgio") and not (system.startswith("pg") and system[2:].isdigit()
+                                                       and int(system[2:]) >= 1):
+            raise SystemExit(f"unknown system {system!r}: use sqlite, pg1, pg2... or bgio")
+    return systems
+
+
 def main() -> None:
     """Run the levels and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", default="100,300,1000", help="comma-separated numbers of tables")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog="The full run (--write) takes 8 to 14 minutes on 2 cores "
+                                            "(--budget bounds it).")
+    parser.add_argument("--tables", default="100,300,600,1000", help="comma-separated numbers of tables")
     parser.add_argument("--ramp", type=float, default=15.0, help="seconds to open the tables")
     parser.add_argument("--measure", type=float, default=20.0, help="seconds measured after the ramp")
-    parser.add_argument("--postgres", action="store_true", help="boneyard on a throwaway PostgreSQL")
-    parser.add_argument("--processes", type=int, default=1, help="boneyard processes (PostgreSQL only)")
-    parser.add_argument("--no-bgio", action="store_true", help="skip boardgame.io")
+    parser.add_argument("--systems", default="sqlite,pg2,bgio", help="sqlite, pgN (N processes), bgio")
+    parser.add_argument("--budget", type=float, default=14.0,
+                        help="minutes the whole run may take: a level that would end later is skipped, and said so")
     parser.add_argument("--write", type=Path, default=None,
                         help="also write the figures as the 'Server load' section of this Markdown file")
     args = parser.parse_args()
-    counts = [int(x) for x in args.tables.split(",")]
-    if args.processes > 1 and not args.postgres:
-        raise SystemExit("--processes above 1 needs --postgres")
-    pg = Postgres() if args.postgres else None
+    counts = sorted(int(x) for x in args.tables.split(","))
+    systems = parse_systems(args.systems)
+    started = time.monotonic()
+    pg = Postgres() if any(s.startswith("pg") for s in systems) else None
     tmp = tempfile.mkdtemp(prefix="boneyard-bench-")
     ensure_node()
-    bgio = not args.no_bgio
     intro = (f"{os.cpu_count()} cores (shared with the load generators); {args.ramp:.0f} s ramp, "
              f"{args.measure:.0f} s measured per level; latencies in ms")
     heading = (f"{'system':9} {'tables':>6} {'posts':>6} {'p50':>7} {'p99':>7}   {'lag50':>6} {'lag99':>6} "
@@ -310,21 +345,37 @@ def main() -> None:
     print(heading)
     printed: list[str] = [heading]
     levels: list[Level] = []
+    failed: set[str] = set()
     try:
         for n in counts:
             note = f"# load average before {n} tables: {os.getloadavg()[0]:.1f}"
             print(note, flush=True)
             printed.append(note)
-            db = pg.url if pg else f"sqlite:///{tmp}/load-{n}.db"
-            level = run_boneyard(n, args.ramp, args.measure, db, args.processes)
-            print(level.line(), flush=True)
-            printed.append(level.line())
-            levels.append(level)
-            if bgio:
-                level = run_bgio(n, args.ramp, args.measure)
+            for system in systems:
+                if system in failed:
+                    continue
+                # a level takes its ramp and measure plus about half a minute to start, finish and stop
+                if time.monotonic() - started + args.ramp + args.measure + 30 > args.budget * 60:
+                    skipped = f"# {system} at {n} tables skipped: the run would pass its {args.budget:.0f} minutes"
+                    print(skipped, flush=True)
+                    printed.append(skipped)
+                    continue
+                if system == "bgio":
+                    level = run_bgio(n, args.ramp, args.measure)
+                elif system == "sqlite":
+                    level = run_boneyard(n, args.ramp, args.measure, f"sqlite:///{tmp}/load-{n}.db", 1)
+                else:
+                    assert pg is not None
+                    level = run_boneyard(n, args.ramp, args.measure, pg.fresh(f"load_{system}_{n}"), int(system[2:]))
+                level.system = system if system != "sqlite" else "boneyard"
                 print(level.line(), flush=True)
                 printed.append(level.line())
                 levels.append(level)
+                if level.p99 is None or level.p99 > 30 * TARGET_MS or level.errors:
+                    failed.add(system)
+                    skipped = f"# {level.system}: larger levels skipped (far past the target at {n} tables)"
+                    print(skipped, flush=True)
+                    printed.append(skipped)
     finally:
         if pg:
             pg.remove()
@@ -335,10 +386,13 @@ def main() -> None:
             best[level.system] = max(best.get(level.system, 0), level.tables)
     summary = [f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms"
                for system in dict.fromkeys(lv.system for lv in levels)]
-    ours = next((s for s in best if s.startswith("boneyard")), None)
-    if bgio and ours and best.get("bgio"):
-        capped = " (boneyard sustained the largest level tried: a lower bound)" if best[ours] == max(counts) else ""
-        summary.append(f"ratio boneyard/boardgame.io: {best[ours] / best['bgio']:.2f}{capped}")
+    for ours in [s for s in dict.fromkeys(lv.system for lv in levels) if s != "bgio"]:
+        if best.get(ours) and best.get("bgio"):
+            capped = " (the largest level tried: a lower bound)" if best[ours] == max(counts) else ""
+            summary.append(f"ratio {ours}/bgio: {best[ours] / best['bgio']:.2f}{capped}")
+        elif best.get(ours) and "bgio" in systems:
+            summary.append(f"ratio {ours}/bgio: boardgame.io sustained none of the levels tried")
+    summary.append(f"whole run: {(time.monotonic() - started) / 60:.1f} minutes")
     print("\n".join(summary))
     if args.write is not None:
         command = "python benchmarks/server_load.py " + " ".join(sys.argv[1:])
@@ -356,9 +410,11 @@ def write_section(path: Path, command: str, intro: str, table: list[str], summar
         "(not a test; see the script's docstring for the client pattern).", "",
         f"- {intro}",
         "- per level: human POSTs measured, their p50/p99 (sent to answered), the server's event-loop lag "
-        "(p50/p99/max), server CPU (100% = one core), resident memory, the load generator's CPU",
-        "- boneyard commits every action to SQLite with fsync before answering; boardgame.io keeps its "
-        "matches in memory",
+        "(p50/p99/max), server CPU (100% = one core; pg2: both processes), resident memory, the load "
+        "generator's CPU, errors, acknowledged actions lost and tables whose play stalled",
+        "- boneyard (one process) commits every action to SQLite with fsync before answering; pg2 is two "
+        "boneyard processes on one PostgreSQL, each table's socket on one and its POSTs on the other; "
+        "boardgame.io keeps its matches in memory",
         "- the machine was shared with other work while measuring (load average per level below): the "
         "figures are noisy", "",
         "```", *table, "```", "", *[f"- {line}" for line in summary], "",

@@ -1,7 +1,8 @@
 // Drives N boardgame.io tables as load_boneyard.js drives boneyard: per table one
 // human acting 1-3 s after its turn comes, three bots acting after 0.6 s, two spectators.
 // Usage: node load_bgio.js SOCKET_URL API_URL TABLES RAMP_S MEASURE_S
-// Prints {"moves", "p50", "p99"}: a human move's time from sending to its state update.
+// Prints {"moves", "p50", "p99", "stalled"}: a human move's time from sending to its state
+// update, and the tables whose human saw no new state in the last 15 s of the run.
 const { Client } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
 const game = require("./game");
@@ -10,6 +11,7 @@ const [url, api, tables, ramp, measure] = [process.argv[2], process.argv[3], Num
 const latencies = [];
 let measuring = false;
 const clients = [];
+const lastSeen = new Map(); // matchID -> when its human last received a new state
 
 async function post(path, body) {
   const res = await fetch(api + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -22,6 +24,7 @@ function player(matchID, playerID, credentials, human) {
   let scheduled = -1;
   client.subscribe((state) => {
     if (!state) return;
+    if (human) lastSeen.set(matchID, performance.now());
     if (pending && state._stateID > pending[0]) {
       if (measuring && human) latencies.push(performance.now() - pending[1]);
       pending = null;
@@ -62,7 +65,9 @@ async function table() {
   measuring = false;
   latencies.sort((a, b) => a - b);
   const q = (x) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(x * latencies.length))] : null);
-  console.log(JSON.stringify({ moves: latencies.length, p50: q(0.5), p99: q(0.99) }));
+  const now = performance.now();
+  const stalled = [...lastSeen.values()].filter((t) => now - t > 15000).length;
+  console.log(JSON.stringify({ moves: latencies.length, p50: q(0.5), p99: q(0.99), stalled }));
   clients.forEach((c) => c.stop());
   process.exit(0);
 })();

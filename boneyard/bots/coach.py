@@ -214,9 +214,10 @@ def mark(game_id: str, loss: float, error: float) -> str | None:
 
     A loss is marked only when it reaches the game's threshold (see :func:`thresholds`)
     and is :data:`SIGNIFICANT_Z` standard errors clear of zero: the coach does not blame a
-    player for the noise of its own sampling.
+    player for the noise of its own sampling. An unknown error (a single sampled deal,
+    ``inf``) marks nothing.
     """
-    if loss <= 0 or (math.isfinite(error) and loss < SIGNIFICANT_Z * error):
+    if loss <= 0 or not math.isfinite(error) or loss < SIGNIFICANT_Z * error:
         return None
     for name, at in thresholds(game_id):
         if loss >= at:

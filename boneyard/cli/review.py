@@ -90,13 +90,12 @@ def review(
         legal = game.legal_actions()
         if game.current_player == seat and len(legal) > 1:
             played = game.parse_action(text)
-            ranking = analyse(game.view(seat), legal, ms=ms, rng=rng.getrandbits(64))
-            mine = next((j for j in ranking if str(j.action) == str(played)), None)
-            if mine is None:  # an unlisted whole-table play (rummikub): judged against nothing
-                gap, err, verdict = 0.0, 0.0, None
-            else:
-                gap, err = loss(ranking[0], mine)
-                verdict = mark(game.id, gap, err)
+            # a play the legal list does not name (a Rummikub arrangement) is judged with the rest
+            candidates = legal if any(str(a) == str(played) for a in legal) else [*legal, played]
+            ranking = analyse(game.view(seat), candidates, ms=ms, rng=rng.getrandbits(64))
+            mine = next(j for j in ranking if str(j.action) == str(played))
+            gap, err = loss(ranking[0], mine)
+            verdict = mark(game.id, gap, err)
             out.append(Decision(number, str(played), ranking, gap, err, verdict))
             if progress is not None and task is not None:
                 progress.advance(task)

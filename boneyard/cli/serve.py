@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
         db: Annotated[str, typer.Option(help="database URL: sqlite:///FILE or postgresql://...")] = "sqlite:///boneyard.db",
         bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before acting")] = 0.6,
         limits: Annotated[str, typer.Option(
-            help="per-address limits: 'off' or e.g. 'create=30/minute,join=60/minute,act=20/second,open=50'")] = "",
+            help="per-address limits: 'off' or e.g. "
+                 "'create=30/minute,join=60/minute,act=20/second,open=50,sockets=200'")] = "",
         idle_timeout: Annotated[float, typer.Option(help="seconds without an action after which a table expires")] = (
             6 * 3600),
         workers: Annotated[int, typer.Option(help="worker processes (more than 1 needs PostgreSQL)")] = 1,
@@ -55,7 +56,9 @@ def register(app: typer.Typer) -> None:
 
         shown = public_url or f"http://{host}:{port}"
         typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s))")
-        options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 65536,
+        # No access log: at the warning level it prints nothing, yet would format every request.
+        options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
+                                   "ws_max_size": 65536,
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,

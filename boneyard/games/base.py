@@ -5,7 +5,7 @@ implements a few hooks:
 
 - ``_setup(dealer)``: start the game (deal the first hand, set ``current_player``).
   Use :meth:`Game._deck` for every hand's tiles: it returns the caller's fixed deck for the
-  first hand and a seeded shuffle afterwards.
+  first hand and a seeded shuffle afterwards (or the order :attr:`Game.deck_source` gives).
 - ``_legal()``: the legal actions of ``current_player`` as a list (cached by the core).
 - ``_play(action)``: apply an action already known to be legal. It must not fail.
 - ``parse_action(text)``: the notation to an action object (``IllegalAction`` if malformed).
@@ -64,6 +64,8 @@ class Game(ABC):
     winners: list[int]
     phase: str
     hand_number: int  # the hand being played, 1 for the first
+    #: Optional: asked for the order of each later hand's tiles (see :meth:`_deck`).
+    deck_source: Callable[[list[Tile]], Sequence[Tile] | None] | None
 
     def __init__(
         self,
@@ -97,6 +99,7 @@ class Game(ABC):
         self._given_deck = None
         self._given_dealer = None
         self._deck_used = False
+        self.deck_source = None
         self._actions: list[Any] = []
         self._history: list[Event] = []
         self._seen: dict[int | None, tuple[int, list[str]]] = {}
@@ -264,6 +267,7 @@ class Game(ABC):
         """An independent copy of the game."""
         copy_ = self._copy()
         copy_._seen = {}  # never share the history cache, whatever ``_copy`` copied
+        copy_.deck_source = None  # a copy deals from its own seeded shuffle
         return copy_
 
     def _copy(self) -> Any:
@@ -316,12 +320,24 @@ class Game(ABC):
     # ----- helpers for games -------------------------------------------------------
 
     def _deck(self) -> list[Tile]:
-        """The tiles for a new hand: the given deck the first time, else a seeded shuffle."""
+        """The tiles for a new hand: the given deck the first time, else a seeded shuffle.
+
+        When :attr:`deck_source` is set it is asked first, with the full set (sorted): it
+        returns the tiles in deal order (checked to be that set; ``ValueError`` if not), or
+        ``None`` to let the seeded shuffle deal. This is how a caller that draws the tiles
+        itself (the OpenSpiel game's chance nodes) deals every later hand; a game dealt so
+        is not rebuilt by :meth:`record` and ``replay``, which know only the seed.
+        """
         if self._given_deck is not None and not self._deck_used:
             self._deck_used = True
             return list(self._given_deck)
         self._deck_used = True
         deck = self.full_set(self.rules)
+        source = self.deck_source
+        if source is not None:
+            chosen = source(list(deck))
+            if chosen is not None:
+                return check_deck(chosen, deck)
         self.rng.shuffle(deck)
         return deck
 

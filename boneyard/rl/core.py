@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import api
+from ..tiles import Tile
 from .encoding import Encoding
 
 
@@ -30,7 +31,7 @@ class Table:
         self,
         enc: Encoding,
         seed: int,
-        deck: Sequence[str] | None = None,
+        deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
         game: Any = None,
     ) -> None:
@@ -78,34 +79,47 @@ class Table:
         """The observation of ``seat``, from its view only (a new array each call: callers may keep or change it)."""
         return self.enc.observe(self.view(seat))
 
+    def observe_list(self, seat: int) -> list[float]:
+        """The observation of ``seat`` as a new Python list (OpenSpiel's tensor form)."""
+        return self.enc.observe_list(self.view(seat))
+
     def play(self, index: int) -> list[float]:
         """Play the legal action of ``index``; returns every seat's reward for this step.
 
         ``ValueError`` (the game unchanged) when the index is not legal now.
         """
-        legal = self.legal()
-        i = self.enc.check_index(index)
-        if i not in legal:
-            names = ", ".join(f"{k} ({legal[k]})" for k in sorted(legal))
-            raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
-        return self.play_action(legal[i])
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
+        # The common case (a plain int naming a legal action) is looked up directly.
+        action = legal.get(index) if type(index) is int else None
+        if action is None:
+            i = self.enc.check_index(index)
+            if i not in legal:
+                names = ", ".join(f"{k} ({legal[k]})" for k in sorted(legal))
+                raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
+            action = legal[i]
+        return self.play_action(action)
 
     def play_action(self, action: Any) -> list[float]:
         """Play an engine action (the bots' way: any legal action, listed or not); every seat's reward.
 
         ``IllegalAction`` (the game unchanged) when it is not legal.
         """
-        self.game.apply(action)
+        g = self.game
+        g.apply(action)
         self._legal = None
         self._views = {}
-        self._position()
         self.steps += 1
+        over = self.over = bool(g.is_over)
+        self.seat = None if over else int(g.current_player)
+        if g.hand_number == self.hand and not over:
+            return [0.0] * self.enc.players
         return self._rewards()
 
     def _rewards(self) -> list[float]:
+        """Every seat's reward at a hand's or the game's end (the hand's score changes, scaled)."""
         g = self.game
-        if g.hand_number == self.hand and not self.over:
-            return [0.0] * self.enc.players
         scores = list(g.scores)
         out = self.enc.facts.rewards(self.hand_scores, scores)
         self.hand = g.hand_number

@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +47,8 @@ HISTORY_WINDOW = 8
 _LINE = re.compile(r"^seat (\d+) (\w+)")
 _TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
 _ONE = array("f", [1.0]).tobytes()
+# "a-b" as history lines may write a tile (either end first) -> its kind index.
+_PAIR_KIND: dict[str, int] = {f"{a}-{b}": KIND_INDEX[Tile(a, b)] for a in range(7) for b in range(7)}
 
 
 def tile(text: str) -> Tile:
@@ -64,16 +67,19 @@ class Block:
 
 
 class Obs:
-    """An observation being written: a float32 buffer the game modules set entry by entry.
+    """An observation being written: a buffer of float entries the game modules set one by one.
 
-    Entries are written into an ``array('f')`` (a Python item assignment, far cheaper than
-    a numpy one); :meth:`vector` wraps the buffer as a numpy array without copying.
+    The buffer is an ``array('f')`` when a numpy vector is wanted (a Python item
+    assignment, far cheaper than a numpy one; :meth:`vector` wraps it without copying), or
+    a plain ``list`` of floats when a Python list is wanted (OpenSpiel's
+    ``observation_tensor``): list writes are cheaper still and no conversion follows.
+    Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
     """
 
     __slots__ = ("buf",)
 
-    def __init__(self, zeros: bytes) -> None:
-        self.buf = array("f", zeros)
+    def __init__(self, buf: array[float] | list[float]) -> None:
+        self.buf = buf
 
     def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
         """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
@@ -87,7 +93,9 @@ class Obs:
             buf[base + index[t]] += step
 
     def vector(self) -> np.ndarray:
-        """The float32 observation vector (sharing the buffer's memory)."""
+        """The float32 observation vector (sharing an ``array("f")`` buffer's memory; a copy of a list)."""
+        if isinstance(self.buf, list):
+            return np.asarray(self.buf, dtype=np.float32)
         return np.frombuffer(self.buf, dtype=np.float32)
 
 
@@ -101,6 +109,8 @@ class Encoding(ABC):
     verbs: ClassVar[tuple[str, ...]]
     #: Whether an action's index never depends on the position (then it is cached).
     position_independent: ClassVar[bool] = True
+    #: Whether the game draws its first dealer at random (False: a ``dealer`` is only recorded).
+    random_first_dealer: ClassVar[bool] = True
 
     def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
@@ -111,7 +121,10 @@ class Encoding(ABC):
             raise ValueError(f"{self.game_id} is played by {p['min']} to {p['max']} players, got {players!r}")
         self.players = players
         # Validated and completed with the defaults (RulesError on a bad option).
-        self.rules: dict[str, Any] = api.new_game(self.game_id, players=players, seed=0, rules=rules).rules.to_dict()
+        probe = api.new_game(self.game_id, players=players, seed=0, rules=rules)
+        self.rules: dict[str, Any] = probe.rules.to_dict()
+        #: The game's whole tile set under these rules, sorted (what every hand is dealt from).
+        self.full_set: tuple[Tile, ...] = tuple(probe.full_set(probe.rules))
         self.facts: Facts = facts(self.game_id, players, self.rules)
         self.num_actions = self.action_count()
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
@@ -128,14 +141,21 @@ class Encoding(ABC):
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
-        self._parsed: dict[str, tuple[int | None, tuple[int, ...]]] = {}
+        # History line -> its row as a list of floats as each seat sees it (the list writer's memo).
+        self._row_lists: list[dict[str, list[float]]] = [{} for _ in range(players)]
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
-        self._at_history = 4 * self.off["history"]
-        self._history_end = self._at_history + 4 * HISTORY_WINDOW * self._history_width
+        at_history = 4 * self.off["history"]
+        history_end = at_history + 4 * HISTORY_WINDOW * self._history_width
+        # Zero bytes before the first of k window rows (k = 0..window), and after the window.
+        self._before_rows = [
+            bytes(at_history + 4 * (HISTORY_WINDOW - k) * self._history_width) for k in range(HISTORY_WINDOW + 1)
+        ]
+        self._after_history = bytes(4 * self.obs_size - history_end)
+        self._before_rows_list = [[0.0] * (len(b) // 4) for b in self._before_rows]
+        self._after_history_list = [0.0] * (len(self._after_history) // 4)
         self._index_cache: dict[Any, int] = {}
-        self._zeros = bytes(4 * self.obs_size)
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
 
@@ -216,12 +236,33 @@ class Encoding(ABC):
         """Write the game's own blocks from ``view``."""
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The observation of a seat's view: a float32 vector of :attr:`obs_size`."""
+        """The observation of a seat's view: a new float32 vector of :attr:`obs_size`."""
         seat = view["seat"]
         if seat is None:
             raise ValueError("observations are made for a seat, not for a spectator's view")
-        obs = Obs(self._zeros)
-        buf = obs.buf
+        buf = array("f", self._history_bytes(view["history"], seat))
+        self._write(buf, view)
+        return np.frombuffer(buf, dtype=np.float32)
+
+    def observe_list(self, view: Mapping[str, Any]) -> list[float]:
+        """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
+
+        Written straight into the list, so no per-entry conversion from a vector follows;
+        the values are those of :meth:`observe` once rounded to float32 (``k / 7`` is kept
+        as the double it is here).
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        buf = self._history_list(view["history"], seat)
+        self._write(buf, view)
+        return buf
+
+    def _write(self, buf: array[float] | list[float], view: Mapping[str, Any]) -> None:
+        """Write every block but the history window (phase, who acts, scores, the game's own)."""
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
         rel = self.rel_of[seat]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
@@ -233,42 +274,57 @@ class Encoding(ABC):
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self._fill_history(buf, view["history"], seat)
-        self.fill(obs, view)
-        return obs.vector()
+        self.fill(Obs(buf), view)
 
-    def _fill_history(self, buf: array[float], history: Sequence[str], seat: int) -> None:
-        """Write the history window: one memoised row of bytes per line, joined and copied in once."""
+    def _history_list(self, history: Sequence[str], seat: int) -> list[float]:
+        """The whole vector as a list with only the history window written: zeros, one memoised row per line."""
         lines = history[-HISTORY_WINDOW:]
-        rows = self._rows[seat]
-        try:
-            joined = b"".join(map(rows.__getitem__, lines))
-        except KeyError:
+        rows = self._row_lists[seat]
+        parts = list(map(rows.get, lines))
+        if None in parts:
             for line in lines:
                 if line not in rows:
-                    self._add_line(line, seat)
-            joined = b"".join(map(rows.__getitem__, lines))
-        end = self._history_end
-        memoryview(buf).cast("B")[end - len(joined) : end] = joined
+                    self._add_line(line)
+            parts = list(map(rows.get, lines))
+        return list(chain(self._before_rows_list[len(parts)], *parts, self._after_history_list))  # type: ignore[arg-type]
 
-    def _add_line(self, line: str, seat: int) -> None:
-        """Memoise a history line's row (float32 bytes) as ``seat`` sees it: its actor is relative to the seat."""
+    def _history_bytes(self, history: Sequence[str], seat: int) -> bytes:
+        """The whole vector's bytes with only the history window written: zeros, one memoised row per line.
+
+        The array is then made from these bytes in one copy, and the other blocks are
+        written over its zeros.
+        """
+        lines = history[-HISTORY_WINDOW:]
         rows = self._rows[seat]
-        if len(rows) > 20_000:
-            rows.clear()
-        parsed = self._parsed.get(line)
-        if parsed is None:
-            if len(self._parsed) > 20_000:
-                self._parsed.clear()
-            parsed = self._parsed[line] = self._parse_line(line)
-        actor, entries = parsed
-        row = bytearray(4 * self._history_width)
-        if actor is not None:
-            at = 4 * self.rel_of[seat][actor]
-            row[at : at + 4] = _ONE
-        for r in entries:
-            row[4 * r : 4 * r + 4] = _ONE
-        rows[line] = bytes(row)
+        parts = list(map(rows.get, lines))
+        if None in parts:
+            for line in lines:
+                if line not in rows:
+                    self._add_line(line)
+            parts = list(map(rows.get, lines))
+        return b"".join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
+
+    def _add_line(self, line: str) -> None:
+        """Memoise a history line's row, as bytes and as a list, for every seat at once.
+
+        A line's actor is written relative to the observing seat, so each seat has its
+        own row; making them together parses the line once and leaves no seat to miss later.
+        """
+        if len(self._rows[0]) > 20_000:
+            for rows in self._rows:
+                rows.clear()
+            for lists in self._row_lists:
+                lists.clear()
+        actor, entries = self._parse_line(line)
+        for seat in range(self.players):
+            mine = entries if actor is None else (self.rel_of[seat][actor], *entries)
+            row = bytearray(4 * self._history_width)
+            floats = [0.0] * self._history_width
+            for r in mine:
+                row[4 * r : 4 * r + 4] = _ONE
+                floats[r] = 1.0
+            self._rows[seat][line] = bytes(row)
+            self._row_lists[seat][line] = floats
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
@@ -282,7 +338,7 @@ class Encoding(ABC):
         row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
         t = _TILE_IN_LINE.search(line, m.end())
         if t is not None:
-            row.append(n + len(verbs) + 1 + KIND_INDEX[Tile(int(t.group(1)), int(t.group(2)))])
+            row.append(n + len(verbs) + 1 + _PAIR_KIND[t.group(0)])
         return (actor if actor < n else None), tuple(row)
 
     # ----- helpers for the game modules ----------------------------------------------

@@ -7,30 +7,43 @@ too). The declared facts:
 - ``GameType``: sequential, explicit stochastic chance, imperfect information,
   general-sum (scores are not zero-sum in any of the games, except Montana's chips in
   dealer mode; general-sum claims nothing false there), rewards at hand ends.
-- ``GameInfo``: the game's action count for the player count and rules, 256 chance
-  outcomes, utilities in [-1, 1] (a whole game's scaled score change), and the game's
-  ``max_game_length`` from ``boneyard.game_info`` (every game ends within it: the rules'
-  ``max_hands``).
+- ``GameInfo``: the game's action count for the player count and rules,
+  ``CHANCE_OUTCOMES`` (28) chance outcomes, utilities in [-1, 1] (a whole game's scaled
+  score change), and the game's ``max_game_length`` from ``boneyard.game_info`` (every
+  game ends within it: the rules' ``max_hands``; as OpenSpiel counts it, chance nodes
+  are not included).
 
-Chance. The engine draws all its randomness (the first dealer, every hand's shuffle and
-so every deal and draw, and the engine's own tie-breaks) from one seeded stream, as
-the physical game draws every tile from a shuffled stock. The OpenSpiel game makes that
-seed explicit: the game starts with ``SEED_BYTES`` chance nodes of 256 equally likely
-outcomes, the bytes of a 64-bit game seed, hidden from every player. Every deal and draw
-is then a function of that chance outcome; the action count stays finite (256), and a
-state is exactly ``boneyard.new_game(id, seed=...)`` plus the players' actions.
+Chance. Every tile that is dealt or drawn comes from an explicit chance node:
+
+- the first dealer, when the game draws one (every game but two-box, where the highest
+  double opens): one node, each seat equally likely (outcome: the seat);
+- each hand's tiles: one node per tile of the game's set, in deal order (the hands, then
+  what lies out, the turn-up, the boneyard in the order it is drawn). The outcome is the
+  tile's kind (its index among the 28 double-six kinds, 0-0 = 0 ... 6-6 = 27), with
+  probability copies left / tiles left: every unseen tile is equally likely.
+
+The first hand's tiles are drawn before the game starts; each later hand's are drawn as
+soon as the hand before is dealt (a face-down stock shuffled ahead), so that the engine
+finds them ready when a hand ends; the last of them go unused when the game ends
+first. The engine deals them through its ``deck_source`` hook. What is left to the
+engine's own fixed-seed stream: a reshuffle the engine makes before chance could draw
+another stock (two-box's redeal when nobody holds a double) and two-box's tie-break
+between two holders of the same opening double, both rare.
 
 Observations: ``observation_tensor`` is the encoding's vector (from the player's view
-only); ``information_state_string`` is the player's whole view as JSON (perfect recall:
-the view carries the player's history), ``observation_string`` the view with only the
-recent history. ``resample_from_infostate`` builds the state of a world drawn by
-``boneyard.sample_game`` from the player's view, so OpenSpiel's ISMCTS runs on our games.
+only; zeros before the first deal); ``information_state_string`` is the player's whole
+view as JSON (perfect recall: the view carries the player's history),
+``observation_string`` the view with only the recent history. ``resample_from_infostate``
+builds the state of a world drawn by ``boneyard.sample_game`` from the player's view, and
+draws anew every tile chance has chosen that nobody has seen yet, so OpenSpiel's ISMCTS
+runs on our games.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -38,15 +51,14 @@ import numpy as np
 import pyspiel
 
 from .. import api
+from ..tiles import Tile
 from .core import Table
-from .encoding import HISTORY_WINDOW, Encoding, encoded_games, encoding
+from .encoding import HISTORY_WINDOW, KIND_INDEX, KINDS, Encoding, encoded_games, encoding
 
-SEED_BYTES = 8
-CHANCE_OUTCOMES = 256
+CHANCE_OUTCOMES = len(KINDS)
 # OpenSpiel's player ids as plain ints (comparing with the pybind enums on every call is slow).
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_SEED_OUTCOMES = [(b, 1.0 / CHANCE_OUTCOMES) for b in range(CHANCE_OUTCOMES)]
 
 
 def short_name(game_id: str) -> str:
@@ -96,7 +108,7 @@ class BoneyardGame(pyspiel.Game):
         self.enc: Encoding = encoding(self.game_id, players, rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions,
-            max_chance_outcomes=CHANCE_OUTCOMES,
+            max_chance_outcomes=max(CHANCE_OUTCOMES, players),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -105,7 +117,7 @@ class BoneyardGame(pyspiel.Game):
         super().__init__(kind, info, {"players": players, **self.enc.rules})
 
     def new_initial_state(self) -> BoneyardState:
-        """The state before the seed is drawn."""
+        """The state before anything is dealt: the first chance node."""
         return BoneyardState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BoneyardObserver:
@@ -116,30 +128,66 @@ class BoneyardGame(pyspiel.Game):
 
 
 class BoneyardState(pyspiel.State):
-    """A state: the seed's bytes drawn so far, then the engine game as a :class:`Table`."""
+    """A state: the chance outcomes drawn so far, and once dealt the engine game as a :class:`Table`."""
 
     def __init__(self, game: BoneyardGame) -> None:
         super().__init__(game)
-        self.enc = game.enc
-        self.seed_bytes: list[int] = []
+        enc = self.enc = game.enc
         self.table: Table | None = None
-        n = self.enc.players
+        n = enc.players
         self._returns = [0.0] * n
         self._rewards = [0.0] * n
+        #: The first dealer, once chance has drawn it (``None`` in games without one).
+        self.dealer: int | None = None
+        self._dealer_due = enc.random_first_dealer
+        #: The tiles drawn so far for the hand being drawn, in deal order.
+        self.drawing: list[Tile] = []
+        self._left: list[int] = []  # copies left per kind while a hand's tiles are drawn
+        self._left_total = 0
+        #: The next hand's tiles, drawn and waiting for the engine to deal them.
+        self.pending: list[Tile] | None = None
+        #: The tiles of every hand after the first, as the engine took them.
+        self.later_decks: list[list[Tile]] = []
+        self._drawing = False
+        if not self._dealer_due:
+            self._start_drawing()
         self._player = _CHANCE  # OpenSpiel asks often: kept up to date
+
+    def _start_drawing(self) -> None:
+        """Begin drawing a hand's tiles: every tile of the set unseen."""
+        self._drawing = True
+        self.drawing = []
+        left = [0] * CHANCE_OUTCOMES
+        for t in self.enc.full_set:
+            left[KIND_INDEX[t]] += 1
+        self._left = left
+        self._left_total = len(self.enc.full_set)
 
     def _update_player(self) -> None:
         table = self.table
-        if table is None:
+        if self._drawing or self._dealer_due:
             self._player = _CHANCE
+        elif table is None or table.seat is None:
+            self._player = _TERMINAL
         else:
-            seat = table.seat
-            self._player = _TERMINAL if seat is None else seat
+            self._player = table.seat
+
+    def _take_deck(self, full: list[Tile]) -> list[Tile] | None:
+        """The engine's ``deck_source``: the next hand's tiles as chance drew them.
+
+        ``None`` (the engine's own shuffle) only when one move needs a second deck before
+        chance can draw one (a two-box redeal).
+        """
+        deck = self.pending
+        self.pending = None
+        if deck is not None:
+            self.later_decks.append(deck)
+        return deck
 
     # ----- the OpenSpiel State interface ------------------------------------------------
 
     def current_player(self) -> int:
-        """The seat to act, ``CHANCE`` while the seed is drawn, ``TERMINAL`` at the end."""
+        """The seat to act, ``CHANCE`` while the dealer or tiles are drawn, ``TERMINAL`` at the end."""
         return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -155,8 +203,10 @@ class BoneyardState(pyspiel.State):
         me = self._player
         if me == _TERMINAL:
             return []
-        if me == _CHANCE:
-            return list(range(CHANCE_OUTCOMES))
+        if me == _CHANCE:  # the chance outcomes, whoever asks (as the C++ path answers)
+            if self._dealer_due:
+                return list(range(self.enc.players))
+            return [k for k, c in enumerate(self._left) if c]
         if player is None or player == me:
             return self._legal_actions(me)
         if player < 0:
@@ -164,7 +214,7 @@ class BoneyardState(pyspiel.State):
         return []
 
     def is_chance_node(self) -> bool:
-        """Whether the next action is a byte of the game seed."""
+        """Whether the next action is chance's: the first dealer or a tile of a hand."""
         return self._player == _CHANCE
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
@@ -176,30 +226,71 @@ class BoneyardState(pyspiel.State):
                                      f"{self.enc.players - 1}")
         if self.table is None:
             return [0.0] * self.enc.obs_size
-        return self.table.observe(player).tolist()
+        return self.table.observe_list(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next byte of the game seed: 256 equally likely outcomes."""
-        assert self.table is None
-        return list(_SEED_OUTCOMES)
+        """The first dealer (each seat alike), or the next tile: each kind as likely as its unseen copies."""
+        assert self._player == _CHANCE
+        if self._dealer_due:
+            n = self.enc.players
+            return [(s, 1.0 / n) for s in range(n)]
+        inv = 1.0 / self._left_total
+        return [(k, c * inv) for k, c in enumerate(self._left) if c]
 
     def _apply_action(self, action: int) -> None:
-        if self.table is None:
-            if not 0 <= action < CHANCE_OUTCOMES:
-                raise ValueError(f"a seed byte is 0 to 255, got {action}")
-            self.seed_bytes.append(int(action))
-            if len(self.seed_bytes) == SEED_BYTES:
-                self.table = Table(self.enc, int.from_bytes(bytes(self.seed_bytes), "big"))
-                self._update_player()
+        if self._player == _CHANCE:
+            self._apply_chance(int(action))
             return
-        self._rewards = self.table.play(int(action))
+        table = self.table
+        assert table is not None
+        game = table.game
+        game.deck_source = self._take_deck
+        try:
+            self._rewards = table.play(int(action))
+        finally:
+            game.deck_source = None
         if any(self._rewards):
             self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
+        if self.pending is None and not table.over:
+            self._start_drawing()  # the next hand's tiles, ready before the engine needs them
+        self._update_player()
+
+    def _apply_chance(self, action: int) -> None:
+        """Apply a chance outcome: the first dealer, or the next tile of the hand being drawn.
+
+        The rewards of the last decision stay as they are: OpenSpiel reads them at the
+        next decision node, after the chance nodes that draw the next hand's tiles.
+        """
+        if self._dealer_due:
+            if not 0 <= action < self.enc.players:
+                raise ValueError(f"the first dealer is a seat from 0 to {self.enc.players - 1}, got {action}")
+            self.dealer = action
+            self._dealer_due = False
+            self._start_drawing()
+            self._update_player()
+            return
+        left = self._left
+        if not 0 <= action < CHANCE_OUTCOMES or not left[action]:
+            unseen = ", ".join(str(KINDS[k]) for k, c in enumerate(left) if c)
+            raise ValueError(f"chance outcome {action} is not an unseen tile; unseen: {unseen}")
+        left[action] -= 1
+        self._left_total -= 1
+        self.drawing.append(KINDS[action])
+        if self._left_total == 0:
+            deck, self.drawing, self._drawing = self.drawing, [], False
+            if self.table is None:
+                self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer)
+                if not self.table.over:
+                    self._start_drawing()
+            else:
+                self.pending = deck
         self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
-            return f"seed byte {action}"
+            if self._dealer_due:
+                return f"seat {action} deals first"
+            return f"tile {KINDS[action]}" if 0 <= action < CHANCE_OUTCOMES else f"tile {action}?"
         if self.table is not None and not self.table.over and player == self.table.seat:
             legal = self.table.legal()
             if action in legal:
@@ -215,29 +306,49 @@ class BoneyardState(pyspiel.State):
         return list(self._returns)
 
     def rewards(self) -> list[float]:
-        """Each player's reward for the last action (non-zero only when a hand ended)."""
+        """Each player's reward for the last decision (non-zero only when it ended a hand; chance adds none)."""
         return list(self._rewards)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> BoneyardState:
         """A state of a world consistent with ``player_id``'s view (``boneyard.sample_game``).
 
-        The sampler's number seeds the sampling, so the same number gives the same world.
-        Before the seed is drawn there is nothing hidden yet: a clone.
+        The hidden tiles in play are dealt anew from the view, and every tile chance has
+        drawn that nobody has seen (the next hand's, or those of a hand being drawn) is
+        drawn anew too. The sampler's number seeds it all, so the same number gives the
+        same world.
         """
         new: BoneyardState = self.clone()
-        if self.table is None or self.table.over:
-            return new
-        seed = int(float(probability_sampler()) * 2**53)
-        world = api.sample_game(self.table.game.view(player_id), random.Random(seed))
-        new.table = self.table.with_game(world)
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        if self.table is not None and not self.table.over:
+            world = api.sample_game(self.table.game.view(player_id), rng)
+            new.table = self.table.with_game(world)
+        if self.pending is not None:
+            deck = list(self.enc.full_set)
+            rng.shuffle(deck)
+            new.pending = deck
+        if self.drawing:
+            pool = list(self.enc.full_set)
+            rng.shuffle(pool)
+            new.drawing = pool[: len(self.drawing)]
+            left = Counter(KIND_INDEX[t] for t in self.enc.full_set)
+            left.subtract(KIND_INDEX[t] for t in new.drawing)
+            new._left = [left[k] for k in range(CHANCE_OUTCOMES)]
         new._update_player()
         return new
 
     def __str__(self) -> str:
-        """The whole state: the engine's record (seed and actions) rebuilds it exactly."""
-        if self.table is None:
-            return f"seed bytes {self.seed_bytes}"
-        return json.dumps(self.table.game.record(), sort_keys=True, separators=(",", ":"))
+        """The whole state: the chance outcomes so far and the engine's record rebuild it exactly."""
+        return json.dumps(
+            {
+                "dealer": self.dealer,
+                "record": None if self.table is None else self.table.game.record(),
+                "later_decks": [[str(t) for t in d] for d in self.later_decks],
+                "pending": None if self.pending is None else [str(t) for t in self.pending],
+                "drawing": [str(t) for t in self.drawing],
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
 
 
 class BoneyardObserver:
@@ -264,7 +375,7 @@ class BoneyardObserver:
     def string_from(self, state: BoneyardState, player: int) -> str:
         """The player's view as JSON: all of it (perfect recall), or with the recent history only."""
         if state.table is None:
-            return f"player {player}: the game seed is being drawn"
+            return f"player {player}: the first hand is being drawn"
         view = state.table.game.view(player)
         if not self.perfect_recall:
             view["history"] = view["history"][-HISTORY_WINDOW:]

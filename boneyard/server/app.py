@@ -24,9 +24,11 @@ import boneyard
 from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
+from .coaching import Coach
+from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
 from .pages import router as pages_router
-from .ratelimit import LimitSettings, RateLimits
+from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode
@@ -193,12 +195,14 @@ def create_app(
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
     rate = RateLimits(limits)
     social = Social(service, public_url)
+    coach = Coach(service)  # hints and reviews (coaching.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         yield
         await service.stop()
+        coach.close()
         store.close()
 
     app = FastAPI(
@@ -211,8 +215,9 @@ def create_app(
     app.state.service = service
     app.state.rate = rate
     app.state.social = social
-    app.include_router(social_router(social))
+    app.state.coach = coach
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(SocketCap, cap=rate.settings.sockets)
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:
@@ -278,7 +283,8 @@ def create_app(
     async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
         table = await service.get(table_id)
-        return pushed(encode(service.state(table, service.seat_of(table, bearer(authorization), required=False))))
+        seat = await service.seat_for(table, bearer(authorization), required=False)
+        return pushed(encode(service.state(table, seat)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
     async def play(table_id: str, body: PlayAction, request: Request,
@@ -296,18 +302,6 @@ def create_app(
         table, seat = await service.next_hand(table_id, bearer(authorization), body.hand if body else None)
         return pushed(service.push(table, seat))
 
-    @app.get("/api/tables/{table_id}/hint", tags=["tables"])
-    async def hint(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """Rummikub: the solver's best play for the token's seat, in the action notation.
-
-        Built only from that seat's view and the public solver. ``action`` is null when no
-        hand tile can be played (``why`` says what to do instead). 401 without a token, 403
-        for another table's token, 400 at a table of another game, 409 when it is not this
-        seat's turn or the game is over.
-        """
-        rate.hit("act", client_address(request))
-        return await service.hint(table_id, bearer(authorization))
-
     @app.get("/api/tables/{table_id}/replay", tags=["tables"])
     async def replay_step(
         table_id: str,
@@ -316,7 +310,7 @@ def create_app(
     ) -> dict[str, Any]:
         """A finished game after ``step`` actions, as the token's seat (or a spectator) saw it."""
         table = await service.get(table_id)
-        seat = service.seat_of(table, bearer(authorization), required=False)
+        seat = await service.seat_for(table, bearer(authorization), required=False)
         return await service.replay_state(table, seat, step)
 
     @app.websocket("/ws/tables/{table_id}")
@@ -325,7 +319,7 @@ def create_app(
         await websocket.accept()
         try:
             table = await service.get(table_id)
-            seat = service.seat_of(table, token, required=False)
+            seat = await service.seat_for(table, token, required=False)
         except ServerError as err:
             code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
             await websocket.close(code=code, reason=_close_reason(str(err)))
@@ -353,6 +347,10 @@ def create_app(
 
     # ----- pages -----------------------------------------------------------------------
 
+    # Included after the play routes, whose paths they do not share: a request is matched
+    # against the routes in order, and play (actions, states, sockets) is most of them.
+    app.include_router(social_router(social))
+    app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -18,6 +18,7 @@ CLOSE_TOO_SLOW = 4008  # the client fell behind: reconnect to get the current st
 CLOSE_FORBIDDEN = 4403  # a token of no seat at this table
 CLOSE_NOT_FOUND = 4404  # no such table
 CLOSE_GONE = 4410  # the table is quarantined or expired
+CLOSE_TOO_MANY = 4429  # the client's address already holds the most connections allowed
 
 QUEUE_SIZE = 32
 SEND_TIMEOUT = 10.0
@@ -58,7 +59,9 @@ class Subscriber:
         while True:
             text = await self._queue.get()
             try:
-                await asyncio.wait_for(self._send(text), self._send_timeout)
+                # a timeout scope, not wait_for: no task is made for every push
+                async with asyncio.timeout(self._send_timeout):
+                    await self._send(text)
             except TimeoutError:
                 self.too_slow.set()
                 return

@@ -33,8 +33,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
+    insert,
     inspect,
     select,
     text,
@@ -168,11 +170,19 @@ def write_seat(s: Session, table_id: str, seat: int, name: str, token: str) -> N
     announce(s, table_id, "seat")
 
 
+_INSERT_ACTION = insert(ActionRow)
+_TABLE_OVER = update(TableRow).where(TableRow.id == bindparam("over_id")).values(is_over=True)
+
+
 def write_action(s: Session, table_id: str, number: int, action: str, seat: int, is_over: bool) -> None:
     """Append the ``number``-th action (an integrity error if another writer stored it first)."""
-    s.add(ActionRow(table_id=table_id, number=number, action=action, seat=seat, at=time.time()))
+    # Core statements on the session's connection: the ORM's unit of work costs more than
+    # the whole write, and this is the write of every action.
+    conn = s.connection()
+    conn.execute(_INSERT_ACTION, {"table_id": table_id, "number": number, "action": action, "seat": seat,
+                                  "at": time.time()})
     if is_over:
-        s.execute(update(TableRow).where(TableRow.id == table_id).values(is_over=True))
+        conn.execute(_TABLE_OVER, {"over_id": table_id})
     announce(s, table_id, str(number + 1))
 
 
@@ -259,6 +269,12 @@ class Store:
                              .where(ActionRow.table_id == table_id, ActionRow.number >= start)
                              .order_by(ActionRow.number))
             return [(a, seat) for a, seat in rows]
+
+    def last_action_time(self, table_id: str) -> float | None:
+        """When the table's last action was stored (wall clock), or None before the first."""
+        with self.session() as s:
+            return s.scalar(select(ActionRow.at).where(ActionRow.table_id == table_id)
+                            .order_by(ActionRow.number.desc()).limit(1))
 
     def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         """Hold (or renew) the right to run a table's bots for ``seconds``; False while another holds it.

@@ -1,4 +1,4 @@
-"""Per-address rate limits (the ``limits`` library) and the cap on open tables.
+"""Per-address rate limits (the ``limits`` library) and the caps on open tables and WebSockets.
 
 Limits are counted per client address (``request.client.host``; behind a reverse proxy
 run uvicorn with ``--forwarded-allow-ips`` so that this is the player's address, see
@@ -7,6 +7,7 @@ run uvicorn with ``--forwarded-allow-ips`` so that this is the player's address,
 
 from __future__ import annotations
 
+import collections
 import math
 import time
 from dataclasses import dataclass
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .clients import CLOSE_TOO_MANY
 from .tables import TooManyRequests
 
 WHAT = {"create": "new tables", "join": "joins", "act": "actions"}
@@ -28,24 +31,29 @@ class LimitSettings:
     join: str | None = "60/minute"
     act: str | None = "20/second"
     open_tables: int | None = 50  # unfinished tables one address may have opened
+    sockets: int | None = 200  # WebSocket connections one address may hold open at once
 
     @classmethod
     def parse(cls, text: str) -> LimitSettings:
-        """``"off"`` or ``"create=30/minute,join=60/minute,act=20/second,open=50"`` (any subset)."""
+        """``"off"`` or ``"create=30/minute,join=60/minute,act=20/second,open=50,sockets=200"`` (any subset)."""
         if text.strip().lower() == "off":
-            return cls(None, None, None, None)
+            return cls(None, None, None, None, None)
         values: dict[str, str | int | None] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, value = part.partition("=")
             key, value = key.strip(), value.strip()
-            if key == "open":
-                if not value.isdigit():
-                    raise ValueError(f"open= takes a number of tables, not {value!r}")
-                values["open_tables"] = int(value)
+            if key in ("open", "sockets"):
+                if value == "off":
+                    values["open_tables" if key == "open" else key] = None
+                elif not value.isdigit():
+                    raise ValueError(f"{key}= takes a number ({'tables' if key == 'open' else 'connections'}) "
+                                     f"or off, not {value!r}")
+                else:
+                    values["open_tables" if key == "open" else key] = int(value)
             elif key in WHAT:
                 values[key] = None if value == "off" else _checked(value)
             else:
-                raise ValueError(f"unknown limit {key!r}: use create=, join=, act= or open=")
+                raise ValueError(f"unknown limit {key!r}: use create=, join=, act=, open= or sockets=")
         return cls(**values)  # type: ignore[arg-type]
 
 
@@ -88,3 +96,38 @@ class RateLimits:
             raise TooManyRequests(f"you already have {open_now} unfinished tables open (at most {cap}): finish one "
                                   "or wait until an idle one expires", 60)
 
+
+
+class SocketCap:
+    """ASGI middleware: at most ``cap`` WebSocket connections open at once per client address.
+
+    Every WebSocket of the app (a table's, the friends room's) counts. One over the cap is
+    accepted and closed at once with :data:`~boneyard.server.clients.CLOSE_TOO_MANY`, so
+    that the client reads a code and a reason rather than a failed handshake.
+    """
+
+    def __init__(self, app: ASGIApp, cap: int | None) -> None:
+        self.app = app
+        self.cap = cap
+        self.open: collections.Counter[str] = collections.Counter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Count the connection while it lasts; refuse it when its address is at the cap."""
+        if scope["type"] != "websocket" or self.cap is None:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        if self.open[address] >= self.cap:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_TOO_MANY,
+                        "reason": f"too many connections from your address (at most {self.cap})"})
+            return
+        self.open[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open[address] -= 1
+            if self.open[address] <= 0:
+                del self.open[address]

@@ -1,5 +1,5 @@
-"""Playing with friends: host and Start, seats handed to bots, the move clock, presence, chat,
-rematch, player identity and ratings (``docs/api.md``, "Friends").
+"""Playing with friends: host and Start, seats handed to bots, resigning, the move clock, presence,
+chat, rematch, player identity and ratings (``docs/api.md``, "Friends").
 
 The game engine and the table service (``tables.py``) know nothing of this: the service
 calls :meth:`Social.loaded` when it rebuilds a stored table and :meth:`Social.changed`
@@ -21,6 +21,7 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,6 +63,7 @@ CHAT_RATE = "5/10 seconds"  # chat messages one seat may send
 CHAT_KEEP = 100  # log entries a push carries (the newest)
 MAX_CLOCK = 3600
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
+RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 
 
@@ -183,6 +185,7 @@ class Room:
     clock: float | None = None
     standins: dict[int, str] = field(default_factory=dict)
     left: set[int] = field(default_factory=set)
+    resigned: list[int] = field(default_factory=list)  # seats that resigned, in order (kept in the log)
     rematch: str | None = None
     rematch_by: int | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -247,6 +250,12 @@ class Social:
                 room.claims[claim.seat] = claim.player_id
             for key in s.scalars(select(KeyRow).where(KeyRow.table_id == table.id)):
                 table.tokens[key.token_hash] = key.seat
+            resigns = s.scalars(select(LogRow.seat).where(LogRow.table_id == table.id, LogRow.kind == "resign")
+                                .order_by(LogRow.id))
+            room.resigned = [seat for seat in resigns if seat is not None]
+        for seat in room.resigned:  # a resignation is for good, even if its stand-in was not stored
+            room.standins[seat] = room.standins.get(seat, RESIGN_BOT)
+            room.left.add(seat)
         room.seen = set(table.names)
         for seat, name in room.standins.items():
             if name in bots():
@@ -265,7 +274,7 @@ class Social:
             self._save(table, room)
             self.service.kick(table)
         self._arm_clock(table, room)
-        if table.game.is_over and not table.fixed_deal and not room.rated:
+        if (table.game.is_over or self.decided(table, room)) and not table.fixed_deal and not room.rated:
             room.rated = True
             self._spawn(self._rate(table, room))
         self.push(table, room)
@@ -368,22 +377,95 @@ class Social:
         if bot_name is not None:
             if bot_name not in bots():
                 raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
-            table.bots[seat] = bot(bot_name)
-            room.standins[seat] = bot_name
+            player = bot(bot_name)
             text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
                 f"the {bot_name} bot now plays for {name}"
-            if own == seat:
-                room.left.add(seat)
+
+            def change() -> None:
+                table.bots[seat] = player
+                room.standins[seat] = bot_name
+                if own == seat:
+                    room.left.add(seat)
         else:
+            if seat in room.resigned:
+                raise Conflict(f"{name} resigned: the {room.standins[seat]} bot plays their seat to the end")
             if seat not in room.standins:
                 raise Conflict(f"{name} plays their own seat already")
-            table.bots.pop(seat, None)
-            room.standins.pop(seat, None)
-            room.left.discard(seat)
             text = f"{name} plays again"
+
+            def change() -> None:
+                table.bots.pop(seat, None)
+                room.standins.pop(seat, None)
+                room.left.discard(seat)
+        await self.service.reseat(table, change)
         self._save(table, room)
         self._say(table, room, "news", seat, name, text)
-        self.service.kick(table)
+
+    # ----- resigning -----------------------------------------------------------------
+
+    @staticmethod
+    def sides(table: Table) -> list[list[int]]:
+        """Who wins or loses together: Eighty's two partnerships (seats 0 and 2, 1 and 3), else each seat."""
+        if boneyard.game_info(table.game_id).get("teams") and table.players % 2 == 0:
+            return [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
+        return [[s] for s in range(table.players)]
+
+    def decided(self, table: Table, room: Room) -> list[int] | None:
+        """The seats that won by resignation: every other side has resigned (None: not decided so)."""
+        if not room.resigned:
+            return None
+        standing = [side for side in self.sides(table) if not any(s in room.resigned for s in side)]
+        return standing[0] if len(standing) == 1 else None
+
+    async def resign(self, table_id: str, token: str | None) -> None:
+        """The token's player resigns: for good, a bot plays their seat to the end and they rank last.
+
+        In Eighty the resignation concedes for the partnership. Once one player (or side) is
+        the only one left who has not resigned, the game is decided: it is rated at once
+        (``docs/api.md``, "Resign"); the others may play on against the bot or leave.
+        """
+        table, room = await self.room(table_id)
+        seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        name = table.who(seat)
+        if table.held:
+            raise Conflict("the game has not started, so there is nothing to resign: leave the table instead")
+        if table.game.is_over:
+            raise Conflict("the game is over: there is nothing to resign")
+        if seat in room.resigned:
+            raise Conflict(f"{name} has already resigned")
+        won = self.decided(table, room)
+        if won is not None:
+            raise Conflict(f"the game is already decided: {self._names(table, won)} won when the others resigned")
+        side = next(side for side in self.sides(table) if seat in side)
+        standing = [g for g in self.sides(table) if seat not in g and not any(s in room.resigned for s in g)]
+        text = f"{name} resigned" + (f" for {self._names(table, side)}" if len(side) > 1 else "")
+        text += f": the {RESIGN_BOT} bot plays their seat to the end"
+        if len(standing) == 1:
+            text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
+        entry = _entry("resign", seat, name, text, time.time())
+        try:
+            await self.service.committer.write(functools.partial(_log_write, table_id=table.id, entry=entry))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so you did not resign ({type(err).__name__})") \
+                from None
+        player = bot(RESIGN_BOT)
+
+        def change() -> None:
+            table.bots[seat] = player
+            room.standins[seat] = RESIGN_BOT
+            room.left.add(seat)
+            room.resigned.append(seat)
+            room.log.append(entry)
+            del room.log[:-CHAT_KEEP]
+
+        await self.service.reseat(table, change)
+        self._save(table, room)
+
+    @staticmethod
+    def _names(table: Table, seats: list[int]) -> str:
+        names = [table.who(s) for s in seats]
+        return " and ".join(names)
 
     # ----- the move clock ------------------------------------------------------------
 
@@ -393,7 +475,8 @@ class Social:
             room.timer = None
         room.deadline = None
         game = table.game
-        if not room.clock or table.held or game.is_over or game.current_player in table.bots:
+        if (not room.clock or table.held or table.hold is not None or game.is_over
+                or game.current_player in table.bots):
             return
         seat, version = game.current_player, table.version
         if seat is None:
@@ -481,6 +564,9 @@ class Social:
             "is_over": table.game.is_over,
             "seats": seats,
             "log": room.log,
+            "resigned": list(room.resigned),
+            "decided": self.decided(table, room),
+            "between_hands": table.hold is not None,
             "rematch": room.rematch,
             "rematch_by": table.who(room.rematch_by) if room.rematch_by is not None else None,
             "public_url": self.public_url,
@@ -489,6 +575,8 @@ class Social:
     def push(self, table: Table, room: Room) -> None:
         """Queue the room's view for every friends socket of the table."""
         room.version += 1
+        if not room.listeners:
+            return
         text = orjson.dumps(self.view(table, room)).decode()
         for sub in list(room.listeners.values()):
             sub.offer(text, room.version)
@@ -496,7 +584,7 @@ class Social:
     # ----- rematch -------------------------------------------------------------------
 
     async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A finished table's player proposes the same seats and rules again, the deal rotated.
+        """A finished (or decided) table's player proposes the same seats and rules again, the deal rotated.
 
         The proposer is seated at once and becomes the new table's host; the others accept
         from the banner (:meth:`accept`); bot seats are bots again.
@@ -504,14 +592,14 @@ class Social:
         table, room = await self.room(table_id)
         seat = self.service.seat_of(table, token, required=True)
         assert seat is not None
-        if not table.game.is_over:
-            raise Conflict("a rematch is offered once the game is over")
+        if not table.game.is_over and self.decided(table, room) is None:
+            raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
         if room.rematch is not None:
             raise Conflict(f"{table.who(room.rematch_by)} already proposed a rematch: accept it")
         seats = list(table.seats)
         dealer = None if table.dealer is None else (table.dealer + 1) % table.players
         new = await self.service.create(table.game_id, table.players, table.rules, seats, None, None, dealer,
-                                        practice=False, creator=table.creator)
+                                        practice=False, creator=table.creator, next_timeout=table.next_timeout)
         host = await self.created(new, room.clock)
         new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
         await self._claim_copy(table, room, new, seat)
@@ -650,13 +738,9 @@ class Social:
                                     mu=model.mu, sigma=model.sigma, games=0)
                     db.add(row)
                 rows.append(row)
-            if info.get("teams") and len(scores) == table.players and table.players % 2 == 0:
-                groups = [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
-            else:
-                groups = [[s] for s in range(table.players)]
+            groups = self.sides(table)
             teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma) for s in g] for g in groups]
-            team_scores = [sign * scores[g[0]] if g[0] < len(scores) else 0 for g in groups]
-            new = model.rate(teams, scores=team_scores)
+            new = model.rate(teams, ranks=self._ranks(groups, scores, sign, room.resigned))
             for g, team in zip(groups, new, strict=True):
                 for s_, r in zip(g, team, strict=True):
                     rows[s_].mu, rows[s_].sigma = float(r.mu), float(r.sigma)
@@ -665,6 +749,23 @@ class Social:
             room.ratings = {s_: {"mu": round(rows[s_].mu, 2), "sigma": round(rows[s_].sigma, 2),
                                  "ordinal": round(rows[s_].mu - 3 * rows[s_].sigma, 2)} for s_ in range(table.players)}
         return True
+
+    @staticmethod
+    def _ranks(groups: list[list[int]], scores: Sequence[float], sign: int, resigned: list[int]) -> list[float]:
+        """Each side's place (1 is first): by score, except that sides that resigned come last,
+        the first to resign lowest."""
+        def score(g: list[int]) -> float:
+            return sign * scores[g[0]] if g[0] < len(scores) else 0.0
+
+        gone = {i: min(resigned.index(s) for s in g if s in resigned) for i, g in enumerate(groups)
+                if any(s in resigned for s in g)}
+        live = [i for i in range(len(groups)) if i not in gone]
+        ranks = [0.0] * len(groups)
+        for i in live:
+            ranks[i] = 1.0 + sum(1 for j in live if score(groups[j]) > score(groups[i]))
+        for i, when in gone.items():
+            ranks[i] = len(live) + 1.0 + sum(1 for other in gone.values() if other > when)
+        return ranks
 
     def history(self, game: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Finished tables (not expired), newest first, with who sat where: the lobby's history."""
@@ -787,6 +888,12 @@ def router(social: Social) -> APIRouter:
         await social.chat(table_id, _bearer(authorization), body.text)
         return {"ok": True}
 
+    @r.post("/api/tables/{table_id}/resign")
+    async def resign(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Resign for good: a bot plays the seat to the end and the player ranks last (``docs/api.md``)."""
+        await social.resign(table_id, _bearer(authorization))
+        return {"resigned": True}
+
     @r.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """Propose the same game again: answers the new table, the proposer's seat token and host token."""
@@ -833,14 +940,20 @@ def router(social: Social) -> APIRouter:
             f"<td>{r['ordinal']:.1f}</td><td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
             for i, r in enumerate(rows, 1))
         empty = "" if rows else "<p>No rated games yet.</p>"
+        others = " · ".join(f"<a href='/leaderboard/{g}'>{html.escape(boneyard.game_info(g)['name'])}</a>"
+                            for g in boneyard.games() if g != game_id)
         return HTMLResponse(
             "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
-            f"initial-scale=1'><title>{name} leaderboard</title><link rel=stylesheet href='/static/app.css'></head>"
-            f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main><h1>{name}: leaderboard</h1>{empty}"
-            "<table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th><th>Players</th><th>Games</th>"
-            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table>"
+            f"initial-scale=1'><title>{name} leaderboard — boneyard</title><link rel=stylesheet href='/static/app.css'>"
+            "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
+            f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard</h1></header>"
+            f"<main>{empty}"
+            "<div class=scroll-x><table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th>"
+            "<th>Players</th><th>Games</th>"
+            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table></div>"
             "<p class=muted>Rating: openskill's mu − 3σ, per game and player count; bots are rated on the same "
-            "scale. A table counts when its deal was not fixed and the game finished.</p></main></body></html>")
+            "scale. A table counts when its deal was not fixed and the game finished (or was decided when the "
+            f"others resigned).</p><p class=fr-nav>Other games: {others}</p></main></body></html>")
 
     @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
     async def my_games_page() -> HTMLResponse:

@@ -9,7 +9,7 @@ How work is spread so that no table can hold up another (``docs/deploy.md`` defe
   choosing a bot's action, and building every seat's state after a change (its view, its
   legal actions, its JSON push), all in one hop. A per-table ``asyncio.Lock`` makes one
   table's work strictly sequential while other tables' work proceeds. Rare, long work (a
-  replay step of a long game, a Rummikub hint) runs on a separate pool, so a burst of it
+  replay step of a long game) runs on a separate pool, so a burst of it
   queues behind itself and never delays play.
 - **Every write goes through the group committer** (``commits.py``): the writes of many
   tables share one transaction, and each request is answered and broadcast only after the
@@ -51,7 +51,17 @@ from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer, ShuttingDown
-from .db import ORIGIN, Store, hash_token, new_table_row, write_action, write_expired, write_seat, write_table
+from .db import (
+    ORIGIN,
+    Store,
+    announce,
+    hash_token,
+    new_table_row,
+    write_action,
+    write_expired,
+    write_seat,
+    write_table,
+)
 
 log = logging.getLogger("boneyard.server")
 
@@ -234,8 +244,11 @@ class Table:
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
 
     def humans(self) -> list[int]:
-        """The joined human seats: the players a between-hands hold waits for."""
-        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names]
+        """The joined human seats no bot plays for: the players a between-hands hold waits for.
+
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
+        """
+        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
 
     @property
     def version(self) -> int:
@@ -276,8 +289,13 @@ class Table:
         return out
 
 
-def parse_seats(seats: Any, players: int) -> list[str]:
-    """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong."""
+def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> list[str]:
+    """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong.
+
+    ``known`` is the list of bot names (default: ``bots()``, which reads every installed
+    package's metadata to find plugin bots: the server passes the list it made once).
+    """
+    known = bots() if known is None else known
     if seats is None:
         return ["human"] * players
     if not isinstance(seats, list) or len(seats) != players:
@@ -288,8 +306,8 @@ def parse_seats(seats: Any, players: int) -> list[str]:
             out.append(kind)
         elif isinstance(kind, str) and kind.startswith("bot:"):
             name = kind[4:]
-            if name not in bots():
-                raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(bots())}")
+            if name not in known:
+                raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(known)}")
             out.append(kind)
         else:
             raise BadRequest(f"seat {s}: {quote(kind)} is neither \"human\" nor \"bot:NAME\"")
@@ -340,7 +358,7 @@ class TableService:
         # must not be first used by several table threads at once.
         for game_id in boneyard.games():
             boneyard.game_info(game_id)
-        bots()
+        self.bot_names = bots()  # once: listing plugin bots reads every installed package's metadata
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
@@ -415,9 +433,15 @@ class TableService:
             if what == "new":
                 self._spawn(self._quiet(self.get(table_id)))
             return
+        if what.startswith("ready."):  # a "Next hand" pressed at another process
+            hand, _, seat = what[len("ready."):].partition(".")
+            if hand.isdigit() and seat.isdigit():
+                self._spawn(self._quiet(self._press(table, int(seat), int(hand), catch_up=True)))
+            return
         if what.isdigit() and int(what) <= table.version:
             return
-        self._spawn(self._quiet(self.catch_up(table)))
+        # a new version needs only the new actions; a seat or anything else, the seats too
+        self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit())))
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was away: catch every table up."""
@@ -448,16 +472,26 @@ class TableService:
         stored = self.store.actions(table_id)
         table.actions = [a for a, _ in stored]
         table.last_seat = stored[-1][1] if stored else None
+        for seat_row in self.store.seats(table_id):
+            table.names[seat_row.seat] = seat_row.name
+            table.tokens[seat_row.token_hash] = seat_row.seat
         try:
-            table.game = boneyard.replay(table.record())
+            # All but the last action, then the last one: if it ended a hand, the table is
+            # between hands again, with what each seat saw of the hand's end.
+            table.game = boneyard.replay({**table.record(), "actions": table.actions[:-1]})
+            if table.actions:
+                table.snapshot = self._snapshot(table, table.version - 1)
+                hand, was_over = table.game.hand_number, table.game.is_over
+                table.game.apply(table.actions[-1])
+                if table.game.hand_number != hand or table.game.is_over != was_over:
+                    table.ended = self._ended(table, hand)
+                    at = self.store.last_action_time(table_id)
+                    table.hold = self._new_hold(table, hand, time.time() if at is None else at)
         except Exception as err:
             reason = f"this table's record no longer replays ({type(err).__name__}: {str(err)[:MAX_QUOTE]})"
             self.quarantined[table_id] = reason
             log.error("table %s quarantined: %s", table_id, reason)
             raise Gone(reason) from None
-        for seat_row in self.store.seats(table_id):
-            table.names[seat_row.seat] = seat_row.name
-            table.tokens[seat_row.token_hash] = seat_row.seat
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
         for hook in self.hooks:
             hook.loaded(table)
@@ -485,6 +519,7 @@ class TableService:
                 raise Unavailable(f"the database cannot be reached, try again in a moment ({type(err).__name__})") \
                     from None
             self.tables[table_id] = table
+            self._arm_hold(table)
             future.set_result(table)
             self.kick(table)
             return table
@@ -497,7 +532,8 @@ class TableService:
 
     # ----- states --------------------------------------------------------------------
 
-    def _state(self, table: Table, seat: int | None, version: int) -> dict[str, Any]:
+    def _state(self, table: Table, seat: int | None, version: int,
+               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         game = table.game
         legal = [str(a) for a in game.legal_actions()] if seat is not None and seat == game.current_player else []
         return {
@@ -505,7 +541,7 @@ class TableService:
             "game": table.game_id,
             "seat": seat,
             "version": version,
-            "seats": table.seat_info(),
+            "seats": table.seat_info() if seats is None else seats,
             "view": game.view(seat),
             "legal_actions": legal,
             "current_player": game.current_player,
@@ -520,15 +556,23 @@ class TableService:
 
     def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None,
                   ended: dict[int | None, dict[str, Any]] | None = None, hold: Hold | None = None) -> Snapshot:
-        """Every seat's state at the game's present position, and the pushes sure to be sent (worker thread).
+        """The states readers can ask for at the game's present position, and the pushes sure to be sent
+        (worker thread).
 
+        Only the spectator's state and those of seats someone holds a token for (or that
+        act or watch) are built: a bot's seat has no token, so nobody can ask for its state,
+        and a seat that gets a token later (a join) gets a new snapshot then.
         ``ended`` and ``hold`` are the between-hands facts of this position when they change
         with it (a hand just ended); otherwise the table's own are shown.
         """
         version = table.version if version is None else version
         if ended is None:
             ended, hold = table.ended, table.hold
-        states = {seat: self._state(table, seat, version) for seat in [None, *range(table.players)]}
+        watching = {sub.seat for sub in list(table.subscribers.values())}
+        wanted = {None, acting, *table.tokens.values(), *watching}
+        seats = table.seat_info()
+        states = {seat: self._state(table, seat, version, seats) for seat in [None, *range(table.players)]
+                  if seat in wanted}
         between = None
         if hold is not None:
             between = {"hand": hold.hand, "waiting": [s for s in table.humans() if s not in hold.ready],
@@ -537,8 +581,9 @@ class TableService:
             state["between_hands"] = between
             state["ended_hand"] = ended.get(seat) if ended else None
         snapshot = Snapshot(version, states, {}, ended=ended, hold=hold)
-        for seat in {acting, *(sub.seat for sub in list(table.subscribers.values()))}:
-            snapshot.push(seat)
+        for seat in {acting, *watching}:
+            if seat in states:
+                snapshot.push(seat)
         return snapshot
 
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -627,7 +672,7 @@ class TableService:
             game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules, deck=deck, dealer=dealer)
         except ValueError as err:
             raise BadRequest(str(err)[:600]) from None
-        seat_kinds = parse_seats(seats, game.players)
+        seat_kinds = parse_seats(seats, game.players, self.bot_names)
         record = game.record()
         table = Table(id=secrets.token_urlsafe(6), game_id=game_id, players=game.players, seed=seed,
                       rules=game.rules.to_dict(), seats=seat_kinds, game=game, deck=record.get("deck"),
@@ -680,6 +725,17 @@ class TableService:
             raise Forbidden("this token does not belong to any seat at this table")
         return seat
 
+    async def seat_for(self, table: Table, token: str | None, required: bool) -> int | None:
+        """:meth:`seat_of`, but a token this process does not know yet is looked up in the database
+        first when processes share it: the seat may have been taken at another process a moment ago."""
+        try:
+            return self.seat_of(table, token, required)
+        except Forbidden:
+            if not self.shared:
+                raise
+            await self.catch_up(table)
+            return self.seat_of(table, token, required)
+
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected_version: int | None = None) -> tuple[Table, int]:
         """Play a seat's action; refused actions leave the table unchanged. Returns the table and seat.
@@ -689,7 +745,7 @@ class TableService:
         playing it again, and any other stale version is refused with 409 and the state.
         """
         table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
+        seat = await self.seat_for(table, token, required=True)
         assert seat is not None
         if not isinstance(action, str) or not action.strip():
             raise BadRequest("action must be a non-empty string in the action notation, e.g. \"play 6-4\"")
@@ -737,19 +793,46 @@ class TableService:
         pressing for another ``hand`` than the one that ended changes nothing.
         """
         table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
+        seat = await self.seat_for(table, token, required=True)
         assert seat is not None
+        pressed = await self._press(table, seat, hand)
+        if pressed is not None and self.shared:
+            # the other processes count this press too (their own hold of this hand)
+            self._spawn(self._quiet(self.committer.write(
+                functools.partial(announce, table_id=table.id, what=f"ready.{pressed}.{seat}"))))
+        return table, seat
+
+    async def _press(self, table: Table, seat: int, hand: int | None, catch_up: bool = False) -> int | None:
+        """Count ``seat``'s "Next hand" for ``hand`` (None: the hand that ended); the hand counted, or
+        None when the press changes nothing. ``catch_up``: a press made at another process, whose
+        hand end this process may not have applied yet."""
         async with table.lock:
+            if catch_up and (table.hold is None or (hand is not None and table.hold.hand < hand)):
+                await self._catch_up_locked(table)
             hold = table.hold
             if hold is None or (hand is not None and hand != hold.hand) or seat in hold.ready:
-                return table, seat
+                return None
             hold.ready.add(seat)
             if all(s in hold.ready for s in table.humans()):
                 self._end_hold(table)
             table.snapshot = await self._run(self._snapshot, table)
         self.broadcast(table)
         self.kick(table)
-        return table, seat
+        return hold.hand
+
+    async def reseat(self, table: Table, change: Callable[[], None]) -> None:
+        """Change who plays a seat (``change``, under the table's lock: social.py's stand-ins), then push.
+
+        A between-hands hold that now waits for nobody (its last unready human handed their
+        seat to a bot) ends at once.
+        """
+        async with table.lock:
+            change()
+            if table.hold is not None and all(s in table.hold.ready for s in table.humans()):
+                self._end_hold(table)
+            table.snapshot = await self._run(self._snapshot, table)
+        self.broadcast(table)
+        self.kick(table)
 
     @staticmethod
     def _end_hold(table: Table) -> None:
@@ -784,10 +867,26 @@ class TableService:
         if game.hand_number == hand and game.is_over == was_over:
             return text, self._snapshot(table, table.version + 1, acting=seat)
         ended = self._ended(table, hand)
-        hold = None
-        if not game.is_over and table.next_timeout > 0 and table.humans():
-            hold = Hold(hand, time.time() + table.next_timeout)
+        hold = self._new_hold(table, hand, time.time())
         return text, self._snapshot(table, table.version + 1, acting=seat, ended=ended, hold=hold)
+
+    @staticmethod
+    def _new_hold(table: Table, hand: int, ended_at: float) -> Hold | None:
+        """The wait after ``hand`` ended at ``ended_at`` (wall clock): None at a finished game, a
+        table with no joined human or no wait, or when the wait is already over."""
+        if table.game.is_over or table.next_timeout <= 0 or not table.humans():
+            return None
+        until = ended_at + table.next_timeout
+        return Hold(hand, until) if until > time.time() else None
+
+    def _arm_hold(self, table: Table) -> None:
+        """Start the timer that deals on when the table's hold runs out (on the event loop)."""
+        hold = table.hold
+        if hold is None or hold.timer is not None:
+            return
+        hand = hold.hand
+        hold.timer = asyncio.get_running_loop().call_later(
+            max(0.0, hold.until - time.time()), lambda: self._spawn(self._release(table, hand)))
 
     def _ended(self, table: Table, hand: int) -> dict[int | None, dict[str, Any]]:
         """Each seat's record of the hand that just ended, built only from its own views.
@@ -863,36 +962,49 @@ class TableService:
         table.touched = time.monotonic()
         if snapshot.ended is not table.ended:
             table.ended, table.hold = snapshot.ended, snapshot.hold
-            if table.hold is not None:
-                hand = table.hold.hand
-                table.hold.timer = asyncio.get_running_loop().call_later(
-                    table.next_timeout, lambda: self._spawn(self._release(table, hand)))
+            self._arm_hold(table)
 
     def _rebuild(self, table: Table) -> None:
         """Rebuild the game from the stored actions (after a refused commit)."""
         table.game = boneyard.replay(table.record())
 
-    async def catch_up(self, table: Table) -> None:
-        """Apply the actions and joins another process stored for this table, then push them."""
+    async def catch_up(self, table: Table, seats: bool = True) -> None:
+        """Apply the actions (and, with ``seats``, the joins) another process stored for this table,
+        then push them."""
         async with table.lock:
-            changed = await self._catch_up_locked(table)
+            changed = await self._catch_up_locked(table, seats)
         if changed:
             self.kick(table)
 
-    async def _catch_up_locked(self, table: Table) -> bool:
-        changed = await self._run(self._catch_up, table)
+    async def _catch_up_locked(self, table: Table, seats: bool = True) -> bool:
+        hold = table.hold
+        changed = await self._run(self._catch_up, table, seats)
+        if table.hold is not hold and hold is not None and hold.timer is not None:
+            hold.timer.cancel()  # play went on elsewhere: this hold is over
+        self._arm_hold(table)
         if changed:
             self.broadcast(table)
         return changed
 
-    def _catch_up(self, table: Table) -> bool:
+    def _catch_up(self, table: Table, with_seats: bool = True) -> bool:
+        """Apply what other processes stored (worker thread): the actions, and the seats if asked.
+
+        A hand that ended there is between hands here too (the wait counted from now),
+        and an action played after it ends that wait.
+        """
         stored = self.store.actions(table.id, start=table.version)
-        seats = self.store.seats(table.id)
-        changed = bool(stored) or len(seats) != len(table.names)
+        seats = self.store.seats(table.id) if with_seats else []
+        changed = bool(stored) or (with_seats and len(seats) != len(table.names))
         for text, seat in stored:
-            table.game.apply(text)
+            game = table.game
+            hand, was_over = game.hand_number, game.is_over
+            game.apply(text)
             table.actions.append(text)
             table.last_seat, table.last_sent = seat, None
+            table.hold = None
+            if game.hand_number != hand or game.is_over != was_over:
+                table.ended = self._ended(table, hand)
+                table.hold = self._new_hold(table, hand, time.time())
         for row in seats:
             table.names[row.seat] = row.name
             table.tokens[row.token_hash] = row.seat
@@ -900,31 +1012,6 @@ class TableService:
             table.snapshot = self._snapshot(table)
             table.touched = time.monotonic()
         return changed
-
-    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A hint for the token's seat from the game's hint module (``server/hints/<id>.py``).
-
-        Built from that seat's view only, so a hint can never reveal a hidden tile.
-        """
-        from .hints import HINTS
-
-        table = await self.get(table_id)
-        seat = self.seat_of(table, token, required=True)
-        hint = HINTS.get(table.game_id)
-        if hint is None:
-            raise BadRequest(f"no hints are given at {boneyard.game_info(table.game_id)['name']} tables")
-        state = self.state(table, seat)
-        if state["is_over"]:
-            raise Conflict("the game is over: there is nothing to hint")
-        if state["current_player"] != seat:
-            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
-        found = await self._run_slow(hint, state["view"])
-        async with table.lock:
-            if table.version != state["version"]:
-                raise Conflict("the table moved on while the hint was worked out: ask again")
-            if found["action"] is not None and not await self._run(table.game.is_legal, found["action"]):
-                found.update(action=None, why="the solver's play is not legal now under this table's rules")
-        return {"table": table.id, "seat": seat, "version": state["version"], **found}
 
     async def replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions (the replay viewer)."""
@@ -1025,14 +1112,19 @@ class TableService:
     async def _bot_step(self, table: Table) -> bool:
         """Play one bot action if a bot is to act; False when the turn is a human's or the game is over.
 
-        On a shared database, a process that does not hold the table's lease waits: the
-        holder's moves reach it by notice, and when the holder dies the lease runs out.
+        On a shared database, a process that does not hold the table's lease waits a lease's
+        length before asking again: the holder's moves reach it by notice, and when the
+        holder dies its lease runs out. A process that has just taken the lease first reads
+        what it may have missed.
         """
-        if self.shared and not await self._has_lease(table):
-            await asyncio.sleep(LEASE / 3)
-            await self.catch_up(table)
-            game = table.game
-            return table.id in self.tables and not game.is_over and game.current_player in table.bots
+        if self.shared:
+            fresh = table.id not in self._leases
+            if not await self._has_lease(table):
+                await asyncio.sleep(LEASE)
+                game = table.game
+                return table.id in self.tables and not game.is_over and game.current_player in table.bots
+            if fresh:
+                await self.catch_up(table)
         async with table.lock:
             if (table.id not in self.tables or table.held or table.game.is_over
                     or table.game.current_player not in table.bots or table.hold is not None):
@@ -1048,17 +1140,16 @@ class TableService:
     async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
         """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
 
-        False, with nothing played, when the table has moved on, is held, or it is not that
-        seat's turn any more.
+        False, with nothing played, when the table has moved on, is held (before the start or
+        between hands), or it is not that seat's turn any more.
         """
         async with table.lock:
             game = table.game
-            if (table.id not in self.tables or table.held or game.is_over or table.version != version
-                    or game.current_player != seat):
+            if (table.id not in self.tables or table.held or table.hold is not None or game.is_over
+                    or table.version != version or game.current_player != seat):
                 return False
-            text, snapshot = await self._run(self._bot_advance, table, seat, player)
             try:
-                await self._store(table, seat, text, snapshot, sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
             except Stale:
                 return False
         self.broadcast(table)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,7 +59,7 @@ def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
         t = re.search(r"\b(\d)-(\d)\b", line[m.end():])
         if t is not None:
             out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile(int(t.group(1)), int(t.group(2))))] = 1.0
-    game_part = Obs(bytes(4 * enc.obs_size))
+    game_part = Obs(array("f", bytes(4 * enc.obs_size)))
     enc.fill(game_part, view)
     start = o["history"] + HISTORY_WINDOW * width
     out[start:] = game_part.vector()[start:]
@@ -132,15 +133,21 @@ def test_openspiel_python_answers_match_the_cpp_path(game_id: str) -> None:
             for p in range(game.num_players()):
                 assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
                 fast = state.observation_tensor(p)
-                assert fast == pyspiel.State.observation_tensor(state, p)
+                assert type(fast) is list and len(fast) == fresh.obs_size
+                # Written as Python floats: the same float32 values as the C++ path's tensor.
+                assert np.array_equal(np.asarray(fast, np.float32),
+                                      np.asarray(pyspiel.State.observation_tensor(state, p), np.float32))
                 if state.table is not None:
                     want = reference(fresh, state.table.game.view(p))
                     assert np.array_equal(np.asarray(fast, np.float32), want)
                 checked += 1
             if state.is_chance_node():
-                state.apply_action(rng.randrange(256))
+                outcomes = state.chance_outcomes()
+                assert state.legal_actions() == [a for a, _ in outcomes]
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
-                assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+                assert np.array_equal(np.asarray(state.observation_tensor(), np.float32),
+                                      np.asarray(pyspiel.State.observation_tensor(state), np.float32))
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
         assert state.legal_actions() == pyspiel.State.legal_actions(state)
@@ -151,8 +158,8 @@ def test_openspiel_bad_players_are_refused_like_cpp() -> None:
     state = game.new_initial_state()
     with pytest.raises(pyspiel.SpielError):
         state.observation_tensor()  # a chance node has no observing player
-    for _ in range(bos.SEED_BYTES):
-        state.apply_action(5)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
     for bad in (-1, game.num_players()):
         with pytest.raises(pyspiel.SpielError):
             state.observation_tensor(bad)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyspiel
 import pytest
@@ -10,19 +12,35 @@ from open_spiel.python.algorithms import ismcts, mcts
 import boneyard
 import boneyard.rl.openspiel as bos
 from boneyard.rl import encoding
+from boneyard.rl.encoding import KIND_INDEX, KINDS
+from boneyard.tiles import Tile
 
 GAMES = boneyard.games()
 
 
+def chance_step(state: pyspiel.State, rng: np.random.Generator) -> None:
+    """Apply one chance outcome drawn with the probabilities the state declares."""
+    outcomes = state.chance_outcomes()
+    actions, probs = zip(*outcomes, strict=True)
+    assert sum(probs) == pytest.approx(1.0) and list(actions) == state.legal_actions()
+    state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+
+
 def dealt(game: pyspiel.Game, seed: int) -> pyspiel.State:
-    """A state after the seed's chance nodes."""
+    """A state after the chance nodes before the first decision (the first hand and the next one drawn)."""
     state = game.new_initial_state()
     rng = np.random.default_rng(seed)
     while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert len(outcomes) == bos.CHANCE_OUTCOMES and sum(p for _, p in outcomes) == pytest.approx(1.0)
-        state.apply_action(int(rng.integers(bos.CHANCE_OUTCOMES)))
+        chance_step(state, rng)
     return state
+
+
+def play(state: pyspiel.State, rng: np.random.Generator) -> None:
+    """One step: a chance outcome as declared, or a uniformly random legal action."""
+    if state.is_chance_node():
+        chance_step(state, rng)
+    else:
+        state.apply_action(int(rng.choice(state.legal_actions())))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -51,7 +69,7 @@ def test_the_declared_facts(game_id: str) -> None:
     assert (kind.min_num_players, kind.max_num_players) == (info["players"]["min"], info["players"]["max"])
     assert game.num_players() == info["players"]["default"]
     assert game.num_distinct_actions() == enc.num_actions
-    assert game.max_chance_outcomes() == 256
+    assert game.max_chance_outcomes() == 28  # a tile kind (or a seat, for the first dealer)
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     assert game.max_game_length() == enc.facts.max_game_length
     assert game.observation_tensor_shape() == [enc.obs_size]
@@ -64,23 +82,76 @@ def test_states_follow_the_engine(game_id: str) -> None:
     game = pyspiel.load_game(bos.short_name(game_id))
     state = dealt(game, 1)
     table = state.table
-    seed = int.from_bytes(bytes(state.seed_bytes), "big")
-    assert table.game.record()["seed"] == seed
+    record = table.game.record()
+    assert record["seed"] == 0 and record.get("dealer") == state.dealer
+    assert (state.dealer is None) == (game_id == "twobox")  # two-box has no dealer to draw
+    assert state.pending is not None  # the next hand's tiles are drawn before the first decision
     rng = np.random.default_rng(1)
-    for _ in range(40):
-        if state.is_terminal():
-            break
+    decisions = 0
+    while not state.is_terminal() and (decisions < 40 or not state.later_decks):
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
         player = state.current_player()
         assert player == table.game.current_player
-        obs = np.asarray(state.observation_tensor(player))
+        obs = np.asarray(state.observation_tensor(player), np.float32)
         assert np.array_equal(obs, table.observe(player))
         legal = state.legal_actions()
         assert legal == sorted(table.legal())
         action = int(rng.choice(legal))
         assert state.action_to_string(player, action) == str(table.legal()[action])
         state.apply_action(action)
-    again = boneyard.replay(table.game.record())
-    assert again.view(None) == table.game.view(None)
+        decisions += 1
+    assert table.game.deck_source is None  # attached only while the state applies a move
+    # The engine dealt every later hand from the tiles chance drew: the record's actions,
+    # replayed with those decks, give the same game; with the seed's own shuffles they do not.
+    decks = list(state.later_decks)
+    again = boneyard.new_game(game_id, seed=0, deck=record["deck"], dealer=record.get("dealer"))
+    again.deck_source = lambda full: decks.pop(0)
+    for text in table.game.record()["actions"]:
+        again.apply(text)
+    seats = range(game.num_players())
+    assert [again.view(p) for p in seats] == [table.game.view(p) for p in seats] and not decks
+    if state.later_decks:
+        try:
+            plain = boneyard.replay(table.game.record())
+        except boneyard.IllegalAction:
+            return  # the seed's own deal does not even allow the moves played
+        assert [plain.view(p) for p in seats] != [table.game.view(p) for p in seats]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_chance_draws_every_unseen_tile_alike(game_id: str) -> None:
+    """Each tile node's probabilities are copies left / tiles left, and the engine deals in that order."""
+    game = pyspiel.load_game(bos.short_name(game_id))
+    enc = encoding(game_id)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    if enc.random_first_dealer:
+        assert state.chance_outcomes() == [(s, pytest.approx(1 / enc.players)) for s in range(enc.players)]
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "seat 1 deals first"
+        chance_step(state, rng)
+    full = Counter(enc.full_set)
+    drawn: list[Tile] = []
+    while state.table is None:
+        left = full - Counter(drawn)
+        want = {KIND_INDEX[t]: c / left.total() for t, c in left.items()}
+        got = dict(state.chance_outcomes())
+        assert got == pytest.approx(want)
+        k = int(rng.choice(list(got), p=np.asarray(list(got.values())) / sum(got.values())))
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, k) == f"tile {KINDS[k]}"
+        state.apply_action(k)
+        drawn.append(KINDS[k])
+    assert state.table.game.record()["deck"] == [str(t) for t in drawn]
+    # The next hand's tiles are being drawn: a kind with no unseen copy left is refused.
+    k, _ = state.chance_outcomes()[0]
+    for _ in range(full[KINDS[k]]):
+        state.apply_action(k)
+    assert k not in state.legal_actions()
+    before = str(state)
+    with pytest.raises(Exception, match="not an unseen tile"):
+        state.apply_action(k)
+    assert str(state) == before
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -89,12 +160,13 @@ def test_resample_from_infostate_keeps_the_information_state(game_id: str) -> No
     state = dealt(game, 2)
     rng = np.random.default_rng(2)
     for _ in range(12):
-        state.apply_action(int(rng.choice(state.legal_actions())))
+        play(state, rng)
         if state.is_terminal():
             pytest.skip("game over before the check")
     player = state.current_player()
     key = state.information_state_string(player)
     worlds = set()
+    pendings = {tuple(state.pending)}
     for k in range(5):
         world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert world.information_state_string(player) == key
@@ -102,9 +174,13 @@ def test_resample_from_infostate_keeps_the_information_state(game_id: str) -> No
         assert world.returns() == state.returns()
         others = [p for p in range(game.num_players()) if p != player]
         worlds.add(tuple(str(world.table.game.view(p)["hand"]) for p in others))
+        # The next hand's tiles, drawn by chance and seen by nobody, are drawn anew too.
+        assert world.pending is not None and sorted(world.pending) == sorted(state.pending)
+        pendings.add(tuple(world.pending))
         world.apply_action(world.legal_actions()[k % len(world.legal_actions())])
     assert state.information_state_string(player) == key  # the original is untouched
     assert len(worlds) > 1  # the hidden tiles really are dealt anew
+    assert len(pendings) == 6
 
 
 def test_ismcts_plays_a_whole_game_of_rounce() -> None:
@@ -132,6 +208,7 @@ def test_observers_refuse_what_they_cannot_show() -> None:
         game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
                                                          private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
     state = game.new_initial_state()
-    assert state.is_chance_node() and "seed" in str(state)
-    with pytest.raises(Exception, match="seed byte"):
+    assert state.is_chance_node() and state.table is None
+    assert state.observation_string(0) == "player 0: the first hand is being drawn"
+    with pytest.raises(Exception, match="first dealer is a seat"):
         state.apply_action(300)

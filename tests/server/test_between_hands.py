@@ -1,12 +1,17 @@
-"""Between hands: the table waits for every human's "Next hand", and the ended hand survives a reload."""
+"""Between hands: the table waits for every human's "Next hand"; the ended hand and the wait survive a
+reload and a restart."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from boneyard.server import create_app
+
+from .conftest import NO_LIMITS
 from .test_api import auth, join_all, new_table
 
 
@@ -108,3 +113,42 @@ def test_next_timeout_is_checked(client: TestClient) -> None:
     tokens = join_all(client, table_id, 2)
     _, after = play_to_hand_end(client, table_id, tokens)
     assert after["between_hands"] is None and after["ended_hand"]["hand"] == 1  # no wait, the hand still kept
+
+
+def test_a_table_between_hands_still_waits_after_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    with TestClient(create_app(db, bot_delay=0.0, limits=NO_LIMITS)) as client:
+        table_id = new_table(client, players=2, seed=5, next_timeout=600)
+        tokens = join_all(client, table_id, 2)
+        _before, after = play_to_hand_end(client, table_id, tokens)
+        client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0]), json={"hand": 1})
+        ended = {s: client.get(f"/api/tables/{table_id}", headers=auth(t)).json()["ended_hand"]
+                 for s, t in enumerate(tokens)}
+    with TestClient(create_app(db, bot_delay=0.0, limits=NO_LIMITS)) as client:
+        state = client.get(f"/api/tables/{table_id}", headers=auth(tokens[0])).json()
+        hold = state["between_hands"]
+        # the same hand's wait with the same deadline; a press from before the restart is asked again
+        assert hold["hand"] == 1 and hold["waiting"] == [0, 1]
+        assert abs(hold["until"] - after["between_hands"]["until"]) < 2
+        assert {s: client.get(f"/api/tables/{table_id}", headers=auth(t)).json()["ended_hand"]
+                for s, t in enumerate(tokens)} == ended
+        s = state["current_player"]
+        mine = client.get(f"/api/tables/{table_id}", headers=auth(tokens[s])).json()
+        r = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[s]),
+                        json={"action": mine["legal_actions"][0] if mine["legal_actions"] else "pass"})
+        assert r.status_code == 409 and "hand 1 has just ended" in r.json()["detail"]
+        for token in tokens:
+            client.post(f"/api/tables/{table_id}/next", headers=auth(token), json={"hand": 1})
+        assert client.get(f"/api/tables/{table_id}").json()["between_hands"] is None
+
+
+def test_a_wait_that_ran_out_while_the_server_was_down_is_over(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'late.db'}"
+    with TestClient(create_app(db, bot_delay=0.0, limits=NO_LIMITS)) as client:
+        table_id = new_table(client, players=2, seed=5, next_timeout=0.5)
+        tokens = join_all(client, table_id, 2)
+        play_to_hand_end(client, table_id, tokens)
+    time.sleep(0.6)
+    with TestClient(create_app(db, bot_delay=0.0, limits=NO_LIMITS)) as client:
+        state = client.get(f"/api/tables/{table_id}").json()
+        assert state["between_hands"] is None and state["ended_hand"]["hand"] == 1

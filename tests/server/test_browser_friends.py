@@ -19,6 +19,7 @@ import pytest
 
 from .conftest import Server, artifact
 from .test_browser import page_factory, play_until, state_of, stored_seat, table_id_of
+from .test_browser_friends_look import CONTRAST
 
 __all__ = ["page_factory"]  # the fixture, imported for the tests here
 
@@ -59,7 +60,7 @@ def create_one_hand(page: Any, server: Server, name: str, seats: list[str]) -> s
 
 def log_has(page: Any, text: str) -> None:
     """Wait until the friends' log on ``page`` shows ``text``."""
-    page.wait_for_function("t => document.getElementById('fr-log').textContent.includes(t)", arg=text,
+    page.wait_for_function("t => (document.getElementById('fr-log') || {}).textContent?.includes(t)", arg=text,
                            timeout=STEP)
 
 
@@ -189,6 +190,8 @@ def test_copy_link_shows_the_link_where_the_clipboard_is_denied(server: Server, 
                              "i.selectionEnd); })()")
     assert selected == value
     assert page.text_content("#share") != "copied"
+    found = page.evaluate(CONTRAST)
+    assert found["checked"] > 10 and not found["failing"], found
     assert page.evaluate("document.documentElement.scrollWidth") <= 391  # the field fits a phone
     page.screenshot(path=str(artifact("friends-copy-fallback-390.png")), full_page=True)
 
@@ -244,6 +247,8 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         assert time.monotonic() < deadline
         time.sleep(0.1)
     waiting = httpx.post(f"{server.url}/api/tables", json={"game": "montana", "players": 2}, timeout=10).json()
+    newer = httpx.post(f"{server.url}/api/tables", json={"game": "twobox", "players": 3,
+                                                         "seats": ["human", "human", "bot:greedy"]}, timeout=10).json()
     for w, h in ((390, 844), (1280, 800)):
         page = page_factory(viewport={"width": w, "height": h})
         page.goto(server.url + "/")
@@ -256,6 +261,12 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         row = page.locator(f"#tables tr:has(a[href='/tables/{waiting['id']}'])")
         row.wait_for()
         assert row.is_visible()
+        # newest first, with who sits and which seats wait
+        ids = page.eval_on_selector_all("#tables tbody tr a[href^='/tables/']",
+                                        "els => els.map(a => a.getAttribute('href').split('/').pop())")
+        assert ids.index(newer["id"]) < ids.index(waiting["id"])
+        chips = page.locator(f"#tables tr:has(a[href='/tables/{newer['id']}']) .seat-chip").all_text_contents()
+        assert [c.split(": ", 1)[1] for c in chips] == ["open", "open", "greedy bot"], chips
         assert not page.locator(f"#tables tr:has(a[href='/tables/{finished['id']}'])").is_visible()
         page.select_option("#fr-filter", "rounce")
         assert not row.is_visible()
@@ -265,4 +276,6 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         create_one_hand(page, server, "Lu", ["human", "human"])
         page.wait_for_selector("#fr-start")
         assert page.evaluate("document.documentElement.scrollWidth") <= w + 1
+        found = page.evaluate(CONTRAST)  # the waiting banner with its Start button
+        assert found["checked"] > 10 and not found["failing"], found
         page.screenshot(path=str(artifact(f"friends-waiting-{w}.png")), full_page=True)

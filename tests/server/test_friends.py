@@ -309,3 +309,187 @@ def test_history_lists_finished_tables_newest_first(client: TestClient) -> None:
     assert client.get("/api/history?game=montana").json() == []
     r = client.get("/api/history?game=chess")
     assert r.status_code == 400 and "unknown game" in r.json()["detail"]
+
+
+def to_hand_end(client: TestClient, table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Humans play their first legal action until the first hand ends; returns the state then."""
+    for _ in range(500):
+        st = state(client, table_id)
+        if st["between_hands"] is not None:
+            return st
+        seat = st["current_player"]
+        mine = state(client, table_id, tokens[seat])
+        if mine["legal_actions"]:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]),
+                        json={"action": mine["legal_actions"][0], "expected_version": mine["version"]})
+    raise AssertionError("no hand ended in 500 actions")
+
+
+def two_hands(client: TestClient, **body: Any) -> tuple[str, str, dict[int, str]]:
+    """A two-hand rounce table, Ann and Bob seated; returns its id, the host token and the seat tokens."""
+    r = client.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
+                                         "rules": {"max_hands": 2}, **body})
+    assert r.status_code == 201, r.text
+    table_id, host = r.json()["id"], r.json()["host_token"]
+    return table_id, host, {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
+
+
+def test_the_move_clock_stops_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, clock=3, next_timeout=60)
+    assert room(client, table_id)["deadline"] is not None
+    held = to_hand_end(client, table_id, tokens)
+    assert room(client, table_id)["deadline"] is None  # nobody's decision runs out while the table waits
+    assert room(client, table_id)["between_hands"] is True  # the page shows nobody's turn meanwhile
+    time.sleep(3.5)
+    assert state(client, table_id)["version"] == held["version"]
+    assert not any("clock ran out" in e["text"] for e in room(client, table_id)["log"])
+    for token in tokens.values():
+        client.post(f"/api/tables/{table_id}/next", headers=auth(token))
+    assert state(client, table_id)["between_hands"] is None
+    assert room(client, table_id)["deadline"] is not None  # the next hand's first decision is timed again
+    assert room(client, table_id)["between_hands"] is False
+
+
+def test_a_seat_handed_to_a_bot_is_not_waited_for_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, next_timeout=60)
+    to_hand_end(client, table_id, tokens)
+    r = client.post(f"/api/tables/{table_id}/next", headers=auth(tokens[0]))
+    assert r.json()["between_hands"]["waiting"] == [1]
+    # Bob leaves while the table waits for him: the bot needs no "Next hand", so play goes on
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert state(client, table_id)["between_hands"] is None
+    final = play_out(client, table_id, {0: tokens[0]})
+    assert final["is_over"]
+
+
+def test_a_hand_ending_with_every_human_away_deals_on_at_once(client: TestClient) -> None:
+    table_id, host, tokens = two_hands(client, next_timeout=60)
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
+                    headers={"X-Host-Token": host})
+    assert r.status_code == 200
+    # only Ann is waited for at the end of the first hand; once she has pressed, nobody holds the table
+    for _ in range(500):
+        st = state(client, table_id)
+        if st["between_hands"] is not None or st["view"]["hand_number"] > 1:
+            break
+        mine = state(client, table_id, tokens[0])
+        if mine["legal_actions"]:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]),
+                        json={"action": mine["legal_actions"][0], "expected_version": mine["version"]})
+        else:
+            time.sleep(0.01)
+    st = state(client, table_id)
+    assert st["between_hands"] is not None and st["between_hands"]["waiting"] == [0]
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 0, "bot": "random"}, headers=auth(tokens[0]))
+    assert r.status_code == 200
+    wait_for(lambda: state(client, table_id)["is_over"], timeout=20)  # bots alone never wait between hands
+
+
+def test_a_rematch_keeps_the_wait_between_hands(client: TestClient) -> None:
+    table_id, _host, tokens = two_hands(client, next_timeout=7)
+    for seat, token in tokens.items():
+        client.post(f"/api/tables/{table_id}/standin", json={"seat": seat, "bot": "random"}, headers=auth(token))
+    wait_for(lambda: state(client, table_id)["is_over"], timeout=20)
+    r = client.post(f"/api/tables/{table_id}/rematch", headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    new = r.json()["id"]
+    app = client.app
+    assert app.state.service.tables[new].next_timeout == 7  # type: ignore[attr-defined]
+
+
+def resign(client: TestClient, table_id: str, token: str | None) -> Any:
+    """Resign the token's seat; returns the response."""
+    return client.post(f"/api/tables/{table_id}/resign", headers=auth(token) if token else {})
+
+
+def test_resigning_a_two_player_game_decides_it_at_once(client: TestClient) -> None:
+    ann_code, bob_code = register(client, "Ann"), register(client, "Bob")
+    table_id, _host = create(client, ["human", "human"])
+    ann = join(client, table_id, 0, "Ann")
+    assert resign(client, table_id, ann).status_code == 409  # not started: Ann can simply leave
+    bob = join(client, table_id, 1, "Bob")
+    client.post(f"/api/tables/{table_id}/claim", headers={**auth(ann), "X-Player": ann_code})
+    client.post(f"/api/tables/{table_id}/claim", headers={**auth(bob), "X-Player": bob_code})
+    assert resign(client, table_id, None).status_code == 401
+    r = resign(client, table_id, ann)
+    assert r.status_code == 200, r.text
+    view = room(client, table_id)
+    assert view["resigned"] == [0] and view["decided"] == [1]
+    assert view["seats"][0]["standin"] == "greedy" and view["seats"][0]["left"] is True
+    assert view["log"][-1]["text"] == "Ann resigned: the greedy bot plays their seat to the end; Bob wins"
+    # rated at once, before the game is over: Bob first, Ann last
+    board = wait_for(lambda: client.get("/api/games/rounce/leaderboard").json())
+    assert [r["name"] for r in board] == ["Bob", "Ann"] and all(r["games"] == 1 for r in board)
+    assert not state(client, table_id)["is_over"]
+    r = resign(client, table_id, ann)
+    assert r.status_code == 409 and "already resigned" in r.json()["detail"]
+    r = resign(client, table_id, bob)
+    assert r.status_code == 409 and "Bob won when the others resigned" in r.json()["detail"]
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 0}, headers=auth(ann))
+    assert r.status_code == 409 and "Ann resigned" in r.json()["detail"]  # no taking it back
+    # a decided game may be played again at once
+    r = client.post(f"/api/tables/{table_id}/rematch", headers=auth(bob))
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/tables/{table_id}/rematch/accept", headers=auth(ann)).json()["seat"] == 0
+    # Bob plays on against the bot; the finished game is not counted twice
+    assert play_out(client, table_id, {1: bob})["is_over"]
+    time.sleep(0.2)
+    assert [r["games"] for r in client.get("/api/games/rounce/leaderboard").json()] == [1, 1]
+    assert resign(client, table_id, bob).status_code == 409
+
+
+def test_a_resigned_player_ranks_last_while_the_others_play_on(client: TestClient) -> None:
+    codes = [register(client, n) for n in ("Ann", "Bob")]
+    table_id, _host = create(client, ["human", "human", "bot:greedy"])
+    tokens = {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
+    for seat, token in tokens.items():
+        client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": codes[seat]})
+    assert resign(client, table_id, tokens[1]).status_code == 200
+    view = room(client, table_id)
+    assert view["decided"] is None and view["log"][-1]["text"] == \
+        "Bob resigned: the greedy bot plays their seat to the end"
+    assert client.get("/api/games/rounce/leaderboard").json() == []  # Ann and the bot still play
+    play_out(client, table_id, {0: tokens[0]})
+    board = wait_for(lambda: client.get("/api/games/rounce/leaderboard").json())
+    assert board[-1]["name"] == "Bob"  # whatever the bot scored for his seat
+    assert min(r["mu"] for r in board) == board[-1]["mu"]
+
+
+def test_in_eighty_a_resignation_concedes_for_the_partnership(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "eighty", "players": 4, "seats": ["human"] * 4})
+    table_id = r.json()["id"]
+    tokens = [join(client, table_id, s, n) for s, n in enumerate(("Ann", "Bob", "Cy", "Dee"))]
+    assert resign(client, table_id, tokens[2]).status_code == 200
+    view = room(client, table_id)
+    assert view["decided"] == [1, 3]
+    assert view["log"][-1]["text"] == \
+        "Cy resigned for Ann and Cy: the greedy bot plays their seat to the end; Bob and Dee win"
+    assert resign(client, table_id, tokens[0]).status_code == 409  # the side has already conceded
+
+
+def test_places_put_resigned_sides_last_the_first_to_resign_lowest() -> None:
+    from boneyard.server.social import Social
+
+    singles = [[0], [1], [2], [3]]
+    assert Social._ranks(singles, [5, 9, 9, 1], 1, []) == [3, 1, 1, 4]
+    assert Social._ranks(singles, [5, 9, 9, 1], -1, []) == [2, 3, 3, 1]  # lower is better
+    assert Social._ranks(singles, [5, 9, 9, 1], 1, [1, 3]) == [2, 4, 1, 3]
+    assert Social._ranks([[0, 2], [1, 3]], [10, 0, 10, 0], 1, [2]) == [2, 1]
+
+
+def test_a_resignation_survives_a_restart(tmp_path: Any) -> None:
+    from boneyard.server import create_app
+    from boneyard.server.ratelimit import LimitSettings
+
+    url = f"sqlite:///{tmp_path / 'resign.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, limits=LimitSettings.parse("off"))) as c:
+        table_id, _host = create(c, ["human", "human"])
+        join(c, table_id, 0, "Ann")
+        bob = join(c, table_id, 1, "Bob")
+        assert resign(c, table_id, bob).status_code == 200
+        time.sleep(0.2)
+    with TestClient(create_app(url, bot_delay=0.0, limits=LimitSettings.parse("off"))) as c:
+        view = room(c, table_id)
+        assert view["resigned"] == [1] and view["decided"] == [0] and view["seats"][1]["standin"] == "greedy"
+        assert resign(c, table_id, bob).status_code == 409

@@ -1,4 +1,4 @@
-"""The Rummikub hint: built from the seat's view and the public solver; refusals name the problem."""
+"""The Rummikub solver's hint: built from the seat's view and the public solver (the coach: test_coach_web.py)."""
 
 from __future__ import annotations
 
@@ -52,25 +52,10 @@ def test_table_groups_reads_the_views_table() -> None:
     assert play_text([["1-0", "1-1", "2-1"], ["6-1", "5-2", "4-3"]]) == "play 1-0 1-1 2-1 | 6-1 5-2 4-3"
 
 
-def _table(client: TestClient, game: str, seats: list[str]) -> tuple[str, str]:
-    body = {"game": game, "players": len(seats), "seats": seats, "seed": 4, "practice": True}
-    table = client.post("/api/tables", json=body).json()["id"]
-    token = client.post(f"/api/tables/{table}/join", json={"name": "Ann"}).json()["token"]
-    return table, token
-
-
-def test_hint_refusals(client: TestClient) -> None:
-    table, token = _table(client, "rounce", ["human", "human", "human", "human"])
-    assert client.get(f"/api/tables/{table}/hint").status_code == 401
-    assert client.get(f"/api/tables/{table}/hint", headers={"Authorization": "Bearer nope"}).status_code == 403
-    r = client.get(f"/api/tables/{table}/hint", headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 400 and r.json()["detail"] == "no hints are given at Domino Rounce tables"
-    assert client.get("/api/tables/nope/hint", headers={"Authorization": f"Bearer {token}"}).status_code == 404
-
-
 @pytest.mark.skipif("rummikub" not in boneyard.games(), reason="the rummikub engine is not registered yet")
 def test_hints_are_legal_plays_all_game_long(client: TestClient) -> None:
-    """Two seats follow the hint (or draw when it says so): every hinted play is accepted."""
+    """Two seats follow the solver's play in the hint (or draw when it has none): every one is accepted."""
+    client.app.state.coach.hint_ms = 30  # type: ignore[attr-defined]  # the solver is what is tested here
     body = {"game": "rummikub", "players": 2, "seats": ["human", "human"], "seed": 4, "practice": True,
             "next_timeout": 0}
     table = client.post("/api/tables", json=body).json()["id"]
@@ -87,6 +72,7 @@ def test_hints_are_legal_plays_all_game_long(client: TestClient) -> None:
         assert client.get(f"/api/tables/{table}/hint", headers=other).status_code == 409  # not their turn
         hint = client.get(f"/api/tables/{table}/hint", headers=auth).json()
         assert hint["version"] == state["version"] and hint["seat"] == seat
+        hint = hint["solver"]
         if hint["action"] is None:
             own = client.get(f"/api/tables/{table}", headers=auth).json()
             action = "draw" if "draw" in own["legal_actions"] else "pass"

@@ -137,3 +137,50 @@ def test_serve_with_two_workers_on_postgresql(cluster: PgCluster) -> None:
         assert httpx.get(server.url + "/healthz").json()["database"] == "ok"
     finally:
         server.stop()
+
+
+def wait_for(check: Any, what: str, seconds: float = 10) -> None:
+    """Poll ``check()`` until true; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_seats_and_hands_agree_across_two_processes(cluster: PgCluster) -> None:
+    a = Server(cluster.url, bot_delay=0.05).start()
+    b = Server(cluster.url, bot_delay=0.05).start()
+    try:
+        # a seat taken at B: its token works at A at once, before A has heard of the join
+        for _ in range(5):
+            table_id = httpx.post(b.url + "/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
+            token = httpx.post(f"{b.url}/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+            assert get(a.url, table_id, token)["seat"] == 0
+            token = httpx.post(f"{b.url}/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+            with connect(f"ws://127.0.0.1:{a.port}/ws/tables/{table_id}?token={token}") as ws:
+                assert json.loads(ws.recv(5))["seat"] == 1
+        # a hand ended through one process holds at both; each process counts the other's presses
+        table_id = httpx.post(b.url + "/api/tables", json={"game": "rounce", "players": 2, "practice": True,
+                                                           "seed": 5, "next_timeout": 600}).json()["id"]
+        urls = [a.url, b.url]
+        tokens = [httpx.post(f"{urls[s]}/api/tables/{table_id}/join", json={"seat": s, "name": f"P{s}"}).json()
+                  ["token"] for s in range(2)]
+        version, turn = 0, -1
+        while turn < 0 or get(urls[turn % 2], table_id)["between_hands"] is None:  # asked where it was played
+            turn += 1
+            assert turn < 300, "no hand ended"
+            version = play_one(urls, table_id, tokens, turn, known=version)
+        other = urls[(turn + 1) % 2]  # the process that did not play the hand's last action
+        wait_for(lambda: get(other, table_id)["version"] == version, "the other process never caught up")
+        assert get(other, table_id)["between_hands"] == {**get(other, table_id)["between_hands"], "hand": 1,
+                                                         "waiting": [0, 1]}
+        r = httpx.post(f"{a.url}/api/tables/{table_id}/next", headers=auth(tokens[0]), json={"hand": 1})
+        assert r.json()["between_hands"]["waiting"] == [1]
+        wait_for(lambda: get(b.url, table_id)["between_hands"]["waiting"] == [1], "B never counted A's press")
+        r = httpx.post(f"{b.url}/api/tables/{table_id}/next", headers=auth(tokens[1]), json={"hand": 1})
+        assert r.json()["between_hands"] is None
+        wait_for(lambda: get(a.url, table_id)["between_hands"] is None, "A still waits after both pressed")
+        assert play_one([a.url], table_id, tokens, 0, known=version) == version + 1
+    finally:
+        a.stop()
+        b.stop()

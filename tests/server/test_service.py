@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
 
 import boneyard
 from boneyard.server import create_app
@@ -418,3 +420,19 @@ def test_a_join_is_pushed_to_everyone_watching(client: TestClient) -> None:
         client.post(f"/api/tables/{table_id}/join", json={"name": "Ann"})
         pushed = ws.receive_json()
         assert [s["name"] for s in pushed["seats"]] == ["Ann", None] and pushed["version"] == 0
+
+
+def test_websockets_per_address_are_capped(app_at: Any) -> None:
+    client = app_at(limits=LimitSettings(create=None, join=None, act=None, open_tables=None, sockets=3))
+    table_id = client.post("/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}")) for _ in range(3)]
+        assert all(ws.receive_json()["version"] == 0 for ws in sockets)
+        fourth = stack.enter_context(client.websocket_connect(f"/ws/friends/{table_id}"))  # every socket counts
+        with pytest.raises(WebSocketDisconnect) as refused:
+            fourth.receive_json()
+        assert refused.value.code == 4429 and "at most 3" in refused.value.reason
+        sockets[0].close()
+        time.sleep(0.2)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as again:  # a closed one frees its place
+            assert again.receive_json()["version"] == 0

@@ -12,9 +12,11 @@ from typing import Any
 
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
-from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
 
 PLAY, STACK = 2, 114
+# A double's string -> its number (the spinner is a double).
+_SPINNER_NUMBER = {str(t): t.high for t in KINDS if t.is_double}
 
 
 
@@ -23,6 +25,7 @@ class TwoboxEncoding(Encoding):
     """Two-box draw: a four-armed spinner, draws, plays and stacks."""
 
     game_id = "twobox"
+    random_first_dealer = False  # the highest double opens
     phases = ("play", "over")
     verbs = ("holds", "sets", "draws", "plays", "stacks", "scores", "steals", "passes", "goes")
 
@@ -90,26 +93,27 @@ class TwoboxEncoding(Encoding):
                 buf[base + rel[s]] = min(k / 28, 1.0)
         buf[o["boneyard"]] = view["boneyard"] / 56
         spinner = view["spinner"]
-        buf[o["spinner"] + tile(spinner).high] = 1.0
-        layout = [spinner]
+        index = TEXT_INDEX
+        lay = o["layout"]
+        buf[o["spinner"] + _SPINNER_NUMBER[spinner]] = 1.0
+        buf[lay + index[spinner]] += 0.5
         if view["spinner_stacked_by"] is not None:
             buf[o["spinner"] + 7] = 1.0
-            layout.append(spinner)
-        base = o["arms"]
-        for a, arm in enumerate(view["arms"]):
+            buf[lay + index[spinner]] += 0.5
+        row = o["arms"]
+        for arm in view["arms"]:
             end = arm["open_end"]
-            row = base + a * 10
             buf[row + (0 if end is None else end + 1)] = 1.0
             tiles = arm["tiles"]
             if tiles:
                 if tiles[-1]["stacked_by"] is None:
                     buf[row + 8] = 1.0
-                buf[row + 9] = min(len(tiles) / 14, 1.0)
+                k = len(tiles)
+                buf[row + 9] = k / 14 if k < 14 else 1.0
                 for e in tiles:
-                    layout.append(e["tile"])
-                    if e["stacked_by"] is not None:
-                        layout.append(e["tile"])
-        obs.counts(o["layout"], layout, 2)
+                    at = lay + index[e["tile"]]
+                    buf[at] += 0.5 if e["stacked_by"] is None else 1.0
+            row += 10
         base = o["count"]
         buf[base] = min(view["count"] / 50, 1.0)
         buf[base + 1] = view["passes"] / n

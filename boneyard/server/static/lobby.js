@@ -126,6 +126,11 @@ async function createTable(ev) {
     };
     const clock = Number((document.getElementById("clock") || {}).value || 0);
     if (clock) body.clock = clock;
+    if ((document.getElementById("practice") || {}).checked) {
+      // a practice table: the coach's hints are on, so its deal is fixed (a seed chosen here) and never rated
+      const [hi, lo] = crypto.getRandomValues(new Uint32Array(2));
+      Object.assign(body, { practice: true, seed: (hi & 0x1fffff) * 2 ** 32 + lo });
+    }
     const { id, host_token } = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
     if (host_token) localStorage.setItem(`boneyard.host.${id}`, host_token);
     const first = seats.indexOf("human");
@@ -182,6 +187,8 @@ async function main() {
   select.addEventListener("change", renderForm);
   document.getElementById("players").addEventListener("change", renderSeats);
   document.getElementById("create").addEventListener("submit", createTable);
+  // enabled only now: pressed before the games had loaded, the form would submit itself as a plain page load
+  document.getElementById("create-btn").disabled = false;
   document.getElementById("refresh").addEventListener("click", renderTables);
   renderForm();
   await renderTables();

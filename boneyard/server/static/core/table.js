@@ -44,6 +44,12 @@ const shell = {
   api: (path, options) => api(path, options),
 };
 
+// What the coach's module (core/coach.js) reads of the table, and the replay it opens at a decision.
+window.boneyardTable = {
+  tableId, seatName, showStep: (step) => showStep(step), send: (action) => send(action),
+  api: (path, options) => api(path, options), state: () => state, replay: () => replay, game: () => game,
+};
+
 function context(shown) {
   const base = !replay && since && since.hand_number === shown.view.hand_number ? since : null;
   return { seatName, state: shown, selected, replaying: !!replay, boardWidth: $("board").clientWidth - 24, shell, since: base };
@@ -93,6 +99,7 @@ function render() {
   revealLastPlay();
   autoPlay(shown);
   pressNext(shown);
+  document.dispatchEvent(new CustomEvent("boneyard:render")); // the coach (core/coach.js) marks the board anew
 }
 
 // When a hand's end is first shown, scroll the page so that the last play on the board is

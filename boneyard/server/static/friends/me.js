@@ -10,12 +10,12 @@ function row(t) {
   const when = new Date(t.created * 1000).toLocaleString();
   const label = t.is_over ? "replay" : t.expired ? "expired" : "continue";
   const action = t.expired && !t.is_over ? "" : `<button class="small" data-go="${escapeHtml(t.id)}" data-over="${t.is_over ? 1 : 0}" type="button">${label}</button>`;
-  return `<tr><td>${name}</td><td>${t.players} players, seat ${t.seat}</td><td>${escapeHtml(when)}</td><td>${action}</td></tr>`;
+  return `<tr><td>${name}</td><td>${t.players}</td><td>${escapeHtml(when)}</td><td>${action}</td></tr>`;
 }
 
 function table(rows) {
   return rows.length
-    ? `<table class="list"><thead><tr><th>Game</th><th>Seat</th><th>Opened</th><th></th></tr></thead><tbody>${rows.map(row).join("")}</tbody></table>`
+    ? `<table class="list"><thead><tr><th>Game</th><th>Players</th><th>Opened</th><th></th></tr></thead><tbody>${rows.map(row).join("")}</tbody></table>`
     : `<p class="muted">None.</p>`;
 }
 

@@ -102,6 +102,7 @@ async function sendChat(ev) {
   const input = document.getElementById("fr-text");
   const text = input.value.trim();
   if (!text) return;
+  if (!mySeat) mySeat = readSeat(); // joined a moment ago: the seat watcher has not run yet
   if (!mySeat) return say("Take a seat to chat; watchers can read.");
   if (await post(`/api/tables/${tableId}/chat`, { text })) input.value = "";
 }
@@ -119,10 +120,14 @@ function seatLine(s, isHost) {
   li.append(dot, " ");
   const name = document.createElement("span");
   name.className = "fr-name";
-  name.textContent = s.joined ? s.name : "open seat";
+  // the board's names: two seats of the same name (three "greedy bot"s) get their seat number
+  const twins = s.name && room.seats.filter((x) => x.name === s.name).length > 1;
+  name.textContent = s.joined ? (twins ? `${s.name} ${s.seat}` : s.name) : "open seat";
   li.append(name);
   const notes = [];
-  if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
+  const resigned = (room.resigned || []).includes(s.seat);
+  if (resigned) notes.push(`resigned: ${s.standin} bot plays`);
+  else if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
   if (s.rating) notes.push(`rating ${s.rating.ordinal.toFixed(1)}`);
   if (notes.length) {
     const note = document.createElement("span");
@@ -139,13 +144,18 @@ function seatLine(s, isHost) {
     b.addEventListener("click", fn);
     li.append(" ", b);
   };
-  if (s.kind === "human" && s.joined && !room.is_over) {
+  if (s.kind === "human" && s.joined && !room.is_over && !resigned) {
     if (s.standin && (isHost || mine)) button(mine ? "play again" : `give back to ${s.name}`, () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: null }));
     else if (!s.standin && mine && room.started) button("leave (a bot plays)", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
     else if (!s.standin && isHost && !mine && !s.present) button("bot plays", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+    if (mine && room.started && !room.decided) button("resign", () => {
+      if (confirm("Resign this game? A bot plays your seat to the end, you rank last, and you cannot take it back.")) {
+        post(`/api/tables/${tableId}/resign`);
+      }
+    });
   }
   if (s.kind === "human" && s.joined && !mine) {
     const m = muted();
@@ -186,6 +196,12 @@ function render() {
         post(`/api/tables/${tableId}/start`, { bot: botChoice() }));
     }
   }
+  if (room.decided && !room.is_over) {
+    const names = room.decided.map((n) => room.seats[n].name).join(" and ");
+    banner.className = "fr-banner";
+    banner.innerHTML = `<strong>${escapeHtml(names)} ${room.decided.length > 1 ? "win" : "wins"}</strong>:
+      the others resigned. The result is counted; you may play on against the bots or leave.`;
+  }
   document.body.classList.toggle("fr-waiting", !room.started);
   const tools = document.getElementById("fr-tools");
   if (room.started && isHost && !room.is_over) {
@@ -194,7 +210,7 @@ function render() {
         .map((b) => `<option>${b}</option>`).join("")}</select></label>`;
     }
   } else tools.innerHTML = "";
-  if (room.is_over && mySeat) {
+  if ((room.is_over || room.decided) && mySeat) {
     const box = document.createElement("span");
     box.className = "fr-rematch";
     banner.className = "fr-banner";
@@ -257,8 +273,13 @@ function clock() {
   tick = setInterval(show, 1000);
 }
 
+function myTurn() {
+  return !!mySeat && room.started && !room.is_over && !room.between_hands && room.current_player === mySeat.seat &&
+    !room.seats[mySeat.seat].standin;
+}
+
 function alerts() {
-  const mine = !!mySeat && room.started && !room.is_over && room.current_player === mySeat.seat;
+  const mine = myTurn();
   applyTitle(mine);
   setFavicon(mine);
   if (mine && !wasMyTurn) {
@@ -374,8 +395,7 @@ function share() {
   button.onclick = () => copyLink(`/tables/${tableId}`, button);
 }
 
-new MutationObserver(() => room && applyTitle(!!mySeat && room.started && !room.is_over &&
-  room.current_player === mySeat.seat)).observe(document.querySelector("title"), { childList: true });
+new MutationObserver(() => room && applyTitle(myTurn())).observe(document.querySelector("title"), { childList: true });
 
 installKeys();
 share();

@@ -164,7 +164,8 @@ function toHand(ctx) {
 async function hint(ctx) {
   let h;
   try {
-    h = await ctx.shell.api(`/api/tables/${ctx.shell.tableId}/hint`);
+    const answer = await ctx.shell.api(`/api/tables/${ctx.shell.tableId}/hint`);
+    h = answer.solver || answer; // the solver's arrangement (the coach's ranking is core/coach.js's)
   } catch (e) {
     return ctx.shell.flash(e.message);
   }

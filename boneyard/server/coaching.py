@@ -1,0 +1,421 @@
+"""The coach at the table: a hint in every game, and a review of a finished game.
+
+Both ask :func:`boneyard.analyse` (``bots/coach.py``), which sees only the seat's view and
+its legal actions, so neither can reveal a hidden tile. Both run on a pool of their own
+(one thread), so a hint or a review never holds up play, nor the replay viewer's steps.
+
+- **Hint** (``GET /api/tables/{id}/hint``): every legal action of the seat to act, valued
+  within :attr:`Coach.hint_ms`; the answer names the best three with their values and
+  their standard errors, each said in words. A game with a hint module
+  (``server/hints/<id>.py``: Rummikub's solver) adds that module's suggestion to the
+  actions judged, so the solver's arrangement is the hint whenever the coach finds it
+  best; its own answer is kept under ``solver``.
+- **Review** (``GET /api/tables/{id}/review``): once the game is over, every decision of
+  one seat that had a choice, each valued within :attr:`Coach.review_ms`, one decision a
+  job on the pool (so progress can be reported and other work interleaves). The first
+  request starts it and answers 202 with the progress; the finished review is kept per
+  table and seat (the newest :data:`REVIEWS_KEPT`), so later requests answer at once.
+
+**Hints are off at rated tables.** A table is *rated* when its deal is not fixed: those
+are exactly the tables whose finished games ``social.py`` counts in the ratings (the other
+condition there, every human seat linked to a player, can become true at any moment
+during the game, since the table page links the seat by itself). A practice table with a
+chosen seed or deck (the lobby's "Practice" box chooses a random seed) has a fixed deal,
+is never rated, and gets hints. A review is open at every finished table: the game is
+over, nothing can be gained from it any more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import hashlib
+import math
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
+from fastapi import APIRouter, Header, Query, Request, Response
+
+import boneyard
+from boneyard.bots.coach import Judgement, analyse, loss, mark, thresholds
+
+from .tables import BadRequest, Conflict, Forbidden, Table, TableService
+
+T = TypeVar("T")
+
+HINT_MS = 1500.0  # the coach's thinking time for a hint (BONEYARD_HINT_MS)
+REVIEW_MS = 400.0  # ... for each decision of a review (BONEYARD_REVIEW_MS)
+MAX_COACH_MS = 60_000.0
+SINGLE_MS = 300.0  # the thinking time for a hint where only one action is legal
+HINT_TOP = 3  # actions a hint shows
+REVIEW_TOP = 3  # better actions a reviewed decision shows
+REVIEWS_KEPT = 64  # finished or running reviews kept in memory (the oldest go first)
+TILE = re.compile(r"^\d+-\d+$")
+
+
+def rated(table: Table) -> bool:
+    """Whether the table's game counts for the ratings (its deal is not fixed): no hints there."""
+    return not table.fixed_deal
+
+
+def _ms_from_env(name: str, default: float) -> float:
+    """A thinking time from the environment (``BONEYARD_HINT_MS``...), checked; ``ValueError`` names it."""
+    text = os.environ.get(name)
+    if text is None or not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of milliseconds, got {text!r}") from None
+    if not 0 < value <= MAX_COACH_MS:
+        raise ValueError(f"{name} must be above 0 and at most {MAX_COACH_MS:g} milliseconds, got {text!r}")
+    return value
+
+
+def tiles_of(action: str, hand: list[str] | None = None) -> list[str]:
+    """The tiles an action takes from the hand: what the page rings (``play 6-4`` -> ``["6-4"]``).
+
+    An action naming tiles already on the table as well (Rummikub's whole-table plays)
+    gives only those from ``hand``, each copy once; without a hand, or when none of its
+    tiles is in the hand, every tile the action names.
+    """
+    named = [w for w in str(action).replace("|", " ").split() if TILE.match(w)]
+    if not hand:
+        return named
+    left = list(hand)
+    mine = []
+    for t in named:
+        if t in left:
+            left.remove(t)
+            mine.append(t)
+    return mine or named
+
+
+def _number(x: float) -> str:
+    """A size for reading: two decimals under 1, one above ("0.25", "1.5", "12")."""
+    return (f"{abs(x):.2f}" if abs(x) < 1 else f"{abs(x):.1f}").rstrip("0").rstrip(".")
+
+
+def _points(x: float) -> str:
+    """A number of points in words: "1.5 points", "1 point", "0.25 points"."""
+    shown = _number(x)
+    return f"{shown} point" + ("" if shown == "1" else "s")
+
+
+def value_words(value: float, error: float) -> str:
+    """A value in a player's words: "about 1.5 points in your favour over the rest of this hand (give or take 0.4)".
+
+    "Give or take" is two standard errors: the range the true value very likely lies in.
+    """
+    give = "" if not math.isfinite(error) else f" (give or take {_number(2 * error)})"
+    if abs(value) < 0.005:
+        return f"even over the rest of this hand{give}"
+    side = "in your favour" if value > 0 else "against you"
+    return f"about {_points(value)} {side} over the rest of this hand{give}"
+
+
+def _compare(best: Judgement, other: Judgement, game_id: str) -> tuple[float, float, str | None, str]:
+    """How much worse ``other`` is than ``best`` (paired), its error, its mark, and all that in words."""
+    if other is best:
+        return 0.0, 0.0, None, "the coach's choice"
+    gap, err = loss(best, other)
+    verdict = mark(game_id, gap, err)
+    if verdict is not None:
+        article = "an" if verdict[0] in "aeiou" else "a"
+        return gap, err, verdict, f"{_points(gap)} worse than the best: {article} {verdict}"
+    if not math.isfinite(err):
+        return gap, err, None, "too few deals to tell it from the best"
+    if gap <= 0 or gap < 2 * err:
+        return gap, err, None, "as good as the best, within the coach's uncertainty"
+    return gap, err, None, f"{_points(gap)} worse than the best: a small difference"
+
+
+def _entry(j: Judgement, best: Judgement, game_id: str, hand: list[str] | None) -> dict[str, Any]:
+    gap, err, verdict, words = _compare(best, j, game_id)
+    return {
+        **j.to_dict(),
+        "tiles": tiles_of(str(j.action), hand),
+        "words": value_words(j.value, j.error),
+        "loss": round(gap, 3),
+        "loss_error": None if not math.isfinite(err) else round(err, 3),
+        "mark": verdict,
+        "compared": words,
+    }
+
+
+def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
+          rounds: int | None = None) -> tuple[list[Judgement], int]:
+    """The coach's ranking of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
+
+    A worker-thread job: ``analyse`` on the seat's view, so no hidden tile is ever read.
+    The sampling is seeded from the view and the actions, so the same question asked
+    twice (or at two tables that look the same to the seat) meets the same deals.
+    """
+    candidates = list(legal) + [a for a in extra if a not in legal]
+    ranking = analyse(view, candidates, ms=ms, rng=_seed(view, candidates), rounds=rounds)
+    return ranking, ranking[0].rounds
+
+
+@dataclass
+class Review:
+    """One seat's review of one finished table: its progress, then its decisions."""
+
+    seat: int
+    total: int = 0
+    done: int = 0
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    skipped: int = 0  # decisions the coach could not judge (no deal could be sampled)
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def finished(self) -> bool:
+        """The review has judged every decision (or stopped on an error)."""
+        return self.error is not None or (self.task is not None and self.task.done())
+
+    def to_dict(self, table: Table) -> dict[str, Any]:
+        """JSON for the client: progress while it runs, the decisions once done."""
+        marked = [d for d in self.decisions if d["mark"]]
+        counts = collections.Counter(d["mark"] for d in marked)
+        return {
+            "table": table.id,
+            "game": table.game_id,
+            "seat": self.seat,
+            "status": "error" if self.error else ("done" if self.finished else "running"),
+            "error": self.error,
+            "total": self.total,
+            "done": self.done,
+            "skipped": self.skipped,
+            "thresholds": [{"mark": n, "from": round(v, 3)} for n, v in thresholds(table.game_id)],
+            "counts": {k: counts.get(k, 0) for k in ("blunder", "mistake", "inaccuracy")},
+            "decisions": self.decisions if self.finished else [],
+        }
+
+
+class Coach:
+    """Hints and reviews for the tables of one :class:`TableService`."""
+
+    def __init__(self, service: TableService, hint_ms: float | None = None, review_ms: float | None = None) -> None:
+        self.service = service
+        self.hint_ms = hint_ms if hint_ms is not None else _ms_from_env("BONEYARD_HINT_MS", HINT_MS)
+        self.review_ms = review_ms if review_ms is not None else _ms_from_env("BONEYARD_REVIEW_MS", REVIEW_MS)
+        # a cap on the sampled deals as well as the time (tests: answers that depend on nothing but the view)
+        self.rounds: int | None = None
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="boneyard-coach")
+        self.reviews: collections.OrderedDict[tuple[str, int], Review] = collections.OrderedDict()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
+
+    def close(self) -> None:
+        """Stop taking work (the running job finishes); pending reviews are dropped."""
+        for review in self.reviews.values():
+            if review.task is not None:
+                review.task.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ----- hints ---------------------------------------------------------------------
+
+    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """The coach's best actions for the token's seat, which must be the seat to act.
+
+        401/403 for a missing or foreign token, 403 at a rated table, 409 when it is not
+        the seat's turn, the game is over, or the table moved on while the coach thought.
+        """
+        from .hints import HINTS
+
+        service = self.service
+        table = await service.get(table_id)
+        seat = await service.seat_for(table, token, required=True)
+        assert seat is not None  # required=True refuses a missing token
+        if rated(table):
+            raise Forbidden("hints are off at rated tables (this game counts for the ratings); "
+                            "open a practice table to play with hints")
+        state = service.state(table, seat)
+        if state["is_over"]:
+            raise Conflict("the game is over: there is nothing to hint (the review judges your decisions)")
+        if state["current_player"] != seat:
+            raise Conflict(f"a hint is for the player to act: it is {table.who(state['current_player'])}'s turn")
+        legal: list[str] = list(state["legal_actions"])
+        if not legal:
+            raise Conflict("there is no action to hint right now")
+        view = state["view"]
+        solver = HINTS.get(table.game_id)
+        solved: dict[str, Any] | None = await self._run(solver, view) if solver is not None else None
+        extra: list[str] = []
+        if solved is not None and solved.get("action"):
+            async with table.lock:  # the live game is read under its lock, as every engine call is
+                if table.version != state["version"]:
+                    raise Conflict("the table moved on while the coach thought: ask again")
+                legal_now = await service._run(table.game.is_legal, solved["action"])
+            if legal_now:
+                extra.append(solved["action"])
+            else:
+                solved.update(action=None, why="the solver's play is not legal now under this table's rules")
+        # a single action is still valued (briefly): the player sees where the hand stands
+        ms = self.hint_ms if len(legal) + len(extra) > 1 else min(self.hint_ms, SINGLE_MS)
+        ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
+        if table.version != state["version"]:
+            raise Conflict("the table moved on while the coach thought: ask again")
+        best = ranking[0]
+        top = [_entry(j, best, table.game_id, view.get("hand")) for j in ranking[:HINT_TOP]]
+        if len(ranking) == 1:
+            why = "it is your only legal action"
+        elif rounds < 2:
+            why = "the coach had time for one sampled deal only: take this as a rough guide"
+        else:
+            why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, "
+                   "each action played out to the end of the hand")
+        out: dict[str, Any] = {
+            "table": table.id, "seat": seat, "version": state["version"], "game": table.game_id,
+            "action": str(best.action), "tiles": top[0]["tiles"], "value": top[0]["value"],
+            "error": top[0]["error"], "words": top[0]["words"], "why": why, "rounds": rounds,
+            "judged": len(ranking), "best": top,
+            "units": "points of margin over the other players for the rest of this hand, in your favour",
+        }
+        if solved is not None:
+            out["solver"] = solved
+        return out
+
+    # ----- reviews -------------------------------------------------------------------
+
+    async def review(self, table_id: str, token: str | None, seat: int | None) -> tuple[int, dict[str, Any]]:
+        """The review of one seat's decisions at a finished table: (HTTP status, body).
+
+        The seat is ``seat`` when given, else the token's. 202 while it runs (the body
+        carries ``done`` of ``total``), 200 once it is done; 409 before the game's end.
+        """
+        service = self.service
+        table = await service.get(table_id)
+        mine = await service.seat_for(table, token, required=False)
+        if seat is None:
+            seat = mine
+        if seat is None:
+            raise BadRequest(f"name the seat to review (seat=0 to {table.players - 1}) or send your seat's token")
+        if not 0 <= seat < table.players:
+            raise BadRequest(f"seat must be from 0 to {table.players - 1} at this table")
+        if not table.game.is_over:
+            raise Conflict("the review opens once the game is over")
+        key = (table.id, seat)
+        review = self.reviews.get(key)
+        if review is None or review.error is not None:
+            review = Review(seat)
+            self.reviews[key] = review
+            while len(self.reviews) > REVIEWS_KEPT:
+                _, old = self.reviews.popitem(last=False)
+                if old.task is not None:
+                    old.task.cancel()
+            review.task = asyncio.get_running_loop().create_task(self._work(table, review))
+        self.reviews.move_to_end(key)
+        return (200 if review.finished else 202), review.to_dict(table)
+
+    async def _work(self, table: Table, review: Review) -> None:
+        try:
+            steps = await self._run(_decisions, table.record(), review.seat)
+            review.total = len(steps)
+            for number, (step, view, legal, played) in enumerate(steps):
+                try:
+                    judged = await self._run(self._judge_decision, table, number, step, view, legal, played)
+                except ValueError:  # no deal consistent with the view could be sampled: left unjudged
+                    review.skipped += 1
+                else:
+                    review.decisions.append(judged)
+                review.done += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a record that no longer replays, a sampler that gives up
+            review.error = f"the review stopped: {err}"
+
+    def _judge_decision(self, table: Table, number: int, step: int, view: dict[str, Any], legal: list[str],
+                        played: str) -> dict[str, Any]:
+        ranking, rounds = judge(view, legal, [played], self.review_ms, self.rounds)
+        best = ranking[0]
+        mine = next(j for j in ranking if str(j.action) == played)
+        hand = view.get("hand")
+        entry = _entry(mine, best, table.game_id, hand)
+        return {
+            "number": number + 1,
+            "step": step,
+            "seat": view["seat"],
+            "hand": view.get("hand_number", 1),
+            "played": played,
+            "played_tiles": tiles_of(played, hand),
+            "value": entry["value"],
+            "words": entry["words"],
+            "loss": entry["loss"],
+            "loss_error": entry["loss_error"],
+            "mark": entry["mark"],
+            "compared": entry["compared"],
+            "rounds": rounds,
+            "best": [_entry(j, best, table.game_id, hand) for j in ranking[:REVIEW_TOP]],
+        }
+
+
+def _seed(view: dict[str, Any], actions: list[str]) -> int:
+    """The coach's sampling seed for one question: what the seat sees and the actions judged."""
+    digest = hashlib.blake2b(orjson.dumps([view, actions], option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _decisions(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str, Any], list[str], str]]:
+    """Each decision of ``seat`` with a choice: (step before it, the seat's view, legal actions, the action played).
+
+    Replays the record once, through the engine; the views are the seat's own.
+    """
+    game = boneyard.replay({**record, "actions": []})
+    out: list[tuple[int, dict[str, Any], list[str], str]] = []
+    for step, text in enumerate(record["actions"]):
+        if game.current_player == seat:
+            legal = [str(a) for a in game.legal_actions()]
+            if len(legal) > 1 or (legal and str(game.parse_action(text)) not in legal):
+                out.append((step, game.view(seat), legal, str(game.parse_action(text))))
+        game.apply(text)
+    return out
+
+
+def router(coach: Coach, hit: Callable[[str, str], None], address: Callable[[Request], str],
+           bearer: Callable[[str | None], str | None]) -> APIRouter:
+    """The coach's two routes; ``hit`` counts a request against the per-address limits."""
+    api = APIRouter(tags=["tables"])
+
+    @api.get("/api/tables/{table_id}/hint")
+    async def hint(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """The coach's best three actions for the token's seat, with their values (every game).
+
+        Built only from that seat's view and legal actions. ``action`` is the best one
+        (``tiles``: the tiles it names), ``best`` the top three, each with ``value`` (points
+        of margin over the rest of the hand), ``error`` (its standard error), ``words`` and
+        ``compared`` (the same in words). Rummikub adds its solver's play as ``solver``.
+        401 without a token, 403 for another table's token or at a rated table, 409 when it
+        is not this seat's turn or the game is over.
+        """
+        hit("act", address(request))
+        return await coach.hint(table_id, bearer(authorization))
+
+    @api.get("/api/tables/{table_id}/review")
+    async def review(
+        table_id: str,
+        request: Request,
+        response: Response,
+        seat: int | None = Query(default=None, ge=0, le=64, description="the seat reviewed (default: the token's)"),
+        authorization: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """The coach's review of a seat's decisions in a finished game (202 while it runs, then 200).
+
+        Each decision with a choice: the action played, its value, the best three, the
+        estimated loss and its mark (inaccuracy, mistake, blunder; thresholds per game in
+        ``thresholds``). The first request starts the work; poll until ``status`` is
+        ``done``. 409 before the game is over.
+        """
+        hit("act", address(request))
+        status, body = await coach.review(table_id, bearer(authorization), seat)
+        response.status_code = status
+        return body
+
+    return api
