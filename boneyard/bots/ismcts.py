@@ -34,6 +34,13 @@ worlds: see :meth:`IsmctsBot._flat`. A game may play those rounds itself, faster
 ``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
 given its own ``rollout`` or ``depth``.
 
+Three ingredients read more than the rules prove, each switched by a parameter (0: off;
+default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
+likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`);
+``endgame`` hands a play-phase playout with that many tricks left to the exact solver
+(:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
+before the search (Montana's ``defend`` knob). See ``docs/bots.md``.
+
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
 the view, the legal actions and the ``rng`` passed in, so it is reproducible from a seed;
