@@ -42,7 +42,9 @@ from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 ENDGAME_TRICKS = 3  # ismcts: playouts hand over to the exact solver with this many tricks left
-INFER_CANDIDATES = 0  # ismcts inference off by default: at 200 ms it cost more search than it gained (docs/bots.md); infer=2 switches it on
+# ismcts inference is off by default here: at 200 ms it cost the search more than it gained
+# (the arena rows in docs/bots.md); ismcts:infer=2 switches it on.
+INFER_CANDIDATES = 0
 _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)
 _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
