@@ -34,6 +34,13 @@ worlds: see :meth:`IsmctsBot._flat`. A game may play those rounds itself, faster
 ``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
 given its own ``rollout`` or ``depth``.
 
+Three ingredients read more than the rules prove, each switched by a parameter (0: off;
+default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
+likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`);
+``endgame`` hands a play-phase playout with that many tricks left to the exact solver
+(:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
+before the search (Montana's ``defend`` knob). See ``docs/bots.md``.
+
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
 the view, the legal actions and the ``rng`` passed in, so it is reproducible from a seed;
@@ -48,9 +55,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ..api import sample_game
 from ..games import game_class
+from . import endgame
 from .greedy import GreedyBot, policy
+from .inference import Inference, candidates_for
 
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
 # greedy module sets no ``MARGIN_SCALE``.
@@ -60,6 +68,8 @@ HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
 # failures in one decision the search stops and plays on what it has (else greedy).
 MAX_SAMPLE_FAILURES = 3
+# Share of an ``ms`` budget a game's defence may spend drawing worlds before the search.
+DEFENCE_SHARE = 0.25
 # Search shapes: ``auto`` takes the game's ``SEARCH`` knob (default ``tree``).
 SHAPES = ("auto", "tree", "flat")
 
@@ -102,6 +112,9 @@ class IsmctsBot:
         depth: int | None = None,
         evidence: float | None = None,
         shape: str = "auto",
+        endgame: int | None = None,
+        infer: int | None = None,
+        defence: int | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -117,6 +130,9 @@ class IsmctsBot:
             raise ValueError(f"ismcts evidence must be >= 0 standard errors, got {evidence!r}")
         if shape not in SHAPES:
             raise ValueError(f"ismcts shape must be one of {', '.join(SHAPES)}, got {shape!r}")
+        for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if not 0 <= float(prior) <= 1:
@@ -129,6 +145,9 @@ class IsmctsBot:
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
         self.shape = shape
+        self.endgame = endgame
+        self.infer = infer
+        self.defence = defence
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
@@ -158,11 +177,22 @@ class IsmctsBot:
         deadline = None if self.ms is None else started + self.ms * (1 - HEADROOM) / 1000
         game_id = view["game"]
         knobs = policy(game_id)
+        sampler = Inference(view, self.infer if self.infer is not None else candidates_for(game_id))
+        defend = getattr(knobs, "defend", None) if knobs is not None else None
+        worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))
+        if defend is not None and worlds and seat is not None:
+            # the game's defence may replace greedy's choice by a safer one, judged on
+            # worlds from the search's own sampler; the search then starts from it
+            greedy_action = defend(
+                view, legal_actions, greedy_action, self._drawer(sampler, search_rng, started), worlds
+            )
+            favourite = str(greedy_action)
         shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
         if shape == "flat":
-            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs)
+            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
         looping = time.perf_counter()
         done = tried = 0
+        cost_key = self._cost_key(view)
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -172,13 +202,12 @@ class IsmctsBot:
                 now = time.perf_counter()
                 # stop when one more iteration of the average length (this decision's, or
                 # the previous decisions' before the first) would overrun the budget
-                per = (now - looping) / tried if tried else self._iteration_s.get(game_id, 0.0)
+                per = (now - looping) / tried if tried else self._iteration_s.get(cost_key, 0.0)
                 if now + per > deadline:
                     break
             tried += 1
-            done += self._iterate(root, view, legal, search_rng)
-        if tried:
-            self._iteration_s[game_id] = (time.perf_counter() - looping) / tried
+            done += self._iterate(root, view, legal, search_rng, sampler)
+        self._learn_cost(cost_key, tried, time.perf_counter() - looping)
         self.last_iterations = done
         if seat is None:
             return legal_actions[0]
@@ -198,6 +227,42 @@ class IsmctsBot:
         if z and pick != favourite and not self._clearly_better(root, pick, favourite, z):
             return greedy_action
         return legal[pick]
+
+    def _drawer(self, sampler: Inference, rng: random.Random, started: float) -> Callable[[], Any]:
+        """Worlds for a game's defence, drawn until :data:`DEFENCE_SHARE` of an ``ms`` budget is spent.
+
+        Past that share the drawer raises ``ValueError``, which a defence takes as "no more
+        worlds" and judges on those it has, so the search keeps the rest of its budget.
+        """
+        limit = None if self.ms is None else started + self.ms * DEFENCE_SHARE / 1000
+
+        def draw() -> Any:
+            if limit is not None and time.perf_counter() > limit:
+                raise ValueError("the defence's share of the decision's time is spent")
+            return sampler.sample(rng)
+
+        return draw
+
+    @staticmethod
+    def _cost_key(view: dict[str, Any]) -> str:
+        """What an iteration's measured cost is filed under: the game and the phase.
+
+        An iteration from a bid plays a whole hand out, one from the last trick a few
+        plays: a cost learnt in one phase says little about another.
+        """
+        return f"{view['game']}:{view.get('phase')}"
+
+    def _learn_cost(self, key: str, iterations: int, seconds: float) -> None:
+        """Remember the mean cost of this decision's iterations; halve it when none ran.
+
+        A decision skipped because one iteration was expected to overrun the budget
+        measures nothing, so without the halving one slow figure (a stall of the machine)
+        would keep the search switched off for the rest of the game.
+        """
+        if iterations:
+            self._iteration_s[key] = seconds / iterations
+        elif key in self._iteration_s:
+            self._iteration_s[key] /= 2
 
     @staticmethod
     def _clearly_better(root: _Node, pick: str, favourite: str, z: float) -> bool:
@@ -219,6 +284,7 @@ class IsmctsBot:
         rng: random.Random,
         deadline: float | None,
         knobs: Any,
+        sampler: Inference,
     ) -> Any:
         """Flat determinized search: every candidate played out on the same sampled worlds.
 
@@ -251,6 +317,7 @@ class IsmctsBot:
         rewards: list[list[float]] = [[] for _ in keys]
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
+        solve_at = self._solve_at(knobs, view)
         evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
         # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
         # world; not when the bot was given its own rollout policy or playout depth
@@ -259,7 +326,7 @@ class IsmctsBot:
         scale = margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
         hand = view["hand_number"]
-        per_key = game_id if fast is None else game_id + ":fast"
+        per_key = self._cost_key(view) + ("" if fast is None else ":fast")
         looping = time.perf_counter()
         done = failures = 0
         batch = 1  # rounds a sampled world gave last time
@@ -274,7 +341,7 @@ class IsmctsBot:
                 if now + per * len(keys) * batch > deadline:
                     break
             try:
-                world = sample_game(view, rng)
+                world = sampler.sample(rng)
             except ValueError:
                 failures += 1
                 continue
@@ -292,12 +359,11 @@ class IsmctsBot:
             for i, action in enumerate(actions):
                 game = world.clone()
                 game.apply(action)
-                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth)
+                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at)
                 rest = evaluate(game) if cut and evaluate is not None else None
                 rewards[i].append(self._reward(game_id, game, start, rest)[seat])
             done += len(keys)
-        if done:
-            self._iteration_s[per_key] = (time.perf_counter() - looping) / done
+        self._learn_cost(per_key, done, time.perf_counter() - looping)
         self.last_iterations = done
         rounds = len(rewards[0])
         if rounds == 0:
@@ -312,10 +378,12 @@ class IsmctsBot:
 
     # ----- one iteration -----------------------------------------------------------
 
-    def _iterate(self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> bool:
+    def _iterate(
+        self, root: _Node, view: dict[str, Any], legal: dict[str, Any], rng: random.Random, sampler: Inference
+    ) -> bool:
         """One iteration; ``False`` when no game could be sampled from the view."""
         try:
-            game = sample_game(view, rng)
+            game = sampler.sample(rng)
         except ValueError:
             return False
         start = list(game.scores)
@@ -357,7 +425,7 @@ class IsmctsBot:
         knobs = policy(view["game"])
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        cut = self._playout(game, start, hand, rng, chooser, depth)
+        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs, view))
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
         reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
@@ -394,11 +462,21 @@ class IsmctsBot:
         rng: random.Random,
         chooser: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None,
         depth: int | None,
+        seat: int | None = None,
+        solve_at: int = 0,
     ) -> bool:
-        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first."""
+        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first.
+
+        With ``solve_at`` > 0 (a trick game, see :meth:`_solve_at`), once no more than that
+        many tricks are left the rest of the hand is played by the exact endgame solver,
+        valued for ``seat`` (the searching seat), instead of by the playout policy.
+        """
         limit = MAX_PLAYOUT if depth is None else depth
         for _ in range(limit):
             if self._hand_over(game, start, hand):
+                return False
+            if solve_at and seat is not None and endgame.supports(game) and endgame.tricks_left(game) <= solve_at:
+                endgame.finish_hand(game, seat)
                 return False
             actions = game.legal_actions()
             if len(actions) == 1:
@@ -408,6 +486,21 @@ class IsmctsBot:
             else:
                 game.apply(chooser(game.view(game.current_player), actions, rng))
         return depth is not None and not self._hand_over(game, start, hand)
+
+    def _solve_at(self, knobs: Any, view: dict[str, Any]) -> int:
+        """Tricks left at which playouts hand over to the exact solver; 0: never.
+
+        The bot's ``endgame`` parameter, else the game's ``ENDGAME_TRICKS`` knob (set for
+        the trick games whose solver :mod:`boneyard.bots.endgame` has), else 0; and only for
+        a decision in the play phase. A bid or a call compares whole hands, and there the
+        solver's values are biased: it sees every hand (too hopeful), and in Rounce it lets
+        the other seats play together against the searcher (too fearful).
+        """
+        if view.get("phase") != "play":
+            return 0
+        if self.endgame is not None:
+            return self.endgame
+        return int(getattr(knobs, "ENDGAME_TRICKS", 0)) if knobs is not None else 0
 
     @staticmethod
     def _hand_over(game: Any, start: list[Any], hand: int) -> bool:

@@ -52,9 +52,16 @@ def test_summary_intervals_cover_the_mean() -> None:
         for rotation in range(2):
             seats = ["greedy", "random"] if rotation == 0 else ["random", "greedy"]
             winner = seats.index("greedy") if deal != 3 else seats.index("random")
-            results.append({"deal": deal, "rotation": rotation, "seats": seats, "winners": [winner],
-                            "scores": [1, 2], "decisions": {s: {"count": 1, "total_ms": 1.0, "max_ms": 1.0}
-                                                            for s in seats}})
+            results.append(
+                {
+                    "deal": deal,
+                    "rotation": rotation,
+                    "seats": seats,
+                    "winners": [winner],
+                    "scores": [1, 2],
+                    "decisions": {s: {"count": 1, "total_ms": 1.0, "max_ms": 1.0} for s in seats},
+                }
+            )
     greedy, rand = summarize("twobox", specs, results)
     assert greedy["win_rate"] == pytest.approx(0.8)
     assert greedy["win_rate_ci"][0] < 0.8 < greedy["win_rate_ci"][1]
@@ -98,8 +105,22 @@ def test_arena_command_writes_json_and_png(tmp_path: Path) -> None:
     md = tmp_path / "arena.md"
     result = CliRunner().invoke(
         app,
-        ["arena", "rounce", "--bots", "greedy,random", "--games", "4", "--seed", "1",
-         "--json", str(out), "--plot", str(png), "--markdown", str(md)],
+        [
+            "arena",
+            "rounce",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--json",
+            str(out),
+            "--plot",
+            str(png),
+            "--markdown",
+            str(md),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "win rate" in result.output and "greedy" in result.output

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.bots import ismcts as ismcts_module
+from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.games import game_class
@@ -131,13 +131,13 @@ def test_bots_decide_from_the_view_alone(game_id: str, name: str) -> None:
 
 def test_ismcts_simulates_only_on_sampled_games(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[dict[str, Any]] = []
-    real = ismcts_module.sample_game
+    real = inference_module.sample_game
 
     def spy(view: dict[str, Any], rng: random.Random) -> Any:
         seen.append(view)
         return real(view, rng)
 
-    monkeypatch.setattr(ismcts_module, "sample_game", spy)
+    monkeypatch.setattr(inference_module, "sample_game", spy)
     g = boneyard.new_game("rounce", seed=2)
     seat = g.current_player
     view = g.view(seat)

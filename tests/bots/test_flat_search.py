@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.bots import ismcts as ismcts_module
+from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
@@ -48,14 +48,14 @@ def test_flat_search_is_reproducible_from_a_seed(game_id: str) -> None:
 def test_flat_search_plays_every_candidate_on_the_same_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Common random numbers: one sampled world per round, each candidate on a copy of it."""
     sampled: list[Any] = []
-    real = ismcts_module.sample_game
+    real = inference_module.sample_game
 
     def spy(view: dict[str, Any], rng: random.Random) -> Any:
         world = real(view, rng)
         sampled.append(world)
         return world
 
-    monkeypatch.setattr(ismcts_module, "sample_game", spy)
+    monkeypatch.setattr(inference_module, "sample_game", spy)
     played: list[tuple[int, str]] = []
     real_playout = IsmctsBot._playout
 
@@ -108,8 +108,7 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
     rest = greedy_montana.unseen(view)
     live = list(rest.elements())
     aways = {
-        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0]
-        for a in found
+        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0] for a in found
     }
     assert len(aways) == 1  # nobody is ready at the first discard: ties only
 

@@ -14,8 +14,14 @@ from boneyard.tiles import Tile
 
 def view(table: list[list[str]], hand: list[str], opened: bool = True) -> dict[str, Any]:
     """A minimal seat-0 view with the fields the heuristic reads."""
-    return {"game": "rummikub", "seat": 0, "rules": {"distinct_sums": False}, "table": table,
-            "opened": [opened, True], "hand": hand}
+    return {
+        "game": "rummikub",
+        "seat": 0,
+        "rules": {"distinct_sums": False},
+        "table": table,
+        "opened": [opened, True],
+        "hand": hand,
+    }
 
 
 def laid(action: Any, table: list[list[str]]) -> Counter[str]:

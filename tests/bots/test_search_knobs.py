@@ -168,19 +168,48 @@ def test_ms_budget_skips_an_iteration_known_to_overrun() -> None:
     bot = IsmctsBot(ms=5000, iterations=50)  # a budget no loaded machine overruns: it measures an iteration
     bot.choose(view, legal, random.Random(0))
     assert bot.last_iterations >= 1
-    bot._iteration_s["montana"] = 10.0  # as if an iteration took twice the budget
+    key = bot._cost_key(view)  # montana's flat search plays its rounds itself (no ":fast")
+    assert key in bot._iteration_s
+    bot._iteration_s[key] = 10.0  # as if an iteration took twice the budget
     choice = bot.choose(view, legal, random.Random(0))
     assert bot.last_iterations == 0
     assert choice == GreedyBot().choose(view, legal, random.Random(0))
 
 
+def test_a_skipped_decision_halves_the_cost_it_feared() -> None:
+    """A stale cost (a stall, another phase) cannot switch the search off for good."""
+    g = boneyard.new_game("rounce", seed=5)
+    view, legal = g.view(g.current_player), g.legal_actions()
+    bot = IsmctsBot(ms=200)
+    key = bot._cost_key(view)
+    assert key == "rounce:" + str(view["phase"])
+    bot._iteration_s[key] = 1.6  # eight times the budget
+    skipped = 0
+    while True:
+        bot.choose(view, legal, random.Random(0))
+        if bot.last_iterations:
+            break
+        skipped += 1
+    assert 2 <= skipped <= 5  # 1.6 s, 0.8, 0.4, 0.2, then below the budget: the search runs again
+
+
+def test_the_cost_of_one_phase_does_not_stop_another() -> None:
+    g = boneyard.new_game("rounce", seed=5)
+    view, legal = g.view(g.current_player), g.legal_actions()
+    bot = IsmctsBot(ms=300)
+    bot._iteration_s["rounce:play"] = 10.0
+    assert view["phase"] != "play"
+    bot.choose(view, legal, random.Random(0))
+    assert bot.last_iterations > 0
+
+
 def test_a_view_the_game_cannot_sample_gets_greedys_choice(monkeypatch: pytest.MonkeyPatch) -> None:
-    from boneyard.bots import ismcts as ismcts_module
+    from boneyard.bots import inference as inference_module
 
     def refuse(view: object, rng: object) -> object:
         raise ValueError("no deal of the hidden tiles fits what the view shows")
 
-    monkeypatch.setattr(ismcts_module, "sample_game", refuse)
+    monkeypatch.setattr(inference_module, "sample_game", refuse)
     g = boneyard.new_game("twobox", seed=2)
     view, legal = g.view(g.current_player), g.legal_actions()
     bot = IsmctsBot(iterations=50)

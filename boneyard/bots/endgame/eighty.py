@@ -13,6 +13,9 @@ The rules come from the engine module: its lookup :func:`~boneyard.games.eighty.
 (the suit a tile leads, which tiles follow a suit) and its
 :func:`~boneyard.games.eighty.engine.trick_winner`; the count from ``COUNT_BY_KEY``.
 
+The search itself (alpha-beta, the transposition table) is shared with Rounce:
+:class:`~boneyard.bots.endgame.search.TrickSearch`; this module gives its hooks.
+
 Speed: hands are lists of ``Tile.key`` ints, each seat's hand also an int code (two bits
 a tile key: two copies of each tile exist), so the transposition table, consulted where a
 trick starts, keys on ``(leader, codes)``. It stores lower and upper bounds and the best
@@ -26,22 +29,24 @@ from typing import Any
 
 from ...games.eighty.engine import COUNT_BY_KEY, PLAYS, SEATS, TRICK_POINTS, EightyAction, Tables, tables, trick_winner
 from ...tiles import Tile, double_six
+from .search import TrickSearch
 
-INF = 1 << 20
 _TILE: list[Tile | None] = [None] * 64
 for _t in double_six():
     _TILE[_t.key] = _t
 
-# A transposition-table entry: (lower bound, upper bound, best move key or -1).
-Entry = tuple[int, int, int]
+# A transposition-table entry: (lower bound, upper bound, best lead's tile key or None).
+Entry = tuple[int, int, Any]
 
 
-class EightySolver:
+class EightySolver(TrickSearch[int]):
     """The exact value of one Eighty play position with every hand known (see the module).
 
     Build it from a game in the play phase: ``EightySolver(game, seat)`` values the rest
     of the hand for ``seat``'s side. ``table`` lets several solvers of the same deal (the
-    positions of one hand as it is played on) share what they learnt.
+    positions of one hand as it is played on) share what they learnt. ``value()``,
+    ``move_values()`` (every legal play with the value after it) and ``best()`` come from
+    :class:`~boneyard.bots.endgame.search.TrickSearch`.
     """
 
     def __init__(self, game: Any, seat: int, table: dict[tuple[int, ...], Entry] | None = None) -> None:
@@ -68,37 +73,13 @@ class EightySolver:
         self.table: dict[tuple[int, ...], Entry] = {} if table is None else table
         self.nodes = 0
 
-    # ----- the public answers ------------------------------------------------------
+    # ----- the hooks of TrickSearch -------------------------------------------------
 
-    def value(self) -> int:
-        """The exact value of the position for the solver's side (points, or Nel-O's +1/0/-1)."""
-        return self._search(self.to_move, -INF, INF)
+    def _maximising(self, seat: int) -> bool:
+        return (seat & 1) == self.side
 
-    def move_values(self) -> dict[EightyAction, int]:
-        """Every legal play of the seat to move with the exact value of the position after it."""
-        seat = self.to_move
-        out: dict[EightyAction, int] = {}
-        for k in self._moves(seat):
-            out[PLAYS[k]] = self._after_play(seat, k, -INF, INF)
-        return out
-
-    def best(self) -> EightyAction:
-        """The best play of the seat to move (for its own side), by alpha-beta at the root."""
-        seat = self.to_move
-        maximise = (seat & 1) == self.side
-        alpha, beta = -INF, INF
-        best_key = -1
-        for k in self._moves(seat):
-            v = self._after_play(seat, k, alpha, beta)
-            if best_key < 0 or (v > alpha if maximise else v < beta):
-                best_key = k
-                if maximise:
-                    alpha = v
-                else:
-                    beta = v
-        return PLAYS[best_key]
-
-    # ----- the search ------------------------------------------------------------------
+    def _action(self, move: int) -> EightyAction:
+        return PLAYS[move]
 
     def _moves(self, seat: int) -> list[int]:
         """The distinct legal tile keys of ``seat``, strongest in the led suit first."""
@@ -108,14 +89,12 @@ class EightySolver:
             follow = [k for k in hand if member[k]]
             if follow:
                 hand = follow
-            power = self.tabs.power[self.led]
-        else:
-            power = self.tabs.power[0]  # unused below for leads: rank by each tile's own suit
         out: list[int] = []
         for k in hand:
             if k not in out:
                 out.append(k)
         if self.trick:
+            power = self.tabs.power[self.led]
             out.sort(key=lambda k: -power[k])
         else:
             lead_suit = self.tabs.lead_suit
@@ -123,103 +102,59 @@ class EightySolver:
             out.sort(key=lambda k: -pw[lead_suit[k]][k])
         return out
 
-    def _after_play(self, seat: int, k: int, alpha: int, beta: int) -> int:
-        """The value after ``seat`` plays tile key ``k`` (the position restored afterwards)."""
-        self.nodes += 1
+    def _play(self, seat: int, move: int) -> Any:
         hand = self.hands[seat]
-        at = hand.index(k)
+        at = hand.index(move)
         del hand[at]
-        self.codes[seat] -= 1 << (2 * k)
-        trick = self.trick
+        self.codes[seat] -= 1 << (2 * move)
         led = self.led
-        if not trick:
-            self.led = self.tabs.lead_suit[k]
-        trick.append((seat, k))
-        if len(trick) < self.size:
-            v = self._search(self.after[seat], alpha, beta)
-        else:
-            v = self._finish_trick(alpha, beta)
-        trick.pop()
-        self.led = led
-        hand.insert(at, k)
-        self.codes[seat] += 1 << (2 * k)
-        return v
+        if not self.trick:
+            self.led = self.tabs.lead_suit[move]
+        self.trick.append((seat, move))
+        return (at, led)
 
-    def _finish_trick(self, alpha: int, beta: int) -> int:
-        """Score the full trick, then search on from its winner's lead."""
+    def _unplay(self, seat: int, move: int, undo: Any) -> None:
+        at, led = undo
+        self.trick.pop()
+        self.led = led
+        self.hands[seat].insert(at, move)
+        self.codes[seat] += 1 << (2 * move)
+
+    def _trick_full(self) -> bool:
+        return len(self.trick) >= self.size
+
+    def _next(self, seat: int) -> int:
+        return self.after[seat]
+
+    def _close_trick(self) -> tuple[int, int]:
         trick = self.trick
         plays = [(s, _TILE[k]) for s, k in trick]
         winner = trick_winner(plays, self.tabs)[0]  # type: ignore[arg-type]
         ours = (winner & 1) == self.side
         if self.nello_bidder >= 0:
             if winner == self.nello_bidder:
-                return -1 if ours else 1  # the bidder took a trick: Nel-O is set, the hand ends
-            gain = 0
-        else:
-            gain = TRICK_POINTS
-            for _, k in trick:
-                gain += COUNT_BY_KEY[k]
-            if not ours:
-                gain = 0
-        saved = list(trick)
-        trick.clear()
-        led = self.led
-        self.led = 0
-        v = gain + self._search(winner, alpha - gain, beta - gain)
-        self.led = led
-        trick.extend(saved)
-        return v
+                return (-1 if ours else 1), -1  # the bidder took a trick: Nel-O is set, the hand ends
+            return 0, winner
+        if not ours:
+            return 0, winner
+        gain = TRICK_POINTS
+        for _, k in trick:
+            gain += COUNT_BY_KEY[k]
+        return gain, winner
 
-    def _search(self, seat: int, alpha: int, beta: int) -> int:
-        """Fail-soft alpha-beta from a position where ``seat`` is to play."""
-        hands = self.hands
-        maximise = (seat & 1) == self.side
-        key: tuple[int, ...] | None = None
-        first = -1
-        if not self.trick:
-            if not hands[seat]:
-                return 0  # every trick is played
-            codes = self.codes
-            key = (seat, codes[0], codes[1], codes[2], codes[3])
-            entry = self.table.get(key)
-            if entry is not None:
-                lo, hi, first = entry
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
-        a0, b0 = alpha, beta
-        moves = self._moves(seat)
-        if first >= 0 and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
-        best = -INF if maximise else INF
-        best_key = -1
-        for k in moves:
-            v = self._after_play(seat, k, alpha, beta)
-            if maximise:
-                if v > best:
-                    best, best_key = v, k
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best, best_key = v, k
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        if key is not None:
-            old = self.table.get(key)
-            lo, hi = (-INF, INF) if old is None else (old[0], old[1])
-            if best <= a0:
-                hi = min(hi, best)
-            elif best >= b0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.table[key] = (lo, hi, best_key)
-        return best
+    def _open_trick(self) -> Any:
+        saved = (list(self.trick), self.led)
+        self.trick.clear()
+        self.led = 0
+        return saved
+
+    def _reopen_trick(self, saved: Any) -> None:
+        plays, led = saved
+        self.trick.extend(plays)
+        self.led = led
+
+    def _key(self, seat: int) -> tuple[int, ...] | None:
+        if not self.hands[seat]:
+            return None
+        codes = self.codes
+        return (seat, codes[0], codes[1], codes[2], codes[3])

@@ -22,7 +22,8 @@ rank a play counts as) and :func:`~boneyard.games.rounce.engine.trick_winner`. L
 lists are cached per (hand, led suit, first trick). The transposition table, consulted
 where a trick starts, keys on the leader, whether the first trick is over, and each
 seat's hand as a bit set of ``Tile.key``; it keeps lower and upper bounds and the best
-lead.
+lead. The search itself is shared with Eighty:
+:class:`~boneyard.bots.endgame.search.TrickSearch`; this module gives its hooks.
 """
 
 from __future__ import annotations
@@ -31,17 +32,20 @@ from typing import Any
 
 from ...games.rounce.engine import TRICKS, Placed, RounceAction, legal_plays, placement, trick_winner
 from ...tiles import Tile
+from .search import TrickSearch
 
-INF = 1 << 20
-Entry = tuple[int, int, int]  # lower bound, upper bound, index of the best lead in the move list
+Entry = tuple[int, int, Any]  # lower bound, upper bound, the best lead (or None)
 
 
-class RounceSolver:
+class RounceSolver(TrickSearch[RounceAction]):
     """The paranoid value of one Rounce play position for ``seat`` (see the module).
 
     ``RounceSolver(game, seat)``: the game must be in the play phase. ``table`` lets the
     solvers of the positions of one hand, played on, share what they learnt (the table
-    belongs to one deal and one solver seat).
+    belongs to one deal and one solver seat). ``value()`` (the tricks the seat is sure to
+    take in the rest of the hand), ``move_values()`` and ``best()`` (the paranoid best
+    play of the seat to move: the solver seat's most tricks, the others' fewest) come from
+    :class:`~boneyard.bots.endgame.search.TrickSearch`.
     """
 
     def __init__(self, game: Any, seat: int, table: dict[tuple[int, ...], Entry] | None = None) -> None:
@@ -68,35 +72,13 @@ class RounceSolver:
         self._legal: dict[tuple[int, int, int, bool], list[RounceAction]] = {}
         self.nodes = 0
 
-    # ----- the public answers ------------------------------------------------------
+    # ----- the hooks of TrickSearch -------------------------------------------------
 
-    def value(self) -> int:
-        """The tricks the solver's seat is sure to take in the rest of the hand."""
-        return self._search(self.to_move, -INF, INF)
+    def _maximising(self, seat: int) -> bool:
+        return seat == self.seat
 
-    def move_values(self) -> dict[RounceAction, int]:
-        """Every legal play of the seat to move with the solver seat's tricks after it."""
-        mover = self.to_move
-        return {a: self._after_play(mover, a, -INF, INF) for a in self._moves(mover)}
-
-    def best(self) -> RounceAction:
-        """The paranoid best play of the seat to move: the solver seat's most tricks, the others' fewest."""
-        mover = self.to_move
-        maximise = mover == self.seat
-        alpha, beta = -INF, INF
-        best: RounceAction | None = None
-        for a in self._moves(mover):
-            v = self._after_play(mover, a, alpha, beta)
-            if best is None or (v > alpha if maximise else v < beta):
-                best = a
-                if maximise:
-                    alpha = v
-                else:
-                    beta = v
-        assert best is not None
-        return best
-
-    # ----- the search ------------------------------------------------------------------
+    def _action(self, move: RounceAction) -> RounceAction:
+        return move
 
     def _moves(self, seat: int) -> list[RounceAction]:
         led = self.trick[0][1][0] if self.trick else None
@@ -107,10 +89,8 @@ class RounceSolver:
             found = self._legal[key] = legal_plays(self.hands[seat], self.trump, led, first)
         return found
 
-    def _after_play(self, seat: int, action: RounceAction, alpha: int, beta: int) -> int:
-        """The value after ``seat`` plays ``action`` (the position restored afterwards)."""
-        self.nodes += 1
-        tile = action.tile
+    def _play(self, seat: int, move: RounceAction) -> Any:
+        tile = move.tile
         assert tile is not None
         hand = self.hands[seat]
         at = hand.index(tile)
@@ -118,77 +98,39 @@ class RounceSolver:
         self.codes[seat] ^= 1 << tile.key
         trick = self.trick
         led = trick[0][1][0] if trick else None
-        trick.append((seat, placement(tile, self.trump, led, action.suit)))
-        if len(trick) < self.size:
-            v = self._search(self.after[seat], alpha, beta)
-        else:
-            v = self._finish_trick(alpha, beta)
-        trick.pop()
-        hand.insert(at, tile)
-        self.codes[seat] ^= 1 << tile.key
-        return v
+        trick.append((seat, placement(tile, self.trump, led, move.suit)))
+        return at
 
-    def _finish_trick(self, alpha: int, beta: int) -> int:
+    def _unplay(self, seat: int, move: RounceAction, undo: Any) -> None:
+        tile = move.tile
+        assert tile is not None
+        self.trick.pop()
+        self.hands[seat].insert(undo, tile)
+        self.codes[seat] ^= 1 << tile.key
+
+    def _trick_full(self) -> bool:
+        return len(self.trick) >= self.size
+
+    def _next(self, seat: int) -> int:
+        return self.after[seat]
+
+    def _close_trick(self) -> tuple[int, int]:
         trick = self.trick
         winner = trick[trick_winner([p for _, p in trick], self.trump)][0]
         gain = 1 if winner == self.seat else 0
-        saved = list(trick)
-        trick.clear()
-        self.done += 1
-        v = gain + (0 if self.done == TRICKS else self._search(winner, alpha - gain, beta - gain))
-        self.done -= 1
-        trick.extend(saved)
-        return v
+        return gain, (-1 if self.done + 1 == TRICKS else winner)
 
-    def _search(self, seat: int, alpha: int, beta: int) -> int:
-        """Fail-soft alpha-beta from a position where ``seat`` is to play."""
-        maximise = seat == self.seat
-        key: tuple[int, ...] | None = None
-        first = -1
-        if not self.trick:
-            if not self.hands[seat]:
-                return 0
-            key = (seat, 1 if self.done else 0, *[self.codes[s] for s in self.playing])
-            entry = self.table.get(key)
-            if entry is not None:
-                lo, hi, first = entry
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
-        a0, b0 = alpha, beta
-        moves = self._moves(seat)
-        order = list(range(len(moves)))
-        if 0 < first < len(moves):
-            order.remove(first)
-            order.insert(0, first)
-        best = -INF if maximise else INF
-        best_i = -1
-        for i in order:
-            v = self._after_play(seat, moves[i], alpha, beta)
-            if maximise:
-                if v > best:
-                    best, best_i = v, i
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best, best_i = v, i
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        if key is not None:
-            old = self.table.get(key)
-            lo, hi = (-INF, INF) if old is None else (old[0], old[1])
-            if best <= a0:
-                hi = min(hi, best)
-            elif best >= b0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.table[key] = (lo, hi, best_i)
-        return best
+    def _open_trick(self) -> Any:
+        saved = list(self.trick)
+        self.trick.clear()
+        self.done += 1
+        return saved
+
+    def _reopen_trick(self, saved: Any) -> None:
+        self.done -= 1
+        self.trick.extend(saved)
+
+    def _key(self, seat: int) -> tuple[int, ...] | None:
+        if not self.hands[seat]:
+            return None
+        return (seat, 1 if self.done else 0, *[self.codes[s] for s in self.playing])

@@ -70,4 +70,3 @@ class GreedyBot:
     def has_policy(game_id: str) -> bool:
         """Whether ``game_id`` has its own heuristic (otherwise greedy plays at random)."""
         return policy(game_id) is not None
-

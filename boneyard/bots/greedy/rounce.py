@@ -20,10 +20,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...games.rounce.engine import Placed, beats, placement, trick_winner
+from ...games.rounce.engine import Placed, beats, legal_plays, placement, trick_winner
 from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
+ENDGAME_TRICKS = 4  # ismcts: playouts hand over to the exact solver with this many tricks left
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 tile = tile_of  # a tile from its notation (a table lookup)
@@ -169,3 +170,46 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
             return min(safe, key=lambda o: o[4])[0]
         return min(winners, key=lambda o: (o[3], o[4]))[0]
     return min(options, key=lambda o: o[4])[0]
+
+
+def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:
+    """``seat``'s plays of this hand as decisions to re-ask (the ``ismcts`` inference knob).
+
+    Its hand before each play is its hand in the sampled ``world`` plus the tiles it has
+    played since (a seat draws and discards only before the play starts); the trick then
+    and the legal plays come from the view's public tricks and the engine's
+    :func:`~boneyard.games.rounce.engine.legal_plays`. Its face-down discards are hidden,
+    so the past view lists none. Calls are not judged: a folded hand leaves the table
+    unseen and a kept hand may have exchanged tiles since.
+    """
+    tricks = view["tricks"]
+    rounds = [t["plays"] for t in tricks] + ([view["trick"]] if view["trick"] else [])
+    mine = [(i, j) for i, plays in enumerate(rounds) for j, p in enumerate(plays) if p["seat"] == seat]
+    if not mine:
+        return []
+    held = list(world.hands[seat]) + [tile(rounds[i][j]["tile"]) for i, j in mine]
+    trump = view["trump"]
+    out: list[tuple[dict[str, Any], list[Any], Any]] = []
+    for i, j in mine:
+        play = rounds[i][j]
+        before = rounds[i][:j]
+        hand = sorted(held, reverse=True)
+        legal = legal_plays(hand, trump, before[0]["suit"] if before else None, i == 0)
+        past = {
+            **view,
+            "seat": seat,
+            "current_player": seat,
+            "phase": "play",
+            "hand": [str(t) for t in hand],
+            "discarded": [],
+            "tricks": tricks[:i],
+            "trick": before,
+        }
+        out.append((past, legal, _taken(tile(play["tile"]), play["suit"])))
+        held.remove(tile(play["tile"]))
+    return out
+
+
+def _taken(t: Tile, suit: int | None) -> Any:
+    """A test: is an action the play of ``t`` (named as ``suit`` where the action names one)?"""
+    return lambda a: a.tile == t and (a.suit is None or a.suit == suit)

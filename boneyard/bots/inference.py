@@ -1,0 +1,138 @@
+"""Inference from play: sampled worlds weighted by how well they explain the others' actions.
+
+``boneyard.sample_game(view, rng)`` deals the hidden tiles uniformly within what the rules
+prove (a seat that did not follow suit holds none of it). But a choice reveals more than
+the rules do: a seat that passed in the bidding probably holds a weak hand, a seat that
+threw a low tile on its partner's winning trick probably had no count to give. This
+module weighs a sampled world by the *likelihood* of the other seats' public actions in
+it, under a model of how they play, and resamples by that weight (sampling importance
+resampling, SIR):
+
+- **The model.** Each other seat is taken to play the game's greedy heuristic, departing
+  from it with probability ``epsilon`` (the game's ``INFER_EPSILON`` knob, else
+  :data:`DEFAULT_EPSILON`) spread evenly over the other legal actions: an action greedy
+  would have chosen has likelihood ``1 - epsilon``, any other ``epsilon / (n - 1)`` among
+  ``n`` legal actions, and a forced action 1. A world's weight is the product over the
+  other seats' past decisions (seats decide independently given their hands).
+- **The past decisions.** Which decisions can be re-asked, and with what hand, is a fact
+  of each game: its greedy module's ``past_decisions(view, world, seat)`` knob lists them
+  (a past view of that seat, the legal actions then, and a test for the action taken),
+  built from the searching seat's view (public history only) and that seat's hand in the
+  sampled world. A game without the knob is not weighted (every world counts the same).
+- **The cost cap.** Each weighted sample draws ``candidates`` worlds and keeps one with
+  probability proportional to its weight, so a sample costs ``candidates`` uniform draws
+  plus the weighing; at most :data:`MAX_DECISIONS` of a seat's most recent decisions are
+  judged, and a seat's likelihood is cached by its hand for the rest of the decision, so
+  a hand seen again costs nothing.
+
+Only the view's public history and the sampled world's hands enter: the real game is
+never read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..api import sample_game
+from .greedy import policy
+
+DEFAULT_EPSILON = 0.3  # chance the model gives a seat of departing from greedy's choice
+DEFAULT_CANDIDATES = 4  # worlds drawn per weighted sample (the game's INFER_CANDIDATES knob overrides)
+MAX_DECISIONS = 16  # per other seat: the most recent decisions judged
+
+# A past decision of another seat: its view then, the legal actions then, and a test of
+# whether an action (as greedy would return it) is the one the seat took.
+Decision = tuple[dict[str, Any], Sequence[Any], Callable[[Any], bool]]
+
+
+def candidates_for(game_id: str) -> int:
+    """Worlds drawn per weighted sample for a game: its ``INFER_CANDIDATES`` knob, else the default.
+
+    0 for a game whose greedy module has no ``past_decisions`` knob: there is nothing to
+    weigh, so the search samples uniformly.
+    """
+    knobs = policy(game_id)
+    if knobs is None or not hasattr(knobs, "past_decisions"):
+        return 0
+    return int(getattr(knobs, "INFER_CANDIDATES", DEFAULT_CANDIDATES))
+
+
+class Inference:
+    """Weighted sampling of worlds for one decision of one seat (see the module).
+
+    ``Inference(view, candidates)``: ``candidates`` worlds are drawn per :meth:`sample`
+    (0 or 1: plain uniform sampling). ``ValueError`` from the game's sampler passes through.
+    """
+
+    def __init__(self, view: dict[str, Any], candidates: int, epsilon: float | None = None) -> None:
+        self.view = view
+        self.seat: int | None = view.get("seat")
+        knobs = policy(view["game"])
+        self.decisions: Callable[[dict[str, Any], Any, int], list[Decision]] | None = (
+            getattr(knobs, "past_decisions", None) if knobs is not None else None
+        )
+        self.choose: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None = (
+            getattr(knobs, "choose", None) if knobs is not None else None
+        )
+        self.candidates = candidates if self.decisions is not None and self.seat is not None else 0
+        eps = epsilon if epsilon is not None else float(getattr(knobs, "INFER_EPSILON", DEFAULT_EPSILON))
+        if not 0 < eps <= 1:
+            raise ValueError(f"inference epsilon must be in (0, 1], got {eps!r}")
+        self.epsilon = eps
+        self._cache: dict[tuple[int, tuple[str, ...]], float] = {}
+        self._judged = False  # some other seat had a decision with a choice (known after the first world)
+        self.weighed = 0  # worlds weighed (for tests and benchmarks)
+
+    def sample(self, rng: random.Random) -> Any:
+        """One world: uniform if inference is off, else the SIR pick among ``candidates`` draws."""
+        if self.candidates <= 1:
+            return sample_game(self.view, rng)
+        worlds = [sample_game(self.view, rng)]
+        weights = [self.weight(worlds[0])]
+        if not self._judged:
+            # nobody else has had a choice yet (a fact of the view, not of the world):
+            # weighing would change nothing, so this decision samples uniformly
+            self.candidates = 1
+            return worlds[0]
+        for _ in range(self.candidates - 1):
+            worlds.append(sample_game(self.view, rng))
+            weights.append(self.weight(worlds[-1]))
+        total = sum(weights)
+        if total <= 0:
+            return worlds[rng.randrange(len(worlds))]
+        pick = rng.random() * total
+        for world, w in zip(worlds, weights, strict=True):
+            pick -= w
+            if pick < 0:
+                return world
+        return worlds[-1]
+
+    def weight(self, world: Any) -> float:
+        """The likelihood of the other seats' past actions in ``world`` under the model."""
+        self.weighed += 1
+        out = 1.0
+        for s in range(world.players):
+            if s != self.seat:
+                out *= self.seat_likelihood(world, s)
+        return out
+
+    def seat_likelihood(self, world: Any, seat: int) -> float:
+        """The likelihood of ``seat``'s past actions given its hand in ``world`` (cached by hand)."""
+        key = (seat, tuple(str(t) for t in world.hands[seat]))
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        assert self.decisions is not None and self.choose is not None
+        value = 1.0
+        eps = self.epsilon
+        for past, legal, taken in self.decisions(self.view, world, seat)[-MAX_DECISIONS:]:
+            n = len(legal)
+            if n < 2:
+                continue
+            self._judged = True
+            agree = taken(self.choose(past, legal, random.Random(0)))
+            value *= (1 - eps) if agree else eps / (n - 1)
+        self._cache[key] = value
+        return value
