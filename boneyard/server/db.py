@@ -191,6 +191,9 @@ def write_expired(s: Session, table_id: str) -> None:
     s.execute(update(TableRow).where(TableRow.id == table_id).values(expired=True))
 
 
+_SCHEMA_LOCK = 0x626F6E6579  # the advisory lock that serializes schema creation ("boney")
+
+
 class Store:
     """The server's database: create tables, join seats, append actions, load tables."""
 
@@ -198,13 +201,22 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.is_postgres = self.engine.dialect.name == "postgresql"
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        self._create_schema()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
-    def _add_missing_columns(self) -> None:
-        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+    def _create_schema(self) -> None:
+        """Create missing tables and columns, once, even when several servers start together.
+
+        Two processes starting at the same moment on one PostgreSQL database would both see
+        no tables and both create them (the second fails on a duplicate type): the creation
+        runs in one transaction holding an advisory lock, so the second waits and then finds
+        everything there. SQLite serves one process.
+        """
         with self.engine.begin() as conn:
+            if self.is_postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            Base.metadata.create_all(conn)
+            have = {c["name"] for c in inspect(conn).get_columns("tables")}
             for name, ddl in _ADDED_COLUMNS.items():
                 if name not in have:
                     conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {ddl}"))

@@ -184,3 +184,32 @@ def test_seats_and_hands_agree_across_two_processes(cluster: PgCluster) -> None:
     finally:
         a.stop()
         b.stop()
+
+
+def test_servers_starting_together_create_the_schema_once(cluster: PgCluster) -> None:
+    """Several processes opening one fresh database at the same moment all start.
+
+    Without the schema lock the losers of the race fail on a duplicate table type, which
+    stopped one of two `boneyard serve` processes started together.
+    """
+    from boneyard.server.db import Store
+
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(6)
+
+    def open_store() -> None:
+        barrier.wait()
+        try:
+            Store(cluster.url).close()
+        except BaseException as err:  # every failure is what the test reports
+            errors.append(err)
+
+    threads = [threading.Thread(target=open_store) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    store = Store(cluster.url)
+    assert store.tables() == []
+    store.close()
