@@ -221,7 +221,9 @@ def test_decisions_with_the_keyboard_only(server: Server, page_factory: Any, gam
         if st["current_player"] != 0 or not st["legal_actions"]:
             page.wait_for_timeout(60)
             continue
-        page.wait_for_timeout(200)  # the page draws the push
+        # the page has drawn the push that made it our turn (the server answers before it does)
+        page.wait_for_function("document.querySelector('#status.yours') && document.querySelectorAll("
+                               "'#actions [data-action], #hand .handtile.playable').length > 0", timeout=15_000)
         page.evaluate("document.activeElement && document.activeElement.blur()")
         if page.locator("#hand .handtile.playable").count() and tab_to(page, "#hand .handtile.playable"):
             page.keyboard.press("Enter")
