@@ -7,6 +7,8 @@ with uvicorn. The pages are static HTML/JS under ``static/`` that talk to the sa
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -99,6 +101,37 @@ class PlayAction(BaseModel):
         default=None, ge=0, description="the version of the state the action was chosen from (exactly-once play)")
 
 
+# The collector's thresholds in a long-running server (see ``quiet_collector``): young
+# generations as Python sets them, a full pass only after a thousand middle passes.
+SERVER_GC_THRESHOLDS = (700, 10, 1000)
+
+
+@asynccontextmanager
+async def quiet_collector() -> AsyncIterator[None]:
+    """Keep the garbage collector's full passes rare and short while a server runs.
+
+    Why: a full pass walks every tracked object, and a server holding many tables and
+    sockets has a large heap, so each pass stops the event loop (every table, every
+    client) for a long time. By default CPython starts one whenever the objects that
+    survived two young passes since the last one reach a quarter of the old ones, and a
+    table's state lives just long enough to survive them: with many busy tables that is
+    every few seconds, and these pauses were what set the slowest answers. So: everything
+    loaded before serving (modules, the app) is frozen (``gc.freeze``: never walked again),
+    and a full pass waits for a thousand middle passes (minutes at full load). Little
+    cyclic garbage waits meanwhile: what the server drops is freed by reference counting.
+    On exit the defaults come back (tests start many apps in one process).
+    """
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
 # Headers on every HTTP answer. The pages load only their own scripts and styles; the API
 # docs page (/docs, /redoc) loads FastAPI's documentation bundle from its CDN.
 _BASE_HEADERS = [
@@ -183,6 +216,7 @@ def create_app(
     idle_timeout: float = 6 * 3600,
     finished_linger: float = 120.0,
     public_url: str = "",
+    tune_gc: bool = False,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -190,6 +224,8 @@ def create_app(
     :class:`LimitSettings`); a table with no action for ``idle_timeout`` seconds expires; a
     finished table leaves memory ``finished_linger`` seconds after its last action.
     ``public_url`` is the address the copy-link buttons give out (``--public-url``).
+    ``tune_gc`` (``boneyard serve``) sets the collector for a long-running server while the
+    app runs (:func:`quiet_collector`); tests leave it alone.
     """
     store = Store(db_url)
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
@@ -200,7 +236,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
-        yield
+        async with quiet_collector() if tune_gc else contextlib.nullcontext():
+            yield
         await service.stop()
         coach.close()
         store.close()
@@ -400,6 +437,7 @@ def app_from_env() -> FastAPI:
         limits=LimitSettings.parse(limits) if limits else None,
         idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
         public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
+        tune_gc=True,
     )
 
 

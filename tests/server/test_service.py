@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import random
@@ -20,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 import boneyard
 from boneyard.server import create_app
 from boneyard.server import tables as tables_module
+from boneyard.server.app import SERVER_GC_THRESHOLDS
 from boneyard.server.db import Store
 from boneyard.server.ratelimit import LimitSettings
 from boneyard.server.tables import HISTORY_LIMIT, bounded
@@ -411,6 +413,19 @@ def test_a_long_replay_does_not_hold_up_other_tables(client: TestClient, monkeyp
     replay.join()
     assert r.status_code == 200
     assert took < 1.0, f"an action waited {took:.2f} s for another table's replay"
+
+
+def test_a_serving_app_freezes_its_start_up_heap_and_spaces_full_collections(tmp_path: Path) -> None:
+    """``boneyard serve`` (tune_gc) freezes what start-up loaded and makes full passes rare, only while it runs."""
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gc.db'}", limits=NO_LIMITS, tune_gc=True)) as c:
+        assert gc.get_freeze_count() > 10_000  # the modules and the app: never walked again
+        assert gc.get_threshold() == SERVER_GC_THRESHOLDS
+        make(c)  # the app serves as usual
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gc2.db'}", limits=NO_LIMITS)):
+        assert gc.get_freeze_count() == 0 and gc.get_threshold() == before  # tests' apps leave it alone
 
 
 def test_a_join_is_pushed_to_everyone_watching(client: TestClient) -> None:
