@@ -29,6 +29,7 @@ from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
+from .hotpath import HotPath, bearer
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
@@ -168,16 +169,6 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
 def client_address(request: Request | WebSocket) -> str:
     """The address limits are counted against (the proxy's client when uvicorn trusts its headers)."""
     return request.client.host if request.client else "unknown"
@@ -255,6 +246,9 @@ def create_app(
     app.state.coach = coach
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets)
+    # outermost: a move's posts skip the framework (hotpath.py), with the same headers
+    app.add_middleware(HotPath, service=service, rate=rate,
+                       headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:

@@ -53,11 +53,11 @@ from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer, ShuttingDown
 from .db import (
     ORIGIN,
+    ActionWrite,
     Store,
     announce,
     hash_token,
     new_table_row,
-    write_action,
     write_expired,
     write_seat,
     write_table,
@@ -930,12 +930,7 @@ class TableService:
             except BaseException as err:
                 loop.call_soon_threadsafe(_fail, done, err)
                 return
-            is_over = bool(table.game.is_over)
-
-            def write(s: Any) -> tuple[str, Snapshot]:
-                write_action(s, table_id=table.id, number=number, action=text, seat=seat, is_over=is_over)
-                return text, snapshot
-
+            write = ActionWrite(table.id, number, text, seat, bool(table.game.is_over), result=(text, snapshot))
             self.committer.enqueue(write, done, loop)
 
         self.pool.submit(work)

@@ -19,8 +19,8 @@ from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
 import boneyard
+from boneyard.server import commits as commits_module
 from boneyard.server import create_app
-from boneyard.server import tables as tables_module
 from boneyard.server.app import SERVER_GC_THRESHOLDS
 from boneyard.server.db import Store
 from boneyard.server.ratelimit import LimitSettings
@@ -252,7 +252,7 @@ def test_a_failed_commit_refuses_the_action_with_503_and_keeps_the_table(
     def down(*_args: Any, **_kwargs: Any) -> None:
         raise OperationalError("INSERT", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(tables_module, "write_action", down)
+    monkeypatch.setattr(commits_module, "write_actions", down)
     r = post(client, table_id, token, action=mine["legal_actions"][0])
     assert r.status_code == 503 and "not played" in r.json()["detail"]
     assert [state(client, table_id, t) for t in tokens] == before
@@ -262,7 +262,7 @@ def test_a_failed_commit_refuses_the_action_with_503_and_keeps_the_table(
 
 
 def test_bots_resume_by_themselves_after_failed_commits(app_at: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tables_module.write_action
+    real = commits_module.write_actions
     failures = [0]
 
     def flaky(*args: Any, **kwargs: Any) -> None:
@@ -271,7 +271,7 @@ def test_bots_resume_by_themselves_after_failed_commits(app_at: Any, monkeypatch
             raise OperationalError("INSERT", {}, Exception("server closed the connection"))
         real(*args, **kwargs)
 
-    monkeypatch.setattr(tables_module, "write_action", flaky)
+    monkeypatch.setattr(commits_module, "write_actions", flaky)
     client = app_at()
     table_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
                                                 "seats": ["bot:random", "bot:random"]}).json()["id"]
