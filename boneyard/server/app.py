@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import gc
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any
@@ -191,6 +191,19 @@ def _close_reason(message: str) -> str:
     return message.encode("utf-8", "replace")[:120].decode("utf-8", "ignore")
 
 
+def _text_sender(websocket: WebSocket) -> Callable[[str], Awaitable[None]]:
+    """How a table's pushes are sent: straight to the server's protocol when it offers its ``send``
+    (``wsprotocol.py``), else through Starlette (the test client)."""
+    raw = websocket.scope.get("boneyard.send")
+    if raw is None:
+        return websocket.send_text
+
+    async def send_text(text: str) -> None:
+        await raw({"type": "websocket.send", "text": text})
+
+    return send_text
+
+
 async def _drain(websocket: WebSocket) -> None:
     """Read and ignore whatever the client sends (text, binary, junk) until it disconnects."""
     while True:
@@ -355,7 +368,7 @@ def create_app(
             code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
             await websocket.close(code=code, reason=_close_reason(str(err)))
             return
-        sub = Subscriber(seat, websocket.send_text)
+        sub = Subscriber(seat, _text_sender(websocket))
         sub_id = service.subscribe(table, sub)
         tasks = [asyncio.ensure_future(sub.run()), asyncio.ensure_future(_drain(websocket)),
                  asyncio.ensure_future(sub.too_slow.wait())]

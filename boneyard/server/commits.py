@@ -164,8 +164,7 @@ class Committer:
             return
         self.batches += 1
         self.writes += len(batch)
-        for item, result in zip(batch, results, strict=True):
-            _settle(item, result=result)
+        _settle_all(batch, results)
 
     def _commit_alone(self, item: Item) -> Exception | None:
         """Commit one write in its own transaction; returns the error it failed with, if any."""
@@ -201,3 +200,21 @@ def _settle(item: Item, result: Any = None, error: BaseException | None = None) 
         loop.call_soon_threadsafe(settle)
     except RuntimeError:  # the loop has closed (shutdown): nobody waits any more
         log.debug("a write finished after its event loop closed")
+
+
+def _settle_all(batch: list[Item], results: list[Any]) -> None:
+    """Resolve a committed batch's futures with one wake-up of each waiting loop (not one per write)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+    for (_fn, future, loop), result in zip(batch, results, strict=True):
+        by_loop.setdefault(loop, []).append((future, result))
+
+    def settle(pairs: list[tuple[asyncio.Future[Any], Any]]) -> None:
+        for future, result in pairs:
+            if not future.done():
+                future.set_result(result)
+
+    for loop, pairs in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(settle, pairs)
+        except RuntimeError:  # the loop has closed (shutdown): nobody waits any more
+            log.debug("a batch finished after its event loop closed")
