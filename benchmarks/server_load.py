@@ -187,7 +187,7 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
         driver = (cpu_seconds(load.pid) - own0) / elapsed * 100
         health = [_health(port) for port in server.ports]
         rss = sum(rss_mb(p) for p in pids)
-        result = _finish(load, measure + 300)
+        result = _finish(load, measure + 120)
     finally:
         server.stop()
     lag = {k: max(h["loop_lag_ms"][k] for h in health if h) for k in ("p50", "p99", "max")} if all(health) else {}
@@ -232,7 +232,7 @@ def run_bgio(tables: int, ramp: float, measure: float) -> Level:
         cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0) * 100
         driver = (cpu_seconds(load.pid) - own0) / (time.monotonic() - t0) * 100
         rss = rss_mb(server.pid)
-        result = _finish(load, measure + 300)
+        result = _finish(load, measure + 120)
     finally:
         server.terminate()
         lags = [json.loads(x)["lag"] for x in (server.communicate(timeout=10)[0] or "").splitlines() if '"lag"' in x]
