@@ -136,8 +136,8 @@ class Committer:
                 if actions:
                     write_actions(s.connection(), actions)
             return results
-        except BaseException:
-            # a broken connection (the database went away) is not used again
+        except (OperationalError, InterfaceError):
+            # the connection may be broken (the database went away): it is not used again
             self._conn = None
             try:
                 conn.invalidate()
