@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
 
@@ -66,37 +66,25 @@ class Block:
     doc: str
 
 
-class Obs:
-    """An observation being written: a buffer of float entries the game modules set one by one.
+#: An observation being written: an ``array('f')`` when a numpy vector is wanted (item
+#: writes far cheaper than numpy's; the vector then shares its memory), or a ``list`` of
+#: floats for OpenSpiel's ``observation_tensor`` (cheaper still, and no conversion follows).
+#: Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
+Buffer: TypeAlias = "array[float] | list[float]"
 
-    The buffer is an ``array('f')`` when a numpy vector is wanted (a Python item
-    assignment, far cheaper than a numpy one; :meth:`vector` wraps it without copying), or
-    a plain ``list`` of floats when a Python list is wanted (OpenSpiel's
-    ``observation_tensor``): list writes are cheaper still and no conversion follows.
-    Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
+
+def counts(buf: Buffer, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
+    """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them).
+
+    The one writer of the "copies of each kind" blocks, so that every game scales them alike.
     """
-
-    __slots__ = ("buf",)
-
-    def __init__(self, buf: array[float] | list[float]) -> None:
-        self.buf = buf
-
-    def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
-        """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
-        buf = self.buf
-        if copies == 1:
-            for t in tiles:
-                buf[base + index[t]] = 1.0
-            return
-        step = 1.0 / copies
+    if copies == 1:
         for t in tiles:
-            buf[base + index[t]] += step
-
-    def vector(self) -> np.ndarray:
-        """The float32 observation vector (sharing an ``array("f")`` buffer's memory; a copy of a list)."""
-        if isinstance(self.buf, list):
-            return np.asarray(self.buf, dtype=np.float32)
-        return np.frombuffer(self.buf, dtype=np.float32)
+            buf[base + index[t]] = 1.0
+        return
+    step = 1.0 / copies
+    for t in tiles:
+        buf[base + index[t]] += step
 
 
 class Encoding(ABC):
@@ -129,12 +117,15 @@ class Encoding(ABC):
         self.num_actions = self.action_count()
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
         self.obs_size = sum(b.size for b in self.blocks)
+        #: The offsets of the game's own blocks, in :meth:`game_blocks` order (what ``fill`` unpacks).
+        self.game_off: tuple[int, ...] = ()
         #: Each block's offset in the vector.
         self.off: dict[str, int] = {}
         start = 0
         for b in self.blocks:
             self.off[b.name] = start
             start += b.size
+        self.game_off = tuple(self.off[b.name] for b in self.blocks[len(self.common_blocks()) :])
         #: rel_of[me][seat]: ``seat`` relative to ``me``.
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
@@ -143,6 +134,8 @@ class Encoding(ABC):
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
         # History line -> its row as a list of floats as each seat sees it (the list writer's memo).
         self._row_lists: list[dict[str, list[float]]] = [{} for _ in range(players)]
+        # A row's entries (actor, verb, tile) -> the row as bytes and as a list (few distinct ones).
+        self._made_rows: dict[tuple[int, ...], tuple[bytes, list[float]]] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
@@ -232,8 +225,8 @@ class Encoding(ABC):
         """The game's own blocks (hand, table...)."""
 
     @abstractmethod
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
-        """Write the game's own blocks from ``view``."""
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
+        """Write the game's own blocks from ``view`` into ``buf`` (zero there: only the entries set are written)."""
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`."""
@@ -258,7 +251,7 @@ class Encoding(ABC):
         self._write(buf, view)
         return buf
 
-    def _write(self, buf: array[float] | list[float], view: Mapping[str, Any]) -> None:
+    def _write(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write every block but the history window (phase, who acts, scores, the game's own)."""
         seat = view["seat"]
         if seat is None:
@@ -274,7 +267,7 @@ class Encoding(ABC):
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self.fill(Obs(buf), view)
+        self.fill(buf, view)
 
     def _history_list(self, history: Sequence[str], seat: int) -> list[float]:
         """The whole vector as a list with only the history window written: zeros, one memoised row per line."""
@@ -309,6 +302,8 @@ class Encoding(ABC):
 
         A line's actor is written relative to the observing seat, so each seat has its
         own row; making them together parses the line once and leaves no seat to miss later.
+        Rows are shared by every line with the same entries (lines differ in their other
+        words far more often than in actor, verb and tile), so a new line costs its parse.
         """
         if len(self._rows[0]) > 20_000:
             for rows in self._rows:
@@ -316,15 +311,19 @@ class Encoding(ABC):
             for lists in self._row_lists:
                 lists.clear()
         actor, entries = self._parse_line(line)
+        made = self._made_rows
         for seat in range(self.players):
             mine = entries if actor is None else (self.rel_of[seat][actor], *entries)
-            row = bytearray(4 * self._history_width)
-            floats = [0.0] * self._history_width
-            for r in mine:
-                row[4 * r : 4 * r + 4] = _ONE
-                floats[r] = 1.0
-            self._rows[seat][line] = bytes(row)
-            self._row_lists[seat][line] = floats
+            found = made.get(mine)
+            if found is None:
+                row = bytearray(4 * self._history_width)
+                floats = [0.0] * self._history_width
+                for r in mine:
+                    row[4 * r : 4 * r + 4] = _ONE
+                    floats[r] = 1.0
+                found = made[mine] = (bytes(row), floats)
+            self._rows[seat][line] = found[0]
+            self._row_lists[seat][line] = found[1]
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
         """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""

@@ -24,7 +24,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import boneyard  # noqa: E402
 import boneyard.rl.openspiel as bos  # noqa: E402
 from boneyard.rl import pettingzoo_env  # noqa: E402
-from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, Encoding, Obs, encoding  # noqa: E402
+from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, Encoding, encoding  # noqa: E402
 from boneyard.tiles import Tile  # noqa: E402
 
 GAMES = boneyard.games()
@@ -59,10 +59,10 @@ def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
         t = re.search(r"\b(\d)-(\d)\b", line[m.end():])
         if t is not None:
             out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile(int(t.group(1)), int(t.group(2))))] = 1.0
-    game_part = Obs(array("f", bytes(4 * enc.obs_size)))
+    game_part = array("f", bytes(4 * enc.obs_size))
     enc.fill(game_part, view)
     start = o["history"] + HISTORY_WINDOW * width
-    out[start:] = game_part.vector()[start:]
+    out[start:] = np.frombuffer(game_part, dtype=np.float32)[start:]
     return out
 
 
