@@ -134,6 +134,8 @@ class Encoding(ABC):
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
         # History line -> its row as a list of floats as each seat sees it (the list writer's memo).
         self._row_lists: list[dict[str, list[float]]] = [{} for _ in range(players)]
+        #: How many history lines' rows are memoised before the memo is emptied (bounded memory).
+        self.memo_lines = 20_000
         # A row's entries (actor, verb, tile) -> the row as bytes and as a list (few distinct ones).
         self._made_rows: dict[tuple[int, ...], tuple[bytes, list[float]]] = {}
         self._at_phase = self.off["phase"]
@@ -275,9 +277,7 @@ class Encoding(ABC):
         rows = self._row_lists[seat]
         parts = list(map(rows.get, lines))
         if None in parts:
-            for line in lines:
-                if line not in rows:
-                    self._add_line(line)
+            self._add_lines(lines)
             parts = list(map(rows.get, lines))
         return list(chain(self._before_rows_list[len(parts)], *parts, self._after_history_list))  # type: ignore[arg-type]
 
@@ -291,11 +291,24 @@ class Encoding(ABC):
         rows = self._rows[seat]
         parts = list(map(rows.get, lines))
         if None in parts:
-            for line in lines:
-                if line not in rows:
-                    self._add_line(line)
+            self._add_lines(lines)
             parts = list(map(rows.get, lines))
         return b"".join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
+
+    def _add_lines(self, lines: Sequence[str]) -> None:
+        """Memoise the rows of a window's lines that are new, after emptying a full memo.
+
+        Emptied first, never midway: every line of the window has its row afterwards.
+        """
+        if len(self._rows[0]) + len(lines) > self.memo_lines:
+            for rows in self._rows:
+                rows.clear()
+            for lists in self._row_lists:
+                lists.clear()
+        rows = self._rows[0]
+        for line in lines:
+            if line not in rows:
+                self._add_line(line)
 
     def _add_line(self, line: str) -> None:
         """Memoise a history line's row, as bytes and as a list, for every seat at once.
@@ -305,11 +318,6 @@ class Encoding(ABC):
         Rows are shared by every line with the same entries (lines differ in their other
         words far more often than in actor, verb and tile), so a new line costs its parse.
         """
-        if len(self._rows[0]) > 20_000:
-            for rows in self._rows:
-                rows.clear()
-            for lists in self._row_lists:
-                lists.clear()
         actor, entries = self._parse_line(line)
         made = self._made_rows
         for seat in range(self.players):
