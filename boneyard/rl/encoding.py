@@ -270,7 +270,7 @@ class Encoding(ABC):
             found = list(map(entries.get, lines))
         base = self._at_history + (HISTORY_WINDOW - len(lines)) * self._history_width
         for row in found:
-            for r in row:  # type: ignore[union-attr]
+            for r in row:
                 buf[base + r] = 1.0
             base += self._history_width
         self._write(buf, view)
