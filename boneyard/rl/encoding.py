@@ -185,14 +185,14 @@ class Encoding(ABC):
     def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
         """Index -> legal action for the position (every listed action has its own index)."""
         if self.position_independent:
-            cache = self._index_cache
+            known = self._index_cache
             try:
-                found = {cache[a]: a for a in legal_actions}
+                found = {known[a]: a for a in legal_actions}
             except KeyError:  # an action not seen yet: index it, then look again
                 for a in legal_actions:
-                    if a not in cache:
-                        cache[a] = self.index(a, view)
-                found = {cache[a]: a for a in legal_actions}
+                    if a not in known:
+                        known[a] = self.index(a, view)
+                found = {known[a]: a for a in legal_actions}
             if len(found) == len(legal_actions):
                 return found
         out: dict[int, Any] = {}
