@@ -544,8 +544,11 @@ class Rounce(Game):
     def _copy(self) -> Rounce:
         # The containers play changes are copied; tiles, plays and gathered tricks never change.
         new: Rounce = self._shallow_copy()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        # A generator made without seeding: ``random.Random()`` would first read the OS's
+        # entropy, which costs more than the rest of the copy; the state is set just after.
+        rng: random.Random = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.winners = list(self.winners)
         new._actions = list(self._actions)
         new._history = list(self._history)
