@@ -39,7 +39,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import boneyard
 from boneyard.rl import gym_id, pettingzoo_env
@@ -100,7 +100,9 @@ def gym_game(game_id: str) -> Callable[[int], int]:
     """One random game on the Gymnasium environment; counts every seat's actions."""
     import gymnasium
 
-    env = gymnasium.make(gym_id(game_id), opponents="random").unwrapped
+    from boneyard.rl.gym_env import BoneyardEnv
+
+    env = cast(BoneyardEnv, gymnasium.make(gym_id(game_id), opponents="random").unwrapped)
 
     def run(seed: int) -> int:
         _, info = env.reset(seed=seed)
@@ -110,6 +112,7 @@ def gym_game(game_id: str) -> Callable[[int], int]:
             legal = info["action_mask"].nonzero()[0]
             _, _, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
             done = term or trunc
+        assert env.table is not None
         return int(env.table.steps)
 
     return run

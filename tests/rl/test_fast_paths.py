@@ -89,7 +89,7 @@ def test_pettingzoo_observations_match_the_reference(game_id: str) -> None:
             if term or trunc:
                 env.step(None)
                 continue
-            game = env.table.game  # type: ignore[union-attr]
+            game = env.table.game
             for other in env.possible_agents:
                 seat = int(other.split("_")[1])
                 view = game.view(seat)
