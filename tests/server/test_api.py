@@ -14,10 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 import boneyard
 from boneyard.testing import hidden_swap
 
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import auth
 
 
 def new_table(client: TestClient, **body: Any) -> str:

@@ -17,6 +17,8 @@ from boneyard.games import game_class
 from boneyard.server.coaching import Coach, rated, tiles_of, value_words
 from boneyard.testing import hidden_swap, shuffled_deck
 
+from .conftest import auth
+
 GAMES = boneyard.games()
 
 
@@ -42,11 +44,6 @@ def seated(client: TestClient, body: dict[str, Any]) -> tuple[str, list[str]]:
         else:
             tokens.append("")
     return table, tokens
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header carrying a seat's token."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 def practice(game: str, seed: int = 4, **extra: Any) -> dict[str, Any]:
