@@ -123,15 +123,14 @@ class Encoding(ABC):
         self.num_actions = self.action_count()
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
         self.obs_size = sum(b.size for b in self.blocks)
-        #: The offsets of the game's own blocks, in :meth:`game_blocks` order (what ``fill`` unpacks).
-        self.game_off: tuple[int, ...] = ()
         #: Each block's offset in the vector.
         self.off: dict[str, int] = {}
         start = 0
         for b in self.blocks:
             self.off[b.name] = start
             start += b.size
-        self.game_off = tuple(self.off[b.name] for b in self.blocks[len(self.common_blocks()) :])
+        #: The offsets of the game's own blocks, in :meth:`game_blocks` order (what ``fill`` unpacks).
+        self.game_off: tuple[int, ...] = tuple(self.off[b.name] for b in self.blocks[len(self.common_blocks()) :])
         #: rel_of[me][seat]: ``seat`` relative to ``me``.
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
@@ -142,7 +141,7 @@ class Encoding(ABC):
         self._entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
         #: How many history lines' rows are memoised before the memo is emptied (bounded memory).
         self.memo_lines = 20_000
-        # A row's entries (actor, verb, tile) -> the row as bytes and as a list (few distinct ones).
+        # A row's entries (actor, verb, tile) -> the row as bytes (few distinct ones, shared by lines).
         self._made_rows: dict[tuple[int, ...], bytes] = {}
         self._verb_index = {v: i for i, v in enumerate(self.verbs)}
         self._at_phase = self.off["phase"]
