@@ -153,7 +153,8 @@ def announce(s: Session, table_id: str, what: str) -> None:
     """On PostgreSQL, ``NOTIFY`` the other server processes of a change, delivered at commit.
 
     The payload is ``"what:table_id:origin"``; ``what`` is ``new`` (a table), ``seat`` or
-    the table's new version. SQLite serves one process, so there is nobody to tell.
+    the table's new version (:func:`write_actions` adds ``:seat:action``, the action that
+    made it). SQLite serves one process, so there is nobody to tell.
     """
     if s.get_bind().dialect.name == "postgresql":
         payload = f"{what}:{table_id}:{ORIGIN}"
@@ -210,7 +211,9 @@ def write_actions(conn: Connection, writes: list[ActionWrite]) -> None:
     if over:
         conn.execute(_TABLE_OVER, over)
     if conn.dialect.name == "postgresql":
-        conn.execute(_NOTIFY, [{"channel": CHANNEL, "payload": f"{w.number + 1}:{w.table_id}:{ORIGIN}"}
+        # the action itself travels with its version, so the other processes need not read it back
+        conn.execute(_NOTIFY, [{"channel": CHANNEL,
+                                "payload": f"{w.number + 1}:{w.table_id}:{ORIGIN}:{w.seat}:{w.action}"}
                                for w in writes])
 
 

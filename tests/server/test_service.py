@@ -446,3 +446,28 @@ def test_websockets_per_address_are_capped(app_at: Any) -> None:
         time.sleep(0.2)
         with client.websocket_connect(f"/ws/tables/{table_id}") as again:  # a closed one frees its place
             assert again.receive_json()["version"] == 0
+
+
+def test_a_notice_carrying_the_next_action_is_applied_without_reading_the_database(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's new version arrives with its action: it is played here as told, no query."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table_id, _ = make(client)
+    table = service.tables[table_id]
+    version = table.version
+    seat = table.game.current_player
+    action = str(table.game.legal_actions()[0])
+    reads: list[int] = []
+    real = service.store.actions
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service.store, "actions", counted)
+    # a notice of a version further ahead (one was missed): read from the database, which has nothing new
+    assert service._catch_up(table, False, (version + 2, action, seat)) is False and reads == [1]
+    assert service._catch_up(table, False, (version + 1, action, seat)) is True
+    assert reads == [1] and table.version == version + 1 and table.last_seat == seat
+    assert state(client, table_id)["version"] == version + 1
