@@ -164,8 +164,20 @@ class Rules:
         return _check_value(name, value, fields[name], cls)
 
     def to_dict(self) -> dict[str, Any]:
-        """All options with their values, JSON-ready."""
-        return {f.name: getattr(self, f.name) for f in self._fields()}
+        """All options with their values, JSON-ready.
+
+        Every view carries the rules, so this runs once per view: the option names are
+        worked out once per class (``dataclasses.fields`` is slow) and kept in ``_NAMES``.
+        """
+        cls = type(self)
+        names = _NAMES.get(cls)
+        if names is None:
+            names = _NAMES[cls] = tuple(f.name for f in cls._fields())
+        return {name: getattr(self, name) for name in names}
+
+
+# The option names of each Rules class, in ``_fields`` order (a class's fields never change).
+_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _quote(value: Any, limit: int = 200) -> str:
