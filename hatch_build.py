@@ -77,6 +77,13 @@ ENGINE_SOURCES = (
     "boneyard/games/*/engine.py",
     "boneyard/games/*/analysis.py",
     "boneyard/games/*/sampling.py",
+    # Rummikub's legal plays come from its arrangement solver: the C search's set-up and the
+    # group rules around it are Python, and most of a Rummikub move's time.
+    "boneyard/games/rummikub/solver.py",
+    "boneyard/games/rummikub/groups.py",
+    # Not engines, but what a simulation of random play runs at every move beside them.
+    "boneyard/sim/loop.py",
+    "boneyard/bots/basic.py",
 )
 PACKAGE = Path("boneyard")
 MANIFEST = PACKAGE / "_compiled.json"

@@ -1,0 +1,49 @@
+"""The random bot, compiled with the engines: simulations of random play spend little beside the rules.
+
+Random play is what simulations, benchmarks and RL baselines run by the million, so this
+module joins the engines in the mypyc build (``hatch_build.py``); as pure Python it gives
+the same choices. It never reads the game, only the legal actions it is handed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same number and the same generator state after.
+
+    ``randrange`` is written in Python inside the standard library, and costs more than a
+    random bot's whole move; this draws the same way (``getrandbits`` of ``n``'s bit length,
+    redrawn until below ``n``), so seeded runs keep their results. A subclass of
+    ``random.Random`` may draw differently, so it is asked through ``randrange`` itself.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    if n <= 0:
+        raise ValueError(f"empty range for randbelow ({n})")
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class RandomBot:
+    """Plays uniformly at random among the legal actions.
+
+    ``needs_view`` is ``False``: ``choose`` never reads its view, so a caller that builds
+    views only for bots (the simulator) may pass an empty dict instead of building one.
+    """
+
+    name = "random"
+    needs_view: ClassVar[bool] = False
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        """A uniformly random legal action (the one ``rng.randrange`` would pick)."""
+        return legal_actions[randbelow(rng, len(legal_actions))]
