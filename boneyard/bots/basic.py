@@ -14,13 +14,14 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 
-def randbelow(rng: random.Random, n: int) -> int:
+def randbelow(rng: Any, n: int) -> int:
     """``rng.randrange(n)`` for ``n > 0``: the same number and the same generator state after.
 
     ``randrange`` is written in Python inside the standard library, and costs more than a
     random bot's whole move; this draws the same way (``getrandbits`` of ``n``'s bit length,
     redrawn until below ``n``), so seeded runs keep their results. A subclass of
-    ``random.Random`` may draw differently, so it is asked through ``randrange`` itself.
+    ``random.Random`` may draw differently, so it is asked through ``randrange`` itself (so
+    is any other object with a ``randrange``: callers may hand bots a look-alike).
     """
     if type(rng) is not random.Random:
         return rng.randrange(n)
@@ -44,6 +45,9 @@ class RandomBot:
     name = "random"
     needs_view: ClassVar[bool] = False
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def __init__(self) -> None:
+        """No parameters: ``random:depth=3`` is refused with a ``TypeError``, as a spec checker expects."""
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: Any) -> Any:
         """A uniformly random legal action (the one ``rng.randrange`` would pick)."""
         return legal_actions[randbelow(rng, len(legal_actions))]
