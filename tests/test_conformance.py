@@ -19,6 +19,7 @@ import pytest
 
 import boneyard
 from boneyard.games import game_class
+from boneyard.testing import hidden_swap
 
 GAMES = boneyard.games()
 # Number of seeded games per (game, player count); CONFORMANCE_GAMES raises it for soak runs.
@@ -218,21 +219,12 @@ def test_same_seed_same_record(game_id: str, players: int) -> None:
 @pytest.mark.parametrize(("game_id", "players"), cases())
 def test_views_hide_other_hands(game_id: str, players: int) -> None:
     """Two games differing only in tiles hidden from a seat look the same to that seat."""
-    cls = game_class(game_id)
-    full = cls.full_set(cls.Rules())
-    h = cls.hand_size
     for seed in range(4):
-        rng = random.Random(seed)
-        deck = [str(t) for t in full]
-        rng.shuffle(deck)
-        seat = rng.randrange(players)
-        others = [s for s in range(players) if s != seat]
-        a_pos = others[0] * h + rng.randrange(h)
-        b_pos = others[1] * h + rng.randrange(h) if len(others) > 1 else len(deck) - 1
-        if deck[a_pos] == deck[b_pos]:
+        found = hidden_swap(game_id, players, seed)
+        if found is None:
             continue
-        swapped = list(deck)
-        swapped[a_pos], swapped[b_pos] = deck[b_pos], deck[a_pos]
+        deck, swapped, seat = found
+        rng = random.Random(seed)
         g1 = boneyard.new_game(game_id, players=players, seed=seed, deck=deck, dealer=0)
         g2 = boneyard.new_game(game_id, players=players, seed=seed, deck=swapped, dealer=0)
         for _ in range(400):

@@ -14,6 +14,7 @@ from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.games import game_class
+from boneyard.testing import hidden_swap
 
 GAMES = boneyard.games()
 FAST = {"random": {}, "greedy": {}, "ismcts": {"iterations": 8}}
@@ -84,21 +85,13 @@ def test_bots_are_reproducible_from_a_seed(game_id: str, name: str) -> None:
 
 def swapped_games(game_id: str, seed: int) -> tuple[Any, Any, int] | None:
     """Two games differing only in one tile swapped between two other seats' hands."""
-    cls = game_class(game_id)
-    players = cls.default_players
-    h = cls.hand_size
-    rng = random.Random(seed)
-    deck = [str(t) for t in cls.full_set(cls.Rules())]
-    rng.shuffle(deck)
-    seat = 0
-    a, b = 1 * h, 2 * h + 1 if players > 2 else len(deck) - 1
-    if deck[a] == deck[b]:
+    players = game_class(game_id).default_players
+    found = hidden_swap(game_id, players, seed, seat=0)
+    if found is None:
         return None
-    other = list(deck)
-    other[a], other[b] = deck[b], deck[a]
-    g1 = boneyard.new_game(game_id, players=players, seed=seed, deck=deck, dealer=players - 1)
-    g2 = boneyard.new_game(game_id, players=players, seed=seed, deck=other, dealer=players - 1)
-    return g1, g2, seat
+    g1 = boneyard.new_game(game_id, players=players, seed=seed, deck=found.deck, dealer=players - 1)
+    g2 = boneyard.new_game(game_id, players=players, seed=seed, deck=found.swapped, dealer=players - 1)
+    return g1, g2, found.seat
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -14,6 +14,7 @@ from boneyard.games import game_class
 from boneyard.rl import encoding, facts
 from boneyard.rl.core import Table
 from boneyard.rl.encodings import rummikub as rummikub_encoding
+from boneyard.testing import hidden_swap
 
 GAMES = boneyard.games()
 
@@ -135,30 +136,12 @@ def test_facts_scale_scores_and_sign_rewards(game_id: str) -> None:
     assert f.max_game_length > 0
 
 
-def swap_decks(game_id: str, players: int, seed: int) -> tuple[list[str], list[str], int] | None:
-    """Two decks that differ only in two tiles hidden from ``seat`` (as the conformance suite does)."""
-    cls = game_class(game_id)
-    full = [str(t) for t in cls.full_set(cls.Rules())]
-    rng = random.Random(seed)
-    rng.shuffle(full)
-    h = cls.hand_size
-    seat = rng.randrange(players)
-    others = [s for s in range(players) if s != seat]
-    a = others[0] * h + rng.randrange(h)
-    b = others[1] * h + rng.randrange(h) if len(others) > 1 else len(full) - 1
-    if full[a] == full[b]:
-        return None
-    swapped = list(full)
-    swapped[a], swapped[b] = full[b], full[a]
-    return full, swapped, seat
-
-
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_observations_do_not_depend_on_hidden_tiles(game_id: str, players: int) -> None:
     enc = encoding(game_id, players)
     compared = 0
     for seed in range(4):
-        found = swap_decks(game_id, players, seed)
+        found = hidden_swap(game_id, players, seed)
         if found is None:
             continue
         deck, swapped, seat = found

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -17,6 +17,9 @@ from fastapi.testclient import TestClient
 
 from boneyard.server import create_app
 from boneyard.server.ratelimit import LimitSettings
+
+if TYPE_CHECKING:
+    from .pg import PgCluster
 
 NO_LIMITS = LimitSettings.parse("off")
 
@@ -26,6 +29,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header that identifies a seat."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 def free_port() -> int:
@@ -117,3 +125,14 @@ def artifact(name: str) -> Path:
     """Where a test saves a screenshot."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name
+
+
+@pytest.fixture
+def cluster() -> Iterator[PgCluster]:
+    """A PostgreSQL cluster of the test's own, which the test may stop and start; removed after."""
+    from .pg import PgCluster
+
+    pg = PgCluster()
+    pg.start()
+    yield pg
+    pg.remove()

@@ -12,12 +12,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import boneyard
-from boneyard.games import game_class
+from boneyard.testing import hidden_swap
 
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import auth
 
 
 def new_table(client: TestClient, **body: Any) -> str:
@@ -258,31 +255,13 @@ def test_websocket_refuses_bad_tokens_and_tables(client: TestClient) -> None:
     assert err.value.code == 4404
 
 
-def hidden_swap_decks(game_id: str, players: int, seed: int) -> tuple[list[str], list[str], int] | None:
-    """Two decks differing by a swap of tiles hidden from ``seat`` (as the conformance suite does)."""
-    cls = game_class(game_id)
-    h = cls.hand_size
-    rng = random.Random(seed)
-    deck = [str(t) for t in cls.full_set(cls.Rules())]
-    rng.shuffle(deck)
-    seat = rng.randrange(players)
-    others = [s for s in range(players) if s != seat]
-    a = others[0] * h + rng.randrange(h)
-    b = others[1] * h + rng.randrange(h) if len(others) > 1 else len(deck) - 1
-    if deck[a] == deck[b]:
-        return None
-    swapped = list(deck)
-    swapped[a], swapped[b] = deck[b], deck[a]
-    return deck, swapped, seat
-
-
 @pytest.mark.parametrize("game_id", boneyard.games())
 def test_no_message_reveals_another_seats_tiles(client: TestClient, game_id: str) -> None:
     """Two tables differing only in tiles hidden from a seat send that seat identical messages."""
     players = boneyard.game_info(game_id)["players"]["default"]
     compared = 0
     for seed in range(3):
-        decks = hidden_swap_decks(game_id, players, seed)
+        decks = hidden_swap(game_id, players, seed)
         if decks is None:
             continue
         deck, swapped, seat = decks

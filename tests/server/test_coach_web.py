@@ -6,7 +6,6 @@ comparisons capped in rounds as well, so that its answers depend on the seat's v
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
@@ -16,6 +15,9 @@ from fastapi.testclient import TestClient
 import boneyard
 from boneyard.games import game_class
 from boneyard.server.coaching import Coach, rated, tiles_of, value_words
+from boneyard.testing import hidden_swap, shuffled_deck
+
+from .conftest import auth
 
 GAMES = boneyard.games()
 
@@ -42,11 +44,6 @@ def seated(client: TestClient, body: dict[str, Any]) -> tuple[str, list[str]]:
         else:
             tokens.append("")
     return table, tokens
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header carrying a seat's token."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 def practice(game: str, seed: int = 4, **extra: Any) -> dict[str, Any]:
@@ -125,25 +122,16 @@ def test_hint_refusals_name_the_problem(client: TestClient) -> None:
 
 def _swapped_decks(game: str, seed: int) -> tuple[list[str], list[str], int] | None:
     """Two decks that differ by two tiles the first seat to act cannot see, and that seat (or None)."""
-    cls = game_class(game)
     players = boneyard.game_info(game)["players"]["default"]
-    h = cls.hand_size
-    rng = random.Random(seed)
-    deck = [str(t) for t in cls.full_set(cls.Rules())]
-    rng.shuffle(deck)
-    seat = boneyard.new_game(game, players=players, seed=1, deck=deck, dealer=0).current_player
-    others = [s for s in range(players) if s != seat]
-    a = others[0] * h + rng.randrange(h)
-    b = others[1] * h + rng.randrange(h) if len(others) > 1 else len(deck) - 1
-    if deck[a] == deck[b]:
+    seat = boneyard.new_game(game, players=players, seed=1, deck=shuffled_deck(game, seed), dealer=0).current_player
+    found = hidden_swap(game, players, seed, seat=seat)
+    if found is None:
         return None
-    swapped = list(deck)
-    swapped[a], swapped[b] = deck[b], deck[a]
-    g1 = boneyard.new_game(game, players=players, seed=1, deck=deck, dealer=0)
-    g2 = boneyard.new_game(game, players=players, seed=1, deck=swapped, dealer=0)
+    g1 = boneyard.new_game(game, players=players, seed=1, deck=found.deck, dealer=0)
+    g2 = boneyard.new_game(game, players=players, seed=1, deck=found.swapped, dealer=0)
     if g1.view(seat) != g2.view(seat):
         return None  # the swap shows (a turn-up, say): not hidden from the seat
-    return deck, swapped, seat
+    return found.deck, found.swapped, seat
 
 
 @pytest.mark.parametrize("game", GAMES)

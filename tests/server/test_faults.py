@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,22 +12,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from .conftest import Server
+from .conftest import Server, auth
 from .pg import PgCluster
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def cluster() -> Iterator[PgCluster]:
-    """A PostgreSQL cluster this test may stop and start."""
-    pg = PgCluster()
-    pg.start()
-    yield pg
-    pg.remove()
 
 
 def wait(check: Any, timeout: float, what: str) -> None:

@@ -9,10 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import auth
 
 
 def create(client: TestClient, seats: list[str], **body: Any) -> tuple[str, str]:

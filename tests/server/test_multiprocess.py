@@ -5,29 +5,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
-from .conftest import Server
+from .conftest import Server, auth
 from .pg import PgCluster
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def cluster() -> Iterator[PgCluster]:
-    """A PostgreSQL cluster shared by the processes of one test."""
-    pg = PgCluster()
-    pg.start()
-    yield pg
-    pg.remove()
 
 
 def get(url: str, table_id: str, token: str | None = None) -> dict[str, Any]:

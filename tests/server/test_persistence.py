@@ -20,12 +20,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.server import create_app
 
-from .conftest import NO_LIMITS, Server, free_port
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import NO_LIMITS, Server, auth, free_port
 
 
 class Api:

@@ -24,12 +24,7 @@ from boneyard.server.db import Store
 from boneyard.server.ratelimit import LimitSettings
 from boneyard.server.tables import HISTORY_LIMIT, bounded
 
-from .conftest import NO_LIMITS
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import NO_LIMITS, auth
 
 
 def make(client: TestClient, players: int = 2, **body: Any) -> tuple[str, list[str]]:

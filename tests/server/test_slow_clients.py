@@ -13,12 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import Server
-
-
-def auth(token: str) -> dict[str, str]:
-    """The header that identifies a seat."""
-    return {"Authorization": f"Bearer {token}"}
+from .conftest import Server, auth
 
 
 def raw_websocket(port: int, path: str) -> socket.socket:

@@ -521,10 +521,19 @@ function renderJoin() {
     return;
   }
   box.hidden = false;
-  box.innerHTML = `<label>Your name <input id="join-name" maxlength="40" value="${escapeHtml(playerName())}"></label> ${open
+  // every push redraws the page: rebuild the box only when the open seats change, and keep
+  // what the player has typed (a presence or chat push must not wipe a name half written)
+  const seatsKey = open.map((x) => x.seat).join(",");
+  if (box.dataset.seats === seatsKey && $("join-name")) return;
+  const typed = $("join-name");
+  const name = typed ? typed.value : playerName();
+  const focused = typed && document.activeElement === typed;
+  box.dataset.seats = seatsKey;
+  box.innerHTML = `<label>Your name <input id="join-name" maxlength="40" value="${escapeHtml(name)}"></label> ${open
     .map((x) => `<button class="primary" data-join="${x.seat}" type="button">Take seat ${x.seat}</button>`)
     .join(" ")} <span class="muted">or just watch</span>`;
   box.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(Number(b.dataset.join))));
+  if (focused) $("join-name").focus();
 }
 
 async function join(seat) {
