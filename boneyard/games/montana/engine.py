@@ -87,6 +87,7 @@ _READY_K: Final = _by_key(_READY)
 _FULL: Final = tuple(double_six(4))
 _KEY: Final = attrgetter("key")
 _NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
+_KEYS: Final = sorted({t.key for t in _FULL})  # every tile's key, ascending: a view's order of limits
 _WORDS: Final = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -810,17 +811,19 @@ class Montana(Game):
 
     def _limits_now(self, seat: int) -> dict[str, int]:
         """The copy limits proved for ``seat``'s concealed hand, as tile string -> most copies."""
-        # Built for every seat in every view: sorting the int keys alone is much cheaper
-        # than sorting (key, base) pairs.
+        # Built for every seat in every view: walking the 28 tile keys in order costs less
+        # than sorting the limits' keys (which are tile keys, so all among them).
         limits = self.limits[seat]
         out: dict[str, int] = {}
         if not limits:
             return out
         pulls = self.pulls[seat]
-        for key in sorted(limits):
-            k = limits[key] + pulls
-            if k < 4:
-                out[_NAME[key]] = k if k > 0 else 0
+        for key in _KEYS:
+            base = limits.get(key)
+            if base is not None:
+                k = base + pulls
+                if k < 4:
+                    out[_NAME[key]] = k if k > 0 else 0
         return out
 
     def tile_locations(self) -> dict[str, list[Tile]]:
