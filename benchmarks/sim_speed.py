@@ -45,12 +45,20 @@ def simulate_speed(game_id: str, games: int) -> float:
 
 
 def games_for(game_id: str, seconds: float) -> int:
-    """How many games make a simulate run of about ``seconds`` here (from a short pilot)."""
+    """How many games make a simulate run of about ``seconds`` here.
+
+    From pilots of growing size, the last taking at least a tenth of ``seconds``: a run's
+    fixed cost (checking the options, listing the installed bots: a few milliseconds)
+    would make a pilot of a few fast games look slow, and the measured runs too short.
+    """
     pilot = 3
-    started = time.perf_counter()
-    boneyard.simulate(game_id, games=pilot, seed=1)
-    per_game = (time.perf_counter() - started) / pilot
-    return max(pilot, round(seconds / per_game))
+    while True:
+        started = time.perf_counter()
+        boneyard.simulate(game_id, games=pilot, seed=1)
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds / 10:
+            return max(pilot, round(seconds * pilot / elapsed))
+        pilot *= 4
 
 
 def pure(call: str) -> float:
