@@ -75,6 +75,7 @@ ENGINE_SOURCES = (
     "boneyard/tiles.py",
     "boneyard/rules.py",
     "boneyard/errors.py",
+    "boneyard/draws.py",
     "boneyard/games/base.py",
     "boneyard/games/*/engine.py",
     "boneyard/games/*/analysis.py",

@@ -7,31 +7,12 @@ the same choices. It never reads the game, only the legal actions it is handed.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-
-def randbelow(rng: Any, n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``: the same number and the same generator state after.
-
-    ``randrange`` is written in Python inside the standard library, and costs more than a
-    random bot's whole move; this draws the same way (``getrandbits`` of ``n``'s bit length,
-    redrawn until below ``n``), so seeded runs keep their results. A subclass of
-    ``random.Random`` may draw differently, so it is asked through ``randrange`` itself (so
-    is any other object with a ``randrange``: callers may hand bots a look-alike).
-    """
-    if type(rng) is not random.Random:
-        return rng.randrange(n)
-    if n <= 0:
-        raise ValueError(f"empty range for randbelow ({n})")
-    k = n.bit_length()
-    r: int = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
+from ..draws import randbelow
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

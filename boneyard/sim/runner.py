@@ -13,7 +13,6 @@ records whatever the batching, the number of workers or the backend.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from .. import api
 from ..bots import bots as bot_names
 from ..bots.spec import BotSpec, parse_bot_spec
 from .figures import watcher_for
-from .loop import play_out
+from .loop import json_copy, play_out
 
 BACKENDS = ("local", "ray")
 
@@ -159,7 +158,7 @@ class HandTracker:
             return
         self._last = result
         if result != self._seen:
-            self._seen = copy.deepcopy(result)
+            self._seen = json_copy(result)
             hand = result.get("hand") if isinstance(result, Mapping) else None
             number = hand if isinstance(hand, int) else len(self.hands) + 1
             self._close({"hand": number, "length": decisions - self._start, "outcome": self._seen}, decisions)

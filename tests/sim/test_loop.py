@@ -7,6 +7,7 @@ at every move gives, and check the facts it relies on, for every game.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -14,9 +15,9 @@ import pytest
 
 import boneyard
 from boneyard.bots import bot
-from boneyard.bots.basic import RandomBot, randbelow
+from boneyard.bots.basic import RandomBot
 from boneyard.sim import figures, game_seed, make_plan, play_game
-from boneyard.sim.loop import play_out
+from boneyard.sim.loop import json_copy, play_out
 from boneyard.sim.runner import HandTracker, Plan, bot_seed
 
 GAMES = boneyard.games()
@@ -119,22 +120,17 @@ def test_a_watcher_is_run_only_under_rules_it_can_see_something_in() -> None:
         figures.unregister("rounce")
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 13, 52, 100, 1000, 2**31 + 5, 3**50])
-def test_randbelow_draws_what_randrange_draws(n: int) -> None:
-    for seed in range(40):
-        a, b = random.Random(seed), random.Random(seed)
-        assert [randbelow(a, n) for _ in range(25)] == [b.randrange(n) for _ in range(25)]
-        assert a.getstate() == b.getstate()
+def test_json_copy_is_a_deep_copy_of_json_data() -> None:
+    from collections import Counter
 
-
-def test_randbelow_asks_a_random_subclass_through_randrange() -> None:
-    class Fixed(random.Random):
-        def randrange(self, *args: Any, **kwargs: Any) -> int:
-            return 1
-
-    assert randbelow(Fixed(3), 10) == 1
-    with pytest.raises(ValueError, match="empty range"):
-        randbelow(random.Random(1), 0)
+    data = {"a": [1, 2.5, True, None, "x", (3, [4])], "b": {"c": [{"d": 1}]}, "e": Counter(x=1)}
+    copied = json_copy(data)
+    assert copied == data == copy.deepcopy(data)
+    assert type(copied["a"][5]) is tuple and type(copied["e"]) is Counter
+    copied["a"][5][1].append(5)
+    copied["b"]["c"][0]["d"] = 2
+    copied["e"]["x"] = 7
+    assert data == {"a": [1, 2.5, True, None, "x", (3, [4])], "b": {"c": [{"d": 1}]}, "e": Counter(x=1)}
 
 
 def test_the_random_bot_is_the_registered_one_and_needs_no_view() -> None:
