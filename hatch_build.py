@@ -1,6 +1,6 @@
 """Build hook: compile the rules engines with mypyc, and boneyard's two C extension modules.
 
-The engines (``ENGINE_SOURCES``: tiles, rules, errors, the base game, every game's engine,
+The engines (``ENGINE_SOURCES``: tiles, rules, errors, draws, the base game, every game's engine,
 analysis and sampling modules and Rummikub's solver and group rules, plus the two modules a
 simulation of random play runs at every move beside them, the simulator's move loop and
 the random bot) are compiled with mypyc from their ``.py`` files,

@@ -1,6 +1,6 @@
 """Whether the engines run compiled (mypyc) or as pure Python, and never a stale build.
 
-The install compiles the rules engines (tiles, rules, errors, the base game, every game's
+The install compiles the rules engines (tiles, rules, errors, draws, the base game, every game's
 engine, analysis and sampling modules, Rummikub's solver and group rules; and, beside them,
 the simulator's move loop and the random bot) with mypyc from their own ``.py`` files,
 which stay the only source of the rules; the compiled modules sit beside those files
