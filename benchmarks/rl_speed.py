@@ -39,7 +39,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import boneyard
 from boneyard.rl import gym_id, pettingzoo_env
@@ -100,7 +100,9 @@ def gym_game(game_id: str) -> Callable[[int], int]:
     """One random game on the Gymnasium environment; counts every seat's actions."""
     import gymnasium
 
-    env = gymnasium.make(gym_id(game_id), opponents="random").unwrapped
+    from boneyard.rl.gym_env import BoneyardEnv
+
+    env = cast(BoneyardEnv, gymnasium.make(gym_id(game_id), opponents="random").unwrapped)
 
     def run(seed: int) -> int:
         _, info = env.reset(seed=seed)
@@ -110,6 +112,7 @@ def gym_game(game_id: str) -> Callable[[int], int]:
             legal = info["action_mask"].nonzero()[0]
             _, _, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
             done = term or trunc
+        assert env.table is not None
         return int(env.table.steps)
 
     return run
@@ -147,6 +150,14 @@ def spiel_game(name: str, chance: list[int] | None = None) -> Callable[[int], in
     return run
 
 
+def load() -> str:
+    """The load averages (1, 5 and 15 minutes) and the CPU count: how shared the machine was."""
+    if not hasattr(os, "getloadavg"):
+        return f"unknown on {os.cpu_count()} CPUs"
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f} (1 / 5 / 15 min) on {os.cpu_count()} CPUs"
+
+
 def peers(seconds: float) -> dict[str, float | str]:
     """The peers' rates, or why one could not be measured."""
     out: dict[str, float | str] = {}
@@ -178,6 +189,7 @@ def main() -> None:
     import boneyard.rl.openspiel as bos
 
     games = [g.strip() for g in args.games.split(",") if g.strip()]
+    print(f"machine load at the start: {load()}")
     peer = peers(args.seconds)
     numbers = {k: v for k, v in peer.items() if isinstance(v, float)}
     print("peers (actions per CPU second):")
@@ -224,8 +236,7 @@ def main() -> None:
     verdict = "met" if worst <= 2.0 else "NOT met"
     print(f"largest adapter cost per decision: {worst:.2f}x the bare engine (target: at most 2x): {verdict}")
     print(f"largest OpenSpiel cost per step (chance steps counted): {worst_step:.2f}x")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"machine load (1 min) at the end: {load:.1f} on {os.cpu_count()} CPUs")
+    print(f"machine load at the end: {load()}")
 
 
 if __name__ == "__main__":

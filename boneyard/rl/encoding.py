@@ -23,8 +23,7 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
 
@@ -66,37 +65,32 @@ class Block:
     doc: str
 
 
-class Obs:
-    """An observation being written: a buffer of float entries the game modules set one by one.
+class Buffer(Protocol):
+    """What an observation is written into: float entries read and set by index.
 
-    The buffer is an ``array('f')`` when a numpy vector is wanted (a Python item
-    assignment, far cheaper than a numpy one; :meth:`vector` wraps it without copying), or
-    a plain ``list`` of floats when a Python list is wanted (OpenSpiel's
-    ``observation_tensor``): list writes are cheaper still and no conversion follows.
+    A float32 ``memoryview`` of the vector's bytes when a numpy vector is wanted (item
+    writes far cheaper than numpy's, and the vector then shares the memory), or a
+    ``list`` of floats for OpenSpiel's ``observation_tensor`` (no conversion follows).
     Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
     """
 
-    __slots__ = ("buf",)
+    def __getitem__(self, index: int, /) -> float: ...
 
-    def __init__(self, buf: array[float] | list[float]) -> None:
-        self.buf = buf
+    def __setitem__(self, index: int, value: float, /) -> None: ...
 
-    def counts(self, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
-        """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them)."""
-        buf = self.buf
-        if copies == 1:
-            for t in tiles:
-                buf[base + index[t]] = 1.0
-            return
-        step = 1.0 / copies
+
+def counts(buf: Buffer, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
+    """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them).
+
+    The one writer of the "copies of each kind" blocks, so that every game scales them alike.
+    """
+    if copies == 1:
         for t in tiles:
-            buf[base + index[t]] += step
-
-    def vector(self) -> np.ndarray:
-        """The float32 observation vector (sharing an ``array("f")`` buffer's memory; a copy of a list)."""
-        if isinstance(self.buf, list):
-            return np.asarray(self.buf, dtype=np.float32)
-        return np.frombuffer(self.buf, dtype=np.float32)
+            buf[base + index[t]] = 1.0
+        return
+    step = 1.0 / copies
+    for t in tiles:
+        buf[base + index[t]] += step
 
 
 class Encoding(ABC):
@@ -135,14 +129,21 @@ class Encoding(ABC):
         for b in self.blocks:
             self.off[b.name] = start
             start += b.size
+        #: The offsets of the game's own blocks, in :meth:`game_blocks` order (what ``fill`` unpacks).
+        self.game_off: tuple[int, ...] = tuple(self.off[b.name] for b in self.blocks[len(self.common_blocks()) :])
         #: rel_of[me][seat]: ``seat`` relative to ``me``.
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
         self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
         self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
-        # History line -> its row as a list of floats as each seat sees it (the list writer's memo).
-        self._row_lists: list[dict[str, list[float]]] = [{} for _ in range(players)]
+        # History line -> the entries set in its row as each seat sees it (the list writer's memo).
+        self._entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
+        #: How many history lines' rows are memoised before the memo is emptied (bounded memory).
+        self.memo_lines = 20_000
+        # A row's entries (actor, verb, tile) -> the row as bytes (few distinct ones, shared by lines).
+        self._made_rows: dict[tuple[int, ...], bytes] = {}
+        self._verb_index = {v: i for i, v in enumerate(self.verbs)}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
@@ -153,8 +154,8 @@ class Encoding(ABC):
             bytes(at_history + 4 * (HISTORY_WINDOW - k) * self._history_width) for k in range(HISTORY_WINDOW + 1)
         ]
         self._after_history = bytes(4 * self.obs_size - history_end)
-        self._before_rows_list = [[0.0] * (len(b) // 4) for b in self._before_rows]
-        self._after_history_list = [0.0] * (len(self._after_history) // 4)
+        self._zeros = [0.0] * self.obs_size
+        self._at_history = self.off["history"]
         self._index_cache: dict[Any, int] = {}
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
@@ -182,6 +183,17 @@ class Encoding(ABC):
 
     def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
         """Index -> legal action for the position (every listed action has its own index)."""
+        if self.position_independent:
+            known = self._index_cache
+            try:
+                found = {known[a]: a for a in legal_actions}
+            except KeyError:  # an action not seen yet: index it, then look again
+                for a in legal_actions:
+                    if a not in known:
+                        known[a] = self.index(a, view)
+                found = {known[a]: a for a in legal_actions}
+            if len(found) == len(legal_actions):
+                return found
         out: dict[int, Any] = {}
         cache = self._index_cache if self.position_independent else None
         for action in legal_actions:
@@ -232,33 +244,49 @@ class Encoding(ABC):
         """The game's own blocks (hand, table...)."""
 
     @abstractmethod
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
-        """Write the game's own blocks from ``view``."""
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
+        """Write the game's own blocks from ``view`` into ``buf`` (zero there: only the entries set are written)."""
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The observation of a seat's view: a new float32 vector of :attr:`obs_size`."""
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("observations are made for a seat, not for a spectator's view")
-        buf = array("f", self._history_bytes(view["history"], seat))
-        self._write(buf, view)
-        return np.frombuffer(buf, dtype=np.float32)
+        """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
 
-    def observe_list(self, view: Mapping[str, Any]) -> list[float]:
-        """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
-
-        Written straight into the list, so no per-entry conversion from a vector follows;
-        the values are those of :meth:`observe` once rounded to float32 (``k / 7`` is kept
-        as the double it is here).
+        Its bytes are joined from zeros and the history window's memoised rows in one go,
+        the other blocks written over them through a float view of the same memory, and
+        the vector shares that memory (no copy at either end).
         """
         seat = view["seat"]
         if seat is None:
             raise ValueError("observations are made for a seat, not for a spectator's view")
-        buf = self._history_list(view["history"], seat)
+        data = self._history_bytes(view["history"], seat)
+        self._write(cast(Buffer, memoryview(data).cast("f")), view)
+        return np.frombuffer(data, dtype=np.float32)
+
+    def observe_list(self, view: Mapping[str, Any]) -> list[float]:
+        """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
+
+        Written straight into a copy of a list of zeros, so no per-entry conversion from a
+        vector follows; the values are those of :meth:`observe` once rounded to float32
+        (``k / 7`` is kept as the double it is here).
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        buf = self._zeros.copy()
+        lines = view["history"][-HISTORY_WINDOW:]
+        entries = self._entries[seat]
+        found = list(map(entries.get, lines))
+        if None in found:
+            self._add_lines(lines)
+            found = list(map(entries.get, lines))
+        base = self._at_history + (HISTORY_WINDOW - len(lines)) * self._history_width
+        for row in found:
+            for r in row:
+                buf[base + r] = 1.0
+            base += self._history_width
         self._write(buf, view)
         return buf
 
-    def _write(self, buf: array[float] | list[float], view: Mapping[str, Any]) -> None:
+    def _write(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write every block but the history window (phase, who acts, scores, the game's own)."""
         seat = view["seat"]
         if seat is None:
@@ -274,69 +302,74 @@ class Encoding(ABC):
         for s, v in enumerate(view["scores"]):
             x = (v - lo) / span
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self.fill(Obs(buf), view)
+        self.fill(buf, view)
 
-    def _history_list(self, history: Sequence[str], seat: int) -> list[float]:
-        """The whole vector as a list with only the history window written: zeros, one memoised row per line."""
-        lines = history[-HISTORY_WINDOW:]
-        rows = self._row_lists[seat]
-        parts = list(map(rows.get, lines))
-        if None in parts:
-            for line in lines:
-                if line not in rows:
-                    self._add_line(line)
-            parts = list(map(rows.get, lines))
-        return list(chain(self._before_rows_list[len(parts)], *parts, self._after_history_list))  # type: ignore[arg-type]
-
-    def _history_bytes(self, history: Sequence[str], seat: int) -> bytes:
-        """The whole vector's bytes with only the history window written: zeros, one memoised row per line.
-
-        The array is then made from these bytes in one copy, and the other blocks are
-        written over its zeros.
-        """
+    def _history_bytes(self, history: Sequence[str], seat: int) -> bytearray:
+        """The whole vector's bytes with only the history window written: zeros, one memoised row per line."""
         lines = history[-HISTORY_WINDOW:]
         rows = self._rows[seat]
         parts = list(map(rows.get, lines))
         if None in parts:
-            for line in lines:
-                if line not in rows:
-                    self._add_line(line)
+            self._add_lines(lines)
             parts = list(map(rows.get, lines))
-        return b"".join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
+        return bytearray().join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
+
+    def _add_lines(self, lines: Sequence[str]) -> None:
+        """Memoise the rows of a window's lines that are new, after emptying a full memo.
+
+        Emptied first, never midway: every line of the window has its row afterwards.
+        """
+        if len(self._rows[0]) + len(lines) > self.memo_lines:
+            for rows in self._rows:
+                rows.clear()
+            for entries in self._entries:
+                entries.clear()
+        rows = self._rows[0]
+        for line in lines:
+            if line not in rows:
+                self._add_line(line)
 
     def _add_line(self, line: str) -> None:
-        """Memoise a history line's row, as bytes and as a list, for every seat at once.
+        """Memoise a history line's row for every seat at once: as bytes, and as the entries set in it.
 
         A line's actor is written relative to the observing seat, so each seat has its
         own row; making them together parses the line once and leaves no seat to miss later.
+        Rows are shared by every line with the same entries (lines differ in their other
+        words far more often than in actor, verb and tile), so a new line costs its parse.
         """
-        if len(self._rows[0]) > 20_000:
-            for rows in self._rows:
-                rows.clear()
-            for lists in self._row_lists:
-                lists.clear()
         actor, entries = self._parse_line(line)
+        made = self._made_rows
+        rel_of = self.rel_of
         for seat in range(self.players):
-            mine = entries if actor is None else (self.rel_of[seat][actor], *entries)
-            row = bytearray(4 * self._history_width)
-            floats = [0.0] * self._history_width
-            for r in mine:
-                row[4 * r : 4 * r + 4] = _ONE
-                floats[r] = 1.0
-            self._rows[seat][line] = bytes(row)
-            self._row_lists[seat][line] = floats
+            mine = entries if actor is None else (rel_of[seat][actor], *entries)
+            row = made.get(mine)
+            if row is None:
+                data = bytearray(4 * self._history_width)
+                for r in mine:
+                    data[4 * r : 4 * r + 4] = _ONE
+                row = made[mine] = bytes(data)
+            self._rows[seat][line] = row
+            self._entries[seat][line] = mine
 
     def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
-        """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row."""
+        """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row.
+
+        Lines are "seat <n> <verb> ..."; the first tile named ("a-b") after the verb is the
+        row's tile. The common spelling (words split by single spaces, a verb of letters)
+        is read by splitting, any other by the regular expression that defines the format.
+        """
+        words = line.split(" ", 3)
+        if len(words) >= 3 and words[0] == "seat" and words[1].isdigit() and words[2].isalpha():
+            actor, verb, rest = int(words[1]), words[2], words[3] if len(words) == 4 else ""
+        else:
+            m = _LINE.match(line)
+            if m is None:
+                return None, ()
+            actor, verb, rest = int(m.group(1)), m.group(2), line[m.end() :]
         n = self.players
-        m = _LINE.match(line)
-        if m is None:
-            return None, ()
-        actor = int(m.group(1))
-        verb = m.group(2)
         verbs = self.verbs
-        row = [n + (verbs.index(verb) if verb in verbs else len(verbs))]
-        t = _TILE_IN_LINE.search(line, m.end())
+        row = [n + self._verb_index.get(verb, len(verbs))]
+        t = _TILE_IN_LINE.search(rest)
         if t is not None:
             row.append(n + len(verbs) + 1 + _PAIR_KIND[t.group(0)])
         return (actor if actor < n else None), tuple(row)

@@ -45,7 +45,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyspiel
@@ -58,6 +58,18 @@ from .encoding import HISTORY_WINDOW, KIND_INDEX, KINDS, Encoding, encoded_games
 CHANCE_OUTCOMES = len(KINDS)
 # OpenSpiel's player ids as plain ints (comparing with the pybind enums on every call is slow).
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_Item = TypeVar("_Item")
+
+
+class _Flat(list[_Item]):
+    """A list whose items never change (tiles, counts, whole decks once drawn).
+
+    OpenSpiel clones a Python state by deep-copying each of its fields: for such a list a
+    copy of the list is a deep copy, without visiting (and copying) every tile in it.
+    """
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Flat[_Item]:
+        return _Flat(self)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
@@ -135,19 +147,19 @@ class BoneyardState(pyspiel.State):
         enc = self.enc = game.enc
         self.table: Table | None = None
         n = enc.players
-        self._returns = [0.0] * n
-        self._rewards = [0.0] * n
+        self._returns: list[float] = _Flat([0.0] * n)
+        self._rewards: list[float] = _Flat([0.0] * n)
         #: The first dealer, once chance has drawn it (``None`` in games without one).
         self.dealer: int | None = None
         self._dealer_due = enc.random_first_dealer
         #: The tiles drawn so far for the hand being drawn, in deal order.
-        self.drawing: list[Tile] = []
-        self._left: list[int] = []  # copies left per kind while a hand's tiles are drawn
+        self.drawing: list[Tile] = _Flat()
+        self._left: list[int] = _Flat()  # copies left per kind while a hand's tiles are drawn
         self._left_total = 0
         #: The next hand's tiles, drawn and waiting for the engine to deal them.
         self.pending: list[Tile] | None = None
         #: The tiles of every hand after the first, as the engine took them.
-        self.later_decks: list[list[Tile]] = []
+        self.later_decks: list[list[Tile]] = _Flat()
         self._drawing = False
         if not self._dealer_due:
             self._start_drawing()
@@ -156,8 +168,8 @@ class BoneyardState(pyspiel.State):
     def _start_drawing(self) -> None:
         """Begin drawing a hand's tiles: every tile of the set unseen."""
         self._drawing = True
-        self.drawing = []
-        left = [0] * CHANCE_OUTCOMES
+        self.drawing = _Flat()
+        left = _Flat([0] * CHANCE_OUTCOMES)
         for t in self.enc.full_set:
             left[KIND_INDEX[t]] += 1
         self._left = left
@@ -246,11 +258,11 @@ class BoneyardState(pyspiel.State):
         game = table.game
         game.deck_source = self._take_deck
         try:
-            self._rewards = table.play(int(action))
+            self._rewards = _Flat(table.play(int(action)))
         finally:
             game.deck_source = None
         if any(self._rewards):
-            self._returns = [r + d for r, d in zip(self._returns, self._rewards, strict=True)]
+            self._returns = _Flat(r + d for r, d in zip(self._returns, self._rewards, strict=True))
         if self.pending is None and not table.over:
             self._start_drawing()  # the next hand's tiles, ready before the engine needs them
         self._update_player()
@@ -277,7 +289,7 @@ class BoneyardState(pyspiel.State):
         self._left_total -= 1
         self.drawing.append(KINDS[action])
         if self._left_total == 0:
-            deck, self.drawing, self._drawing = self.drawing, [], False
+            deck, self.drawing, self._drawing = self.drawing, _Flat(), False
             if self.table is None:
                 self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer)
                 if not self.table.over:
@@ -325,14 +337,14 @@ class BoneyardState(pyspiel.State):
         if self.pending is not None:
             deck = list(self.enc.full_set)
             rng.shuffle(deck)
-            new.pending = deck
+            new.pending = _Flat(deck)
         if self.drawing:
             pool = list(self.enc.full_set)
             rng.shuffle(pool)
-            new.drawing = pool[: len(self.drawing)]
+            new.drawing = _Flat(pool[: len(self.drawing)])
             left = Counter(KIND_INDEX[t] for t in self.enc.full_set)
             left.subtract(KIND_INDEX[t] for t in new.drawing)
-            new._left = [left[k] for k in range(CHANCE_OUTCOMES)]
+            new._left = _Flat(left[k] for k in range(CHANCE_OUTCOMES))
         new._update_player()
         return new
 

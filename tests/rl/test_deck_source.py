@@ -73,7 +73,12 @@ def test_a_deck_that_is_not_the_set_is_refused(game_id: str) -> None:
 def test_a_clone_deals_from_its_own_shuffle() -> None:
     calls: list[int] = []
     game = boneyard.new_game("rounce", seed=3)
-    game.deck_source = lambda full: calls.append(1) or shuffled(full, 5)
+
+    def source(full: list[Tile]) -> list[Tile]:
+        calls.append(1)
+        return shuffled(full, 5)
+
+    game.deck_source = source
     copy = game.clone()
     assert copy.deck_source is None
     rng = random.Random(3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import cast
 
 import gymnasium
 import numpy as np
@@ -12,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import boneyard
 import boneyard.rl
 from boneyard.rl import gym_id
+from boneyard.rl.gym_env import BoneyardEnv
 
 GAMES = boneyard.games()
 
@@ -44,14 +46,16 @@ def test_masked_play_reaches_the_end(game_id: str) -> None:
         legal = np.flatnonzero(info["action_mask"])
         assert len(legal) > 0
         obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
-        total += reward
+        total += float(reward)
         done = term or trunc
         steps += 1
-    game = env.unwrapped.table.game
+    inner = cast(BoneyardEnv, env.unwrapped)
+    assert inner.table is not None
+    game = inner.table.game
     assert game.is_over and steps > 0
-    f = env.unwrapped.enc.facts
+    f = inner.enc.facts
     start = boneyard.new_game(game_id, seed=0).scores
-    assert total == pytest.approx(f.rewards(start, game.scores)[env.unwrapped.seat])
+    assert total == pytest.approx(f.rewards(start, game.scores)[inner.seat])
 
 
 def test_an_illegal_action_ends_the_episode_with_the_penalty() -> None:
@@ -73,7 +77,7 @@ def test_the_same_seed_gives_the_same_episode() -> None:
         done = False
         while not done:
             obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-            out.append(float(obs.sum()) + r)
+            out.append(float(obs.sum()) + float(r))
             done = term or trunc
         return out
 
@@ -88,7 +92,7 @@ def test_bad_arguments_name_the_problem() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         gymnasium.make("boneyard/Rounce-v0", opponents="nobody")
     env = gymnasium.make("boneyard/Rounce-v0", players=4, opponents="greedy,random,ismcts:iterations=5")
-    assert [b.name for b in env.unwrapped.bots] == ["greedy", "random", "ismcts"]
+    assert [b.name for b in cast(BoneyardEnv, env.unwrapped).bots] == ["greedy", "random", "ismcts"]
 
 
 def test_stepping_before_reset_is_refused() -> None:

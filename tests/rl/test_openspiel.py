@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -181,6 +182,31 @@ def test_resample_from_infostate_keeps_the_information_state(game_id: str) -> No
     assert state.information_state_string(player) == key  # the original is untouched
     assert len(worlds) > 1  # the hidden tiles really are dealt anew
     assert len(pendings) == 6
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_clone_is_independent_of_its_state(game_id: str) -> None:
+    # Clones share the lists whose items never change: playing a clone on, through
+    # draws and hand ends, must leave the state it came from as it was.
+    game = pyspiel.load_game(bos.short_name(game_id))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(6)
+
+    def seen(s: pyspiel.State) -> tuple[Any, ...]:
+        return str(s), s.returns(), s.rewards(), s.history(), list(s._left), list(s.later_decks)
+
+    for step in range(150 if game_id != "rummikub" else 70):
+        if state.is_terminal():
+            break
+        before = seen(state)
+        clone = state.clone()
+        assert seen(clone) == before
+        for _ in range(40):
+            if clone.is_terminal():
+                break
+            play(clone, rng)
+        assert seen(state) == before, step
+        play(state, rng)
 
 
 def test_ismcts_plays_a_whole_game_of_rounce() -> None:

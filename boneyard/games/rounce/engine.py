@@ -537,6 +537,28 @@ class Rounce(Game):
         view["tricks_won"] = list(self.won)
         view["last_result"] = self.last_result
 
+    def _copy(self) -> Rounce:
+        # The containers play changes are copied; tiles, plays and gathered tricks never change.
+        new: Rounce = self._shallow_copy()
+        # A generator made without seeding: ``random.Random()`` would first read the OS's
+        # entropy, which costs more than the rest of the copy; the state is set just after.
+        rng: random.Random = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.winners = list(self.winners)
+        new._actions = list(self._actions)
+        new._history = list(self._history)
+        new.points = list(self.points)
+        new.hands = [list(h) for h in self.hands]
+        new.boneyard = list(self.boneyard)
+        new.out = list(self.out)
+        new.discarded = [list(d) for d in self.discarded]
+        new.calls = list(self.calls)
+        new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
+        new.won = list(self.won)
+        return new
+
     def tile_locations(self) -> dict[str, list[Tile]]:
         """Hands, boneyard, face-down discards, the turn-up (if not taken) and tricks played."""
         places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}

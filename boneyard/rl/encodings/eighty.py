@@ -12,9 +12,11 @@ from typing import Any
 
 from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
 from ...games.eighty.engine import Eighty as _Game
-from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Encoding, Obs, register
+from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Buffer, Encoding, register
 
 BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
+_BID_SPAN = MAX_BID - MIN_BID
+_OPTIONS = ("nello", "doubles_suit", "marks")
 _LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
 
 
@@ -79,20 +81,18 @@ class EightyEncoding(Encoding):
             Block("options", 3, "rules: nello, doubles_suit, marks"),
         ]
 
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Eighty's blocks from the view."""
         me = view["seat"]
-        o = self.off
         rel = self.rel_of[me]
-        buf = obs.buf
+        (at_hand, at_shuffler, at_bids, at_bidder, at_high, at_trump, at_out, at_sizes, at_leader, at_led, at_trick,
+         at_played, at_won, at_sides, at_options) = self.game_off
         index = TEXT_INDEX_NO_BLANK
-        base = o["hand"]
         for t in view["hand"]:
-            buf[base + index[t]] += 0.5
-        buf[o["shuffler"] + rel[view["shuffler"]]] = 1.0
-        base = o["bids"]
+            buf[at_hand + index[t]] += 0.5
+        buf[at_shuffler + rel[view["shuffler"]]] = 1.0
         for s, b in enumerate(view["bids"]):
-            row = base + rel[s] * 5
+            row = at_bids + rel[s] * 5
             if b is None:
                 buf[row] = 1.0
             elif b == "pass":
@@ -101,47 +101,46 @@ class EightyEncoding(Encoding):
                 buf[row + 4] = 1.0
             else:
                 buf[row + 2] = 1.0
-                buf[row + 3] = (b - MIN_BID) / (MAX_BID - MIN_BID)
+                buf[row + 3] = (b - MIN_BID) / _BID_SPAN
         bidder = view["bidder"]
-        buf[o["bidder"] + (4 if bidder is None else rel[bidder])] = 1.0
+        buf[at_bidder + (4 if bidder is None else rel[bidder])] = 1.0
         high = view["high_bid"]
         if high == "nel-o":
-            buf[o["high_bid"] + 1] = 1.0
+            buf[at_high + 1] = 1.0
         elif high is not None:
-            buf[o["high_bid"]] = (high - MIN_BID) / (MAX_BID - MIN_BID)
-        buf[o["trump"] + (view["trump"] or 0)] = 1.0
+            buf[at_high] = (high - MIN_BID) / _BID_SPAN
+        buf[at_trump + (view["trump"] or 0)] = 1.0
         out = view["sitting_out"]
-        buf[o["sitting_out"] + (4 if out is None else rel[out])] = 1.0
-        base = o["hand_sizes"]
+        buf[at_out + (4 if out is None else rel[out])] = 1.0
         for s, k in enumerate(view["hand_sizes"]):
-            buf[base + rel[s]] = k / 10
+            buf[at_sizes + rel[s]] = k / 10
         leader = view["leader"]
-        buf[o["leader"] + (4 if leader is None else rel[leader])] = 1.0
+        buf[at_leader + (4 if leader is None else rel[leader])] = 1.0
         led = view["led_suit"]
-        buf[o["led"] + (0 if led is None else _LED_INDEX[led])] = 1.0
-        base = o["trick"]
+        buf[at_led + (0 if led is None else _LED_INDEX[led])] = 1.0
         trick = view["trick"]
-        for j, p in enumerate(trick[:3]):
-            buf[base + j * 25 + rel[p["seat"]]] = 1.0
-            buf[base + j * 25 + 4 + index[p["tile"]]] = 1.0
-        base = o["played"]
+        row = at_trick
+        for p in trick[:3]:
+            k = index[p["tile"]]
+            buf[row + rel[p["seat"]]] = 1.0
+            buf[row + 4 + k] = 1.0
+            buf[at_played + k] += 0.5
+            row += 25
+        for p in trick[3:]:  # none: a trick is gathered at its fourth play
+            buf[at_played + index[p["tile"]]] += 0.5
         for t in view["tricks"]:
             for p in t["plays"]:
-                buf[base + index[p["tile"]]] += 0.5
-        for p in trick:
-            buf[base + index[p["tile"]]] += 0.5
-        base = o["tricks_won"]
+                buf[at_played + index[p["tile"]]] += 0.5
         for s, k in enumerate(view["tricks_won"]):
             if k:
-                buf[base + rel[s]] = k / 10
-        mine, theirs = view["sides"][me % 2], view["sides"][1 - me % 2]
-        base = o["sides"]
-        buf[base] = mine["taken"] / 80
-        buf[base + 1] = theirs["taken"] / 80
-        buf[base + 2] = mine["count"] / 60
-        buf[base + 3] = theirs["count"] / 60
+                buf[at_won + rel[s]] = k / 10
+        sides = view["sides"]
+        mine, theirs = sides[me % 2], sides[1 - me % 2]
+        buf[at_sides] = mine["taken"] / 80
+        buf[at_sides + 1] = theirs["taken"] / 80
+        buf[at_sides + 2] = mine["count"] / 60
+        buf[at_sides + 3] = theirs["count"] / 60
         rules = view["rules"]
-        base = o["options"]
-        for j, name in enumerate(("nello", "doubles_suit", "marks")):
+        for j, name in enumerate(_OPTIONS):
             if rules[name]:
-                buf[base + j] = 1.0
+                buf[at_options + j] = 1.0

@@ -16,7 +16,7 @@ from typing import Any
 from ...games.montana.engine import Montana as _Game
 from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register
 
 _WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
 _KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
@@ -83,51 +83,52 @@ class MontanaEncoding(Encoding):
             Block("options", 2, "rules: shootout mode, one_pair"),
         ]
 
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Montana's blocks from the view."""
-        me = view["seat"]
         n = self.players
-        o = self.off
-        rel = self.rel_of[me]
-        buf = obs.buf
-        obs.counts(o["hand"], view["hand"], 4)
-        obs.counts(o["pulled"], view["pulled"], 1)
-        base = o["exposed"]
+        rel = self.rel_of[view["seat"]]
+        (at_hand, at_pulled, at_exposed, at_discards, at_recent, at_claim, at_ready, at_sizes, at_dealer, at_counts,
+         at_options) = self.game_off
+        index = TEXT_INDEX
+        counts(buf, at_hand, view["hand"], 4)
+        for t in view["pulled"]:
+            buf[at_pulled + index[t]] = 1.0
         for s, sets in enumerate(view["exposed"]):
             if sets:
-                obs.counts(base + rel[s] * 28, [t for m in sets for t in m["tiles"]], 4)
+                base = at_exposed + rel[s] * 28
+                for m in sets:
+                    for t in m["tiles"]:
+                        buf[base + index[t]] += 0.25
         discards = view["discards"]
-        obs.counts(o["discards"], [t for _, t in discards], 4)
-        base = o["recent"]
+        for _, t in discards:
+            buf[at_discards + index[t]] += 0.25
         width = n + 28
         last = discards[-RECENT:]
-        row = base + (RECENT - len(last)) * width
+        row = at_recent + (RECENT - len(last)) * width
         for s, t in last:
             buf[row + rel[s]] = 1.0
-            buf[row + n + TEXT_INDEX[t]] = 1.0
+            buf[row + n + index[t]] = 1.0
             row += width
         claim = view["claim"]
-        base = o["claim"]
         if claim is None:
-            buf[base + 28 + n] = 1.0
+            buf[at_claim + 28 + n] = 1.0
         else:
-            buf[base + TEXT_INDEX[claim["tile"]]] = 1.0
-            buf[base + 28 + rel[claim["from"]]] = 1.0
+            buf[at_claim + index[claim["tile"]]] = 1.0
+            buf[at_claim + 28 + rel[claim["from"]]] = 1.0
             for s in claim["answered"]:
-                buf[base + 28 + n + 1 + rel[s]] = 1.0
+                buf[at_claim + 28 + n + 1 + rel[s]] = 1.0
         ready, stakes, sizes = view["ready"], view["stakes"], view["hand_sizes"]
-        base_r, base_h = o["ready"], o["hand_sizes"]
         for s in range(n):
             r = rel[s]
             if ready[s]:
-                buf[base_r + 2 * r] = 1.0
+                buf[at_ready + 2 * r] = 1.0
             if stakes[s]:
-                buf[base_r + 2 * r + 1] = stakes[s] / 4
-            buf[base_h + r] = sizes[s] / 14
-        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
-        buf[o["counts"]] = view["woodpile"] / 112
-        buf[o["counts"] + 1] = min(view["deal_passes"] / n, 1.0)
+                buf[at_ready + 2 * r + 1] = stakes[s] / 4
+            buf[at_sizes + r] = sizes[s] / 14
+        buf[at_dealer + rel[view["dealer"]]] = 1.0
+        buf[at_counts] = view["woodpile"] / 112
+        buf[at_counts + 1] = min(view["deal_passes"] / n, 1.0)
         if view["mode"] == "shootout":
-            buf[o["options"]] = 1.0
+            buf[at_options] = 1.0
         if view["rules"]["one_pair"]:
-            buf[o["options"] + 1] = 1.0
+            buf[at_options + 1] = 1.0

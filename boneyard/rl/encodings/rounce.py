@@ -14,11 +14,11 @@ from typing import Any
 
 from ...games.rounce.engine import Rounce as _Game
 from ...games.rounce.engine import RounceAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, register
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
 _CALLS = ("pass", "fold", "dummy", "take", "defend")
-_CALL_INDEX = {c: 1 + i for i, c in enumerate(_CALLS)}
+_CALL_INDEX: dict[str | None, int] = {None: 0, **{c: 1 + i for i, c in enumerate(_CALLS)}}
 _PLAIN = [t for t in KINDS if not t.is_double]
 _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
@@ -84,55 +84,53 @@ class RounceEncoding(Encoding):
             Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
         ]
 
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rounce's blocks from the view."""
-        me = view["seat"]
+        rel = self.rel_of[view["seat"]]
         n = self.players
-        o = self.off
-        rel = self.rel_of[me]
-        buf = obs.buf
+        (at_hand, at_discarded, at_trump, at_turn_up, at_dealer, at_calls, at_counts, at_sizes, at_leader, at_led,
+         at_trick, at_played, at_won) = self.game_off
         index = TEXT_INDEX
-        base = o["hand"]
         for t in view["hand"]:
-            buf[base + index[t]] = 1.0
-        base = o["discarded"]
+            buf[at_hand + index[t]] = 1.0
         for t in view["discarded"]:
-            buf[base + index[t]] = 1.0
-        buf[o["trump"] + view["trump"]] = 1.0
-        buf[o["turn_up"] + TEXT_INDEX[view["turn_up"]]] = 1.0
+            buf[at_discarded + index[t]] = 1.0
+        buf[at_trump + view["trump"]] = 1.0
+        buf[at_turn_up + index[view["turn_up"]]] = 1.0
         if view["turn_up_taken"]:
-            buf[o["turn_up"] + 28] = 1.0
-        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
-        base = o["calls"]
+            buf[at_turn_up + 28] = 1.0
+        buf[at_dealer + rel[view["dealer"]]] = 1.0
+        call = _CALL_INDEX
         for s, c in enumerate(view["calls"]):
-            buf[base + rel[s] * 6 + (0 if c is None else _CALL_INDEX[c])] = 1.0
-        base = o["counts"]
+            buf[at_calls + rel[s] * 6 + call[c]] = 1.0
         if view["defending"]:
-            buf[base] = 1.0
-        buf[base + 1] = view["dummies"] / 2
-        buf[base + 2] = view["discards_due"] / 2
-        buf[base + 3] = view["boneyard"] / 28
-        buf[base + 4] = view["out"] / 28
-        base = o["hand_sizes"]
+            buf[at_counts] = 1.0
+        buf[at_counts + 1] = view["dummies"] / 2
+        buf[at_counts + 2] = view["discards_due"] / 2
+        buf[at_counts + 3] = view["boneyard"] / 28
+        buf[at_counts + 4] = view["out"] / 28
         for s, k in enumerate(view["hand_sizes"]):
-            buf[base + rel[s]] = k / 7
+            buf[at_sizes + rel[s]] = k / 7
         leader = view["leader"]
-        buf[o["leader"] + (n if leader is None else rel[leader])] = 1.0
+        buf[at_leader + (n if leader is None else rel[leader])] = 1.0
         trick = view["trick"]
-        suit = trick[0]["suit"] if trick else None
-        buf[o["led"] + (7 if suit is None else suit)] = 1.0
-        base = o["trick"]
-        width = n + 28
-        for j, p in enumerate(trick[: n - 1]):
-            buf[base + j * width + rel[p["seat"]]] = 1.0
-            buf[base + j * width + n + TEXT_INDEX[p["tile"]]] = 1.0
-        base = o["played"]
+        if trick:
+            suit = trick[0]["suit"]
+            buf[at_led + (7 if suit is None else suit)] = 1.0
+            row = at_trick
+            for p in trick[: n - 1]:
+                t = p["tile"]
+                buf[row + rel[p["seat"]]] = 1.0
+                buf[row + n + index[t]] = 1.0
+                buf[at_played + index[t]] = 1.0
+                row += n + 28
+            for p in trick[n - 1 :]:  # none: a trick is gathered at its last play
+                buf[at_played + index[p["tile"]]] = 1.0
+        else:
+            buf[at_led + 7] = 1.0
         for t in view["tricks"]:
             for p in t["plays"]:
-                buf[base + index[p["tile"]]] = 1.0
-        for p in trick:
-            buf[base + index[p["tile"]]] = 1.0
-        base = o["tricks_won"]
+                buf[at_played + index[p["tile"]]] = 1.0
         for s, k in enumerate(view["tricks_won"]):
             if k:
-                buf[base + rel[s]] = k / 5
+                buf[at_won + rel[s]] = k / 5

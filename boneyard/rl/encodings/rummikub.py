@@ -29,7 +29,7 @@ from ...games.rummikub.engine import Rummikub as _Game
 from ...games.rummikub.engine import RummikubAction
 from ...games.rummikub.groups import order_group, valid_triples
 from ...tiles import Tile, double_six
-from ..encoding import KIND_INDEX, KINDS, Block, Encoding, Obs, register, tile
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register, tile
 
 TRIPLES: tuple[tuple[Tile, Tile, Tile], ...] = tuple(valid_triples(double_six(2), False))
 _TRIPLE_INDEX = {t: i for i, t in enumerate(TRIPLES)}
@@ -112,26 +112,26 @@ class RummikubEncoding(Encoding):
             Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)"),
         ]
 
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rummikub's blocks from the view."""
-        me = view["seat"]
         n = self.players
-        o = self.off
-        rel = self.rel_of[me]
-        buf = obs.buf
-        obs.counts(o["hand"], view["hand"], 2)
-        table = view["table"]
-        obs.counts(o["table"], [t for g in table for t in g], 2)
-        base = o["groups"]
-        for g, group in enumerate(table):
-            obs.counts(base + g * 28, group, 2)
+        rel = self.rel_of[view["seat"]]
+        at_hand, at_table, at_groups, at_opened, at_sizes, at_dealer, at_counts = self.game_off
+        index = TEXT_INDEX
+        counts(buf, at_hand, view["hand"], 2)
+        base = at_groups
+        for group in view["table"]:
+            for t in group:
+                k = index[t]
+                buf[at_table + k] += 0.5
+                buf[base + k] += 0.5
+            base += 28
         opened, sizes = view["opened"], view["hand_sizes"]
         for s in range(n):
             if opened[s]:
-                buf[o["opened"] + rel[s]] = 1.0
-            buf[o["hand_sizes"] + rel[s]] = min(sizes[s] / 28, 1.0)
-        buf[o["dealer"] + rel[view["dealer"]]] = 1.0
-        base = o["counts"]
-        buf[base] = view["boneyard"] / 56
-        buf[base + 1] = view["passes"] / n
-        buf[base + 2] = min(view["target"] / 200, 1.0)
+                buf[at_opened + rel[s]] = 1.0
+            buf[at_sizes + rel[s]] = min(sizes[s] / 28, 1.0)
+        buf[at_dealer + rel[view["dealer"]]] = 1.0
+        buf[at_counts] = view["boneyard"] / 56
+        buf[at_counts + 1] = view["passes"] / n
+        buf[at_counts + 2] = min(view["target"] / 200, 1.0)

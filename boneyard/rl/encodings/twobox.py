@@ -12,7 +12,7 @@ from typing import Any
 
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Encoding, Obs, register
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register
 
 PLAY, STACK = 2, 114
 # A double's string -> its number (the spinner is a double).
@@ -76,31 +76,28 @@ class TwoboxEncoding(Encoding):
             Block("target", 1, "the target / 300"),
         ]
 
-    def fill(self, obs: Obs, view: Mapping[str, Any]) -> None:
+    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write two-box's blocks from the view."""
-        me = view["seat"]
         n = self.players
-        o = self.off
-        rel = self.rel_of[me]
-        buf = obs.buf
-        obs.counts(o["hand"], view["hand"], 2)
-        base = o["hand_sizes"]
+        rel = self.rel_of[view["seat"]]
+        (at_hand, at_sizes, at_drawn, at_boneyard, at_spinner, at_arms, at_count, at_passed, at_steal, lay,
+         at_target) = self.game_off
+        index = TEXT_INDEX
+        counts(buf, at_hand, view["hand"], 2)
         for s, k in enumerate(view["hand_sizes"]):
-            buf[base + rel[s]] = min(k / 28, 1.0)
-        base = o["drawn"]
+            buf[at_sizes + rel[s]] = k / 28 if k < 28 else 1.0
         for s, k in enumerate(view["drawn"]):
             if k:
-                buf[base + rel[s]] = min(k / 28, 1.0)
-        buf[o["boneyard"]] = view["boneyard"] / 56
+                buf[at_drawn + rel[s]] = k / 28 if k < 28 else 1.0
+        buf[at_boneyard] = view["boneyard"] / 56
         spinner = view["spinner"]
-        index = TEXT_INDEX
-        lay = o["layout"]
-        buf[o["spinner"] + _SPINNER_NUMBER[spinner]] = 1.0
-        buf[lay + index[spinner]] += 0.5
+        buf[at_spinner + _SPINNER_NUMBER[spinner]] = 1.0
         if view["spinner_stacked_by"] is not None:
-            buf[o["spinner"] + 7] = 1.0
+            buf[at_spinner + 7] = 1.0
+            buf[lay + index[spinner]] += 1.0
+        else:
             buf[lay + index[spinner]] += 0.5
-        row = o["arms"]
+        row = at_arms
         for arm in view["arms"]:
             end = arm["open_end"]
             buf[row + (0 if end is None else end + 1)] = 1.0
@@ -111,21 +108,19 @@ class TwoboxEncoding(Encoding):
                 k = len(tiles)
                 buf[row + 9] = k / 14 if k < 14 else 1.0
                 for e in tiles:
-                    at = lay + index[e["tile"]]
-                    buf[at] += 0.5 if e["stacked_by"] is None else 1.0
+                    buf[lay + index[e["tile"]]] += 0.5 if e["stacked_by"] is None else 1.0
             row += 10
-        base = o["count"]
-        buf[base] = min(view["count"] / 50, 1.0)
-        buf[base + 1] = view["passes"] / n
-        base = o["passed_on"]
+        c = view["count"] / 50
+        buf[at_count] = c if c < 1.0 else 1.0
+        buf[at_count + 1] = view["passes"] / n
         for s, numbers in enumerate(view["passed_on"]):
+            base = at_passed + rel[s] * 7
             for x in numbers:
-                buf[base + rel[s] * 7 + x] = 1.0
+                buf[base + x] = 1.0
         steal = view["steal"]
-        base = o["steal"]
         if steal is None:
-            buf[base + n] = 1.0
+            buf[at_steal + n] = 1.0
         else:
-            buf[base + rel[steal["seat"]]] = 1.0
-            buf[base + n + 1] = min(steal["points"] / 50, 1.0)
-        buf[o["target"]] = min(view["target"] / 300, 1.0)
+            buf[at_steal + rel[steal["seat"]]] = 1.0
+            buf[at_steal + n + 1] = min(steal["points"] / 50, 1.0)
+        buf[at_target] = min(view["target"] / 300, 1.0)
