@@ -1,7 +1,9 @@
 """Build hook: compile the rules engines with mypyc, and boneyard's two C extension modules.
 
-The engines (``ENGINE_SOURCES``: tiles, rules, errors, the base game, and every game's
-engine, analysis and sampling modules) are compiled with mypyc from their ``.py`` files,
+The engines (``ENGINE_SOURCES``: tiles, rules, errors, draws, the base game, every game's engine,
+analysis and sampling modules and Rummikub's solver and group rules, plus the two modules a
+simulation of random play runs at every move beside them, the simulator's move loop and
+the random bot) are compiled with mypyc from their ``.py`` files,
 which stay the only source of the rules: mypyc turns them into C, and the C compiler into
 one shared library (``boneyard/_engines__mypyc*.so``) plus a small module beside each
 source (``boneyard/tiles.cpython-311-x86_64-linux-gnu.so`` next to ``boneyard/tiles.py``).
@@ -73,10 +75,18 @@ ENGINE_SOURCES = (
     "boneyard/tiles.py",
     "boneyard/rules.py",
     "boneyard/errors.py",
+    "boneyard/draws.py",
     "boneyard/games/base.py",
     "boneyard/games/*/engine.py",
     "boneyard/games/*/analysis.py",
     "boneyard/games/*/sampling.py",
+    # Rummikub's legal plays come from its arrangement solver: the C search's set-up and the
+    # group rules around it are Python, and most of a Rummikub move's time.
+    "boneyard/games/rummikub/solver.py",
+    "boneyard/games/rummikub/groups.py",
+    # Not engines, but what a simulation of random play runs at every move beside them.
+    "boneyard/sim/loop.py",
+    "boneyard/bots/basic.py",
 )
 PACKAGE = Path("boneyard")
 MANIFEST = PACKAGE / "_compiled.json"

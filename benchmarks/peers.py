@@ -10,7 +10,9 @@ Prints one Markdown report (and writes it with ``--write docs/performance.md``):
    that is not installed is reported as such, not an error (``make bench`` installs them);
 3. the Montana hand-analysis and Rummikub solver figures, by running
    ``benchmarks/montana_analysis.py`` and ``benchmarks/rummikub_solver.py`` when present;
-4. ``boneyard.simulate`` throughput with 1 and 2 local workers.
+4. ``boneyard.simulate``: its gain from the compiled engines beside random play's gain, per
+   game in the same rounds (``benchmarks/sim_speed.py``), and its throughput with 1 and 2
+   local workers.
 
 A *move* is one decision by a player; chance events (deals) are not counted, but their
 time is. Run: ``python benchmarks/peers.py [--seconds S] [--sim-seconds S] [--write PATH]``.
@@ -337,38 +339,33 @@ def simulate_moves(game_id: str, games: int, workers: int) -> tuple[float, float
     return result.games_per_second, moves / result.elapsed, hands / result.elapsed, result.elapsed
 
 
-def pure_python_simulate(game_id: str, games: int) -> float:
-    """Moves/s of the same one-worker ``simulate`` run in a fresh interpreter on the pure-Python engines."""
-    code = (
-        f"import sys; sys.path.insert(0, {str(HERE)!r}); import peers; "
-        f"peers.simulate_moves({game_id!r}, 20, 1); "  # the pilot, as in this process
-        f"print(peers.simulate_moves({game_id!r}, {games!r}, 1)[1])"
-    )
-    env = dict(os.environ, BONEYARD_PURE_PYTHON="1")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    return float(done.stdout.strip().splitlines()[-1])
+def simulate_section(seconds: float, rounds: int) -> MarkdownLines:
+    """``boneyard.simulate``: its compiled-over-pure gain beside random play's, then 1 and 2 workers.
 
-
-def simulate_section(seconds: float) -> MarkdownLines:
-    """``boneyard.simulate`` throughput with 1 and 2 local workers, random bots, every game.
-
-    Each game's run is sized (from a short pilot) to take about ``seconds`` on one worker,
-    so that starting the worker processes is a small part of the time. The one-worker run
-    is repeated on the pure-Python engines (a subprocess), right after, so that the gain
-    of the compiled engines on a whole simulation is measured in the same conditions.
+    The first table comes from ``benchmarks/sim_speed.py``: per game, a simulation's gain
+    from the compiled engines beside the gain of random play through the public API,
+    measured in the same rounds, so that the reader sees whether the whole gain is passed
+    on. The second: each game's run sized (from a short pilot) to take about ``seconds`` on
+    one worker, then with two, so that starting the worker processes is a small part of it.
     """
+    import sim_speed
+
     lines = [
         "## `boneyard simulate` throughput (random bots, local backend)",
         "",
-        f"Each run sized to about {seconds:g} s on one worker; each game's default player count; "
-        "one view per move (the bots' input, also read for the per-hand data), summaries included. "
-        "With 2 workers the two processes start from scratch (forkserver), so a speed-up needs two "
-        "idle cores, which this shared machine did not have. *pure Python moves/s*: the same one-worker "
-        "run on the pure-Python engines (`BONEYARD_PURE_PYTHON=1`), measured right after; *gain*: the "
-        "engines as installed over that.",
+        "### Compiled engines' gain: simulate beside random play",
         "",
-        "| game | games | workers | games/s | moves/s | hands/s | speed-up | pure Python moves/s | gain |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *sim_speed.intro(rounds, seconds / 2, 1.0),
+        *sim_speed.gains_table(boneyard.games(), rounds, seconds / 2, 1.0),
+        "",
+        "### Workers",
+        "",
+        f"Each run sized to about {seconds:g} s on one worker; each game's default player count. With 2 "
+        "workers the two processes start from scratch (forkserver), so a speed-up needs two idle cores, "
+        "which this shared machine did not have.",
+        "",
+        "| game | games | workers | games/s | moves/s | hands/s | speed-up |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for game_id in boneyard.games():
         pilot = boneyard.simulate(game_id, games=20, seed=1)
@@ -378,13 +375,8 @@ def simulate_section(seconds: float) -> MarkdownLines:
             print(f"  simulate {game_id}: {games} games with {workers} worker(s)...", file=sys.stderr)
             gps, mps, hps, _ = simulate_moves(game_id, games, workers)
             base = base or gps
-            pure = " | "
-            if workers == 1:
-                print(f"  simulate {game_id}: {games} games, pure Python...", file=sys.stderr)
-                pure_mps = pure_python_simulate(game_id, games)
-                pure = f"{pure_mps:,.0f} | {mps / pure_mps:.2f}×"
-            row = f"| {game_id} | {games} | {workers} | {gps:,.1f} | {mps:,.0f} | {hps:,.1f} | {gps / base:.2f}×"
-            lines.append(f"{row} | {pure} |")
+            row = f"| {game_id} | {games} | {workers} | {gps:,.1f} | {mps:,.0f} | {hps:,.1f} | {gps / base:.2f}× |"
+            lines.append(row)
     return lines
 
 
@@ -434,12 +426,18 @@ def main() -> None:
     parser.add_argument("--script-timeout", type=float, default=300.0, help="limit for each analysis script (s)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds against dominoes (default 5)")
     parser.add_argument("--ratio-seconds", type=float, default=1.0, help="seconds per side of a round (default 1)")
+    parser.add_argument("--sim-rounds", type=int, default=3, help="rounds of the simulate gain table (default 3)")
     parser.add_argument("--only-ratios", action="store_true", help="measure only the interleaved ratios")
+    parser.add_argument("--only-simulate", action="store_true", help="measure only the simulate tables")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1:
-        parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds at least 1")
+    if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1 or args.sim_rounds < 1:
+        parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds and --sim-rounds "
+                     "at least 1")
     lines = header(args.seconds)
+    if args.only_simulate:
+        print("\n".join([*lines, *simulate_section(args.sim_seconds, args.sim_rounds)]))
+        return
     lines += [*interleaved_section(args.rounds, args.ratio_seconds), ""]
     if args.only_ratios:
         print("\n".join(lines))
@@ -450,7 +448,7 @@ def main() -> None:
     lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
     lines += [*search_section(args.script_timeout), ""]
-    lines += simulate_section(args.sim_seconds)
+    lines += simulate_section(args.sim_seconds, args.sim_rounds)
     report = "\n".join(lines) + "\n"
     print(report)
     if args.write is not None:

@@ -1,7 +1,8 @@
 """Whether the engines run compiled (mypyc) or as pure Python, and never a stale build.
 
-The install compiles the rules engines (tiles, rules, errors, the base game and every
-game's engine, analysis and sampling modules) with mypyc from their own ``.py`` files,
+The install compiles the rules engines (tiles, rules, errors, draws, the base game, every game's
+engine, analysis and sampling modules, Rummikub's solver and group rules; and, beside them,
+the simulator's move loop and the random bot) with mypyc from their own ``.py`` files,
 which stay the only source of the rules; the compiled modules sit beside those files
 (``engine.cpython-311-x86_64-linux-gnu.so`` next to ``engine.py``), and Python prefers
 them. ``boneyard/_compiled.json``, written by the build, lists the compiled modules and a

@@ -130,7 +130,7 @@ class Rules:
             return given
         if not isinstance(given, Mapping):
             raise RulesError(f"rules must be a mapping of option names to values; valid options: {cls.valid_options()}")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
+        fields = _fields_by_name(cls)
         values: dict[str, Any] = {}
         for name, value in given.items():
             if name not in fields:
@@ -164,8 +164,30 @@ class Rules:
         return _check_value(name, value, fields[name], cls)
 
     def to_dict(self) -> dict[str, Any]:
-        """All options with their values, JSON-ready."""
-        return {f.name: getattr(self, f.name) for f in self._fields()}
+        """All options with their values, JSON-ready.
+
+        Every view carries the rules, so this runs once per view: the option names are
+        worked out once per class (``dataclasses.fields`` is slow) and kept in ``_NAMES``.
+        """
+        cls = type(self)
+        names = _NAMES.get(cls)
+        if names is None:
+            names = _NAMES[cls] = tuple(f.name for f in cls._fields())
+        return {name: getattr(self, name) for name in names}
+
+
+# The option names of each Rules class, in ``_fields`` order (a class's fields never change).
+_NAMES: dict[type, tuple[str, ...]] = {}
+# Each Rules class's fields by name, for ``from_dict`` (run by every new game).
+_BY_NAME: dict[type, dict[str, dataclasses.Field[Any]]] = {}
+
+
+def _fields_by_name(cls: type[Rules]) -> dict[str, dataclasses.Field[Any]]:
+    """``cls``'s dataclass fields by name, worked out once per class (``dataclasses.fields`` is slow)."""
+    found = _BY_NAME.get(cls)
+    if found is None:
+        found = _BY_NAME[cls] = {f.name: f for f in dataclasses.fields(cls)}
+    return found
 
 
 def _quote(value: Any, limit: int = 200) -> str:
@@ -181,32 +203,44 @@ def _show(value: Any) -> str:
 
 
 def _check_value(name: str, value: Any, field: dataclasses.Field[Any], cls: type[Rules]) -> Any:
+    """The value in the option's type, or ``RulesError`` naming the option and listing the valid ones.
+
+    Every new game parses its rules (a simulation, thousands of times a run), so the
+    message, which describes every option, is written only when a value is bad.
+    """
+    ok, converted = _converted(value, field)
+    if not ok:
+        raise RulesError(f"bad value {_quote(value)} for rules option {name!r}; valid options: {cls.valid_options()}")
+    return converted
+
+
+def _converted(value: Any, field: dataclasses.Field[Any]) -> tuple[bool, Any]:
+    """(whether ``value`` is valid for ``field``, the value in the option's type)."""
     default = field.default
     meta = field.metadata
-    bad = RulesError(f"bad value {_quote(value)} for rules option {name!r}; valid options: {cls.valid_options()}")
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise bad
+            return False, value
     elif isinstance(default, int):
         if isinstance(value, bool):
-            raise bad
+            return False, value
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int):
-            raise bad
+            return False, value
     elif isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise bad
+            return False, value
         value = float(value)
     elif isinstance(default, str) and not isinstance(value, str):
-        raise bad
+        return False, value
     allowed = meta.get("allowed")
     if allowed is not None and value not in allowed:
-        raise bad
+        return False, value
     minimum = meta.get("minimum")
     if minimum is not None and value < minimum:
-        raise bad
+        return False, value
     maximum = meta.get("maximum")
     if maximum is not None and value > maximum:
-        raise bad
-    return value
+        return False, value
+    return True, value

@@ -26,7 +26,15 @@ from boneyard import compiled
 from boneyard.games import game_class
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_MODULES = ("boneyard.tiles", "boneyard.rules", "boneyard.games.base")
+ENGINE_MODULES = (
+    "boneyard.tiles",
+    "boneyard.rules",
+    "boneyard.games.base",
+    "boneyard.games.rummikub.solver",
+    "boneyard.games.rummikub.groups",
+    "boneyard.sim.loop",
+    "boneyard.bots.basic",
+)
 
 
 def pure_env() -> dict[str, str]:

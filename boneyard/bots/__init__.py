@@ -1,7 +1,9 @@
 """Bots: players that choose an action from a seat's view and the legal actions.
 
 Every bot follows one interface, :class:`Bot`: ``choose(view, legal_actions, rng)``.
-A bot never sees the game itself, only what its seat may know.
+A bot never sees the game itself, only what its seat may know. A bot may say it never
+reads its view with a ``needs_view = False`` attribute (the random bot does): callers that
+build views only for the bots (the simulator) then hand it an empty dict instead.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+from .basic import RandomBot
 
 
 class Bot(Protocol):
@@ -19,16 +23,6 @@ class Bot(Protocol):
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """Return one of ``legal_actions``."""
         ...
-
-
-class RandomBot:
-    """Plays uniformly at random among the legal actions."""
-
-    name = "random"
-
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """A uniformly random legal action."""
-        return legal_actions[rng.randrange(len(legal_actions))]
 
 
 _REGISTRY: dict[str, Callable[..., Bot]] = {

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from ..draws import shuffle
 from ..errors import IllegalAction
 from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
@@ -379,7 +380,7 @@ class Game(ABC):
             chosen = source(list(deck))
             if chosen is not None:
                 return check_deck(chosen, deck)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)  # rng.shuffle's order, without the interpreter's loop
         return deck
 
     def _log(self, text: str, *, to: int | None = None, public: str | None = None) -> None:
@@ -458,7 +459,7 @@ def deal_hidden(
     order = sorted(range(len(sizes)), key=room)
     for _ in range(tries):
         rest = list(pool)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         out: list[list[Tile]] = [[] for _ in sizes]
         ok = True
         for i in order:

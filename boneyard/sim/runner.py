@@ -3,7 +3,9 @@
 Everything here goes through the public contract: a game is made with
 ``boneyard.new_game``, bots choose from ``view(seat)`` and ``legal_actions()``, and the
 per-hand data is read from the views as the game is played (each view's ``hand_number``
-and ``last_result``), never from a game's internals.
+and ``last_result``), never from a game's internals. The moves themselves are played by
+:func:`boneyard.sim.loop.play_out`, compiled with the engines, which builds a view only
+where a bot, a watcher or a new hand's result needs one.
 
 Seeds depend only on the master seed and the game's index, so the same plan gives the same
 records whatever the batching, the number of workers or the backend.
@@ -11,7 +13,6 @@ records whatever the batching, the number of workers or the backend.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from .. import api
 from ..bots import bots as bot_names
 from ..bots.spec import BotSpec, parse_bot_spec
 from .figures import watcher_for
+from .loop import json_copy, play_out
 
 BACKENDS = ("local", "ray")
 
@@ -132,12 +134,15 @@ class HandTracker:
 
     A hand ends when a view shows a ``last_result`` different from the one seen before;
     its length is the number of decisions since the previous hand ended. The game's
-    watcher (in :mod:`boneyard.sim.figures`), if any, tallies per-move facts into the hand.
+    watcher (in :mod:`boneyard.sim.figures`), if any and if it watches games with these
+    ``rules``, tallies per-move facts into the hand; then it must see every move's view
+    (``every_move``).
     """
 
-    def __init__(self, game: str = "") -> None:
+    def __init__(self, game: str = "", rules: Mapping[str, Any] | None = None) -> None:
         self.hands: list[dict[str, Any]] = []
-        self._watch = watcher_for(game) if game else None
+        self._watch = watcher_for(game, rules) if game else None
+        self.every_move = self._watch is not None
         self._memory: dict[str, Any] = {}
         self._watched: dict[str, Any] = {}
         self._seen: Any = None
@@ -153,7 +158,7 @@ class HandTracker:
             return
         self._last = result
         if result != self._seen:
-            self._seen = copy.deepcopy(result)
+            self._seen = json_copy(result)
             hand = result.get("hand") if isinstance(result, Mapping) else None
             number = hand if isinstance(hand, int) else len(self.hands) + 1
             self._close({"hand": number, "length": decisions - self._start, "outcome": self._seen}, decisions)
@@ -188,15 +193,8 @@ def play_game(plan: Plan, index: int) -> dict[str, Any]:
     seating = plan.seating(index)
     seats = [plan.bots[b].make() for b in seating]
     rngs = [random.Random(bot_seed(seed, s)) for s in range(plan.players)]
-    tracker = HandTracker(plan.game)
-    decisions = 0
-    while not game.is_over:
-        seat = game.current_player
-        view = game.view(seat)
-        tracker.see(view, decisions)
-        action = seats[seat].choose(view, game.legal_actions(), rngs[seat])
-        game.apply(action)
-        decisions += 1
+    tracker = HandTracker(plan.game, plan.rules)
+    decisions = play_out(game, seats, rngs, tracker.see, tracker.every_move)
     final = game.view(None)
     hands = tracker.finish(final, decisions)
     record: dict[str, Any] = {

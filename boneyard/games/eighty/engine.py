@@ -558,49 +558,45 @@ class Eighty(Game):
 
     def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
         tw = self.tricks_won
-        view.update(
+        view["hand_number"] = self.hand_number
+        view["shuffler"] = self.shuffler
+        view["partners"] = [[0, 2], [1, 3]]
+        view["bids"] = list(self.bids)
+        view["high_bid"] = self.high
+        view["bidder"] = self.bidder
+        view["nello"] = self.nello
+        view["trump"] = self.trump
+        view["sitting_out"] = self.sitting_out
+        view["hand"] = None if seat is None else [str(t) for t in self.hands[seat]]
+        view["hand_sizes"] = [len(h) for h in self.hands]
+        view["lying_out"] = len(self.out)
+        view["leader"] = self.leader
+        view["led_suit"] = suit_name(self.led)
+        view["trick"] = [{"seat": s, "tile": str(t)} for s, t in self.trick]
+        view["tricks"] = [
             {
-                "hand_number": self.hand_number,
-                "shuffler": self.shuffler,
-                "partners": [[0, 2], [1, 3]],
-                "bids": list(self.bids),
-                "high_bid": self.high,
-                "bidder": self.bidder,
-                "nello": self.nello,
-                "trump": self.trump,
-                "sitting_out": self.sitting_out,
-                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
-                "hand_sizes": [len(h) for h in self.hands],
-                "lying_out": len(self.out),
-                "leader": self.leader,
-                "led_suit": suit_name(self.led),
-                "trick": [{"seat": s, "tile": str(t)} for s, t in self.trick],
-                "tricks": [
-                    {
-                        "leader": tr.leader,
-                        "plays": [{"seat": s, "tile": str(t)} for s, t in tr.plays],
-                        "winner": tr.winner,
-                        "points": tr.points,
-                    }
-                    for tr in self.tricks
-                ],
-                "tricks_won": list(tw),
-                "sides": [
-                    {
-                        "seats": [side, side + 2],
-                        "tricks": tw[side] + tw[side + 2],
-                        "count": self.taken[side] - TRICK_POINTS * (tw[side] + tw[side + 2]),
-                        "taken": self.taken[side],
-                        "points": self.points[side],
-                        "marks": self.marks[side],
-                    }
-                    for side in (0, 1)
-                ],
-                "points": list(self.points),
-                "marks": list(self.marks),
-                "last_result": self.last_result,
+                "leader": tr.leader,
+                "plays": [{"seat": s, "tile": str(t)} for s, t in tr.plays],
+                "winner": tr.winner,
+                "points": tr.points,
             }
-        )
+            for tr in self.tricks
+        ]
+        view["tricks_won"] = list(tw)
+        view["sides"] = [
+            {
+                "seats": [side, side + 2],
+                "tricks": tw[side] + tw[side + 2],
+                "count": self.taken[side] - TRICK_POINTS * (tw[side] + tw[side + 2]),
+                "taken": self.taken[side],
+                "points": self.points[side],
+                "marks": self.marks[side],
+            }
+            for side in (0, 1)
+        ]
+        view["points"] = list(self.points)
+        view["marks"] = list(self.marks)
+        view["last_result"] = self.last_result
 
     def tile_locations(self) -> dict[str, list[Tile]]:
         """The four hands (a Nel-O partner's face down), the two tiles lying out, tiles played."""

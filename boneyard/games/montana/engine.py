@@ -87,6 +87,7 @@ _READY_K: Final = _by_key(_READY)
 _FULL: Final = tuple(double_six(4))
 _KEY: Final = attrgetter("key")
 _NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
+_KEYS: Final = sorted({t.key for t in _FULL})  # every tile's key, ascending: a view's order of limits
 _WORDS: Final = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -783,43 +784,46 @@ class Montana(Game):
         own_answer = None
         if seat is not None and seat in self.answers:
             own_answer = str(self.answers[seat])
-        view.update(
-            {
-                "mode": self.rules.mode,
-                "hand_number": self.hand_number,
-                "dealer": self.dealer,
-                "deal_passes": self.deal_passes,
-                "chips": list(self.chips),
-                "outs": list(self.outs),
-                "hand": None if seat is None else [_NAME[t.key] for t in self.hands[seat]],
-                "pulled": (
-                    [_NAME[t.key] for t in self.pulled]
-                    if seat is not None and seat == self.current_player and self.phase == Phase.TURN
-                    else []
-                ),
-                "hand_sizes": [len(h) for h in self.hands],
-                "exposed": [[_meld_json(m) for m in sets] for sets in self.exposed],
-                "discards": [[s, _NAME[t.key]] for s, t in self.discards],
-                "woodpile": self.wood_left,
-                "dead_hands": SEATS - self.players,
-                "ready": list(self.ready),
-                "stakes": list(self.stakes),
-                "claim": claim,
-                "my_answer": own_answer,
-                "proved_limits": [self._limits_now(s) for s in range(self.players)],
-                "proved_ready": [[[str(t), how, wins] for t, how, wins in tests] for tests in self.tests],
-                "last_result": self.last_result,
-            }
+        view["mode"] = self.rules.mode
+        view["hand_number"] = self.hand_number
+        view["dealer"] = self.dealer
+        view["deal_passes"] = self.deal_passes
+        view["chips"] = list(self.chips)
+        view["outs"] = list(self.outs)
+        view["hand"] = None if seat is None else [_NAME[t.key] for t in self.hands[seat]]
+        view["pulled"] = (
+            [_NAME[t.key] for t in self.pulled]
+            if seat is not None and seat == self.current_player and self.phase == Phase.TURN
+            else []
         )
+        view["hand_sizes"] = [len(h) for h in self.hands]
+        view["exposed"] = [[_meld_json(m) for m in sets] for sets in self.exposed]
+        view["discards"] = [[s, _NAME[t.key]] for s, t in self.discards]
+        view["woodpile"] = self.wood_left
+        view["dead_hands"] = SEATS - self.players
+        view["ready"] = list(self.ready)
+        view["stakes"] = list(self.stakes)
+        view["claim"] = claim
+        view["my_answer"] = own_answer
+        view["proved_limits"] = [self._limits_now(s) for s in range(self.players)]
+        view["proved_ready"] = [[[str(t), how, wins] for t, how, wins in tests] for tests in self.tests]
+        view["last_result"] = self.last_result
 
     def _limits_now(self, seat: int) -> dict[str, int]:
         """The copy limits proved for ``seat``'s concealed hand, as tile string -> most copies."""
+        # Built for every seat in every view: walking the 28 tile keys in order costs less
+        # than sorting the limits' keys (which are tile keys, so all among them).
+        limits = self.limits[seat]
+        out: dict[str, int] = {}
+        if not limits:
+            return out
         pulls = self.pulls[seat]
-        out = {}
-        for key, base in sorted(self.limits[seat].items()):
-            k = base + pulls
-            if k < 4:
-                out[_NAME[key]] = max(0, k)
+        for key in _KEYS:
+            base = limits.get(key)
+            if base is not None:
+                k = base + pulls
+                if k < 4:
+                    out[_NAME[key]] = k if k > 0 else 0
         return out
 
     def tile_locations(self) -> dict[str, list[Tile]]:

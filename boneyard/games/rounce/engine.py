@@ -514,32 +514,28 @@ class Rounce(Game):
     # ----- views, locations, sampling ---------------------------------------------------
 
     def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
-        view.update(
-            {
-                "hand_number": self.hand_number,
-                "dealer": self.dealer,
-                "trump": self.trump,
-                "turn_up": str(self.turn_up),
-                "turn_up_taken": self.turn_up_taken,
-                "calls": list(self.calls),
-                "defending": self.defending,
-                "dummies": self.dummies,
-                "discards_due": self.due,
-                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
-                "discarded": None if seat is None else [str(t) for t in self.discarded[seat]],
-                "hand_sizes": [len(h) for h in self.hands],
-                "boneyard": len(self.boneyard),
-                "out": len(self.out),
-                "leader": self.leader,
-                "trick": [_play_json(p) for p in self.trick],
-                "tricks": [
-                    {"leader": lead, "plays": [_play_json(p) for p in plays], "winner": win}
-                    for lead, plays, win in self.tricks
-                ],
-                "tricks_won": list(self.won),
-                "last_result": self.last_result,
-            }
-        )
+        view["hand_number"] = self.hand_number
+        view["dealer"] = self.dealer
+        view["trump"] = self.trump
+        view["turn_up"] = str(self.turn_up)
+        view["turn_up_taken"] = self.turn_up_taken
+        view["calls"] = list(self.calls)
+        view["defending"] = self.defending
+        view["dummies"] = self.dummies
+        view["discards_due"] = self.due
+        view["hand"] = None if seat is None else [str(t) for t in self.hands[seat]]
+        view["discarded"] = None if seat is None else [str(t) for t in self.discarded[seat]]
+        view["hand_sizes"] = [len(h) for h in self.hands]
+        view["boneyard"] = len(self.boneyard)
+        view["out"] = len(self.out)
+        view["leader"] = self.leader
+        view["trick"] = [_play_json(p) for p in self.trick]
+        view["tricks"] = [
+            {"leader": lead, "plays": [_play_json(p) for p in plays], "winner": win}
+            for lead, plays, win in self.tricks
+        ]
+        view["tricks_won"] = list(self.won)
+        view["last_result"] = self.last_result
 
     def _copy(self) -> Rounce:
         # The containers play changes are copied; tiles, plays and gathered tricks never change.

@@ -368,20 +368,16 @@ class Rummikub(Game):
     # ----- views, locations, sampling ---------------------------------------------------
 
     def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
-        view.update(
-            {
-                "hand_number": self.hand_number,
-                "dealer": self.dealer,
-                "target": self.rules.target,
-                "table": [[str(t) for t in g] for g in self.table],
-                "opened": list(self.opened),
-                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
-                "hand_sizes": [len(h) for h in self.hands],
-                "boneyard": len(self.boneyard),
-                "passes": self.passes,
-                "last_result": self.last_result,
-            }
-        )
+        view["hand_number"] = self.hand_number
+        view["dealer"] = self.dealer
+        view["target"] = self.rules.target
+        view["table"] = [[str(t) for t in g] for g in self.table]
+        view["opened"] = list(self.opened)
+        view["hand"] = None if seat is None else [str(t) for t in self.hands[seat]]
+        view["hand_sizes"] = [len(h) for h in self.hands]
+        view["boneyard"] = len(self.boneyard)
+        view["passes"] = self.passes
+        view["last_result"] = self.last_result
 
     def tile_locations(self) -> dict[str, list[Tile]]:
         """Hands, the boneyard and the table."""

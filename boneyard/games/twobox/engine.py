@@ -530,38 +530,34 @@ class Twobox(Game):
 
     def _fill_view(self, view: dict[str, Any], seat: int | None) -> None:
         ends = self.ends
-        view.update(
+        view["target"] = self.rules.target
+        view["hand_number"] = self.hand_number
+        view["hand"] = None if seat is None else [str(t) for t in self.hands[seat]]
+        view["hand_sizes"] = [len(h) for h in self.hands]
+        view["boneyard"] = len(self.boneyard)
+        view["drawn"] = list(self.drawn)
+        view["spinner"] = str(self.spinner)
+        view["spinner_seat"] = self.spinner_seat
+        view["spinner_stacked_by"] = self.spinner_stack
+        view["arms"] = [
             {
-                "target": self.rules.target,
-                "hand_number": self.hand_number,
-                "hand": None if seat is None else [str(t) for t in self.hands[seat]],
-                "hand_sizes": [len(h) for h in self.hands],
-                "boneyard": len(self.boneyard),
-                "drawn": list(self.drawn),
-                "spinner": str(self.spinner),
-                "spinner_seat": self.spinner_seat,
-                "spinner_stacked_by": self.spinner_stack,
-                "arms": [
-                    {
-                        "arm": a + 1,
-                        "kind": ARM_NAMES[a],
-                        "tiles": [
-                            {"tile": str(t), "outer": outer, "seat": owner, "stacked_by": stacked}
-                            for t, outer, owner, stacked in self.arms[a]
-                        ],
-                        "open_end": None if ends[a] < 0 else ends[a],
-                    }
-                    for a in range(ARMS)
+                "arm": a + 1,
+                "kind": ARM_NAMES[a],
+                "tiles": [
+                    {"tile": str(t), "outer": outer, "seat": owner, "stacked_by": stacked}
+                    for t, outer, owner, stacked in self.arms[a]
                 ],
-                "open_ends": [None if e < 0 else e for e in ends],
-                "count": self.count,
-                "passes": self.passes,
-                "passed_on": [sorted(v) for v in self.voids],
-                "steal": None if self.steal is None else {"seat": self.steal[0], "points": self.steal[1]},
-                "last_play": None if self.last_play is None else dict(zip(_LAST_PLAY, self.last_play, strict=True)),
-                "last_result": self.last_result,
+                "open_end": None if ends[a] < 0 else ends[a],
             }
-        )
+            for a in range(ARMS)
+        ]
+        view["open_ends"] = [None if e < 0 else e for e in ends]
+        view["count"] = self.count
+        view["passes"] = self.passes
+        view["passed_on"] = [sorted(v) for v in self.voids]
+        view["steal"] = None if self.steal is None else {"seat": self.steal[0], "points": self.steal[1]}
+        view["last_play"] = None if self.last_play is None else dict(zip(_LAST_PLAY, self.last_play, strict=True))
+        view["last_result"] = self.last_result
 
     def tile_locations(self) -> dict[str, list[Tile]]:
         """Hands, the boneyard and the layout (spinner, its twin, arms and stacks)."""

@@ -2,9 +2,11 @@
 
 A game's module ``boneyard.sim.figures.<id>`` defines ``FIGURES`` (a :class:`Figures`
 subclass fed every record of a run) and may define ``watch(view, memory, hand)``, a
-watcher that tallies per-move facts the hand results do not keep (the runner calls it on
-every view the players are shown and adds its tallies to the hand's record under
-``"watched"``). Figures and watchers read only what the records and views hold.
+watcher that tallies per-move facts the hand results do not keep (the runner then builds
+a view at every move, calls it on each, and adds its tallies to the hand's record under
+``"watched"``), and ``watching(rules)``, which says whether the watcher has anything to
+watch under a run's rules options (when not, it is not run). Figures and watchers read
+only what the records and views hold.
 
 A game with no module (a new game, a plug-in) gets :class:`GenericFigures`, which works
 for any game; games living outside ``boneyard`` join with :func:`register`. No list of
@@ -24,6 +26,8 @@ from ...plugins import PerGame
 
 # (view, memory kept across the whole game, the current hand's tallies) -> None
 Watcher = Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any]], None]
+# (the run's rules options) -> whether the watcher has anything to watch under them
+Watching = Callable[[Mapping[str, Any]], bool]
 
 
 class Figures:
@@ -82,18 +86,26 @@ class GenericFigures(Figures):
 class _Entry:
     figures: Callable[[], Figures]
     watch: Watcher | None
+    watching: Watching | None = None
 
 
 def _from_module(module: ModuleType) -> _Entry:
-    return _Entry(module.FIGURES, getattr(module, "watch", None))
+    return _Entry(module.FIGURES, getattr(module, "watch", None), getattr(module, "watching", None))
 
 
 _ENTRIES: PerGame[_Entry] = PerGame(__name__, _from_module, _Entry(GenericFigures, None))
 
 
-def register(game_id: str, figures: Callable[[], Figures], watch: Watcher | None = None) -> None:
-    """Give a game (one living outside ``boneyard``, say) its figures and optional watcher."""
-    _ENTRIES.register(game_id, _Entry(figures, watch))
+def register(
+    game_id: str, figures: Callable[[], Figures], watch: Watcher | None = None, watching: Watching | None = None
+) -> None:
+    """Give a game (one living outside ``boneyard``, say) its figures and optional watcher.
+
+    ``watching(rules)``, if given, says whether the watcher has anything to watch in games
+    with those rules options; when it says no, the watcher is not run, and the simulator
+    need not build a view at every move for it (views are the costliest part of a move).
+    """
+    _ENTRIES.register(game_id, _Entry(figures, watch, watching))
 
 
 def unregister(game_id: str) -> None:
@@ -111,6 +123,14 @@ def figures_for(game_id: str) -> Figures:
     return _entry(game_id).figures()
 
 
-def watcher_for(game_id: str) -> Watcher | None:
-    """The game's per-move watcher, or ``None``."""
-    return _entry(game_id).watch
+def watcher_for(game_id: str, rules: Mapping[str, Any] | None = None) -> Watcher | None:
+    """The game's per-move watcher, or ``None`` (also when, given the run's ``rules``, it would see nothing).
+
+    A watcher is run on every move's view, which costs a view per move: a game whose
+    watcher only tallies what some rules options allow (two-box's cutthroat steals)
+    declares ``watching(rules)``, and with other options no watcher is run.
+    """
+    entry = _entry(game_id)
+    if entry.watch is None or (rules is not None and entry.watching is not None and not entry.watching(rules)):
+        return None
+    return entry.watch

@@ -72,6 +72,11 @@ class TwoboxFigures(Figures):
         }
 
 
+def watching(rules: Mapping[str, Any]) -> bool:
+    """Steals happen only under the ``cutthroat`` option: otherwise there is nothing to watch."""
+    return bool(rules.get("cutthroat"))
+
+
 def watch(view: Mapping[str, Any], memory: dict[str, Any], hand: dict[str, Any]) -> None:
     """Cutthroat steals: how many, and the points they moved."""
     play = view.get("last_play")
