@@ -1,7 +1,7 @@
 // Drives N boardgame.io tables as load_boneyard.js drives boneyard: per table one
 // human acting 1-3 s after its turn comes, three bots acting after 0.6 s, two spectators.
 // Usage: node load_bgio.js SOCKET_URL API_URL TABLES RAMP_S MEASURE_S
-// Prints {"moves", "p50", "p99", "stalled"}: a human move's time from sending to its state
+// Prints {"moves", "p50", "p99", "errors", "stalled"}: a human move's time from sending to its state
 // update, and the tables whose human saw no new state in the last 15 s of the run.
 const { Client } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
@@ -10,6 +10,7 @@ const game = require("./game");
 const [url, api, tables, ramp, measure] = [process.argv[2], process.argv[3], Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
 const latencies = [];
 let measuring = false;
+let errors = 0; // tables that could not be opened
 const clients = [];
 const lastSeen = new Map(); // matchID -> when its human last received a new state
 
@@ -57,7 +58,8 @@ async function table() {
 
 (async () => {
   for (let i = 0; i < tables; i++) {
-    await table();
+    // not awaited, as in load_boneyard.js: the tables open at the same pace on both servers
+    table().catch(() => errors++);
     await new Promise((r) => setTimeout(r, (ramp * 1000) / tables));
   }
   measuring = true;
@@ -67,7 +69,7 @@ async function table() {
   const q = (x) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(x * latencies.length))] : null);
   const now = performance.now();
   const stalled = [...lastSeen.values()].filter((t) => now - t > 15000).length;
-  console.log(JSON.stringify({ moves: latencies.length, p50: q(0.5), p99: q(0.99), stalled }));
+  console.log(JSON.stringify({ moves: latencies.length, p50: q(0.5), p99: q(0.99), errors, stalled }));
   clients.forEach((c) => c.stop());
   process.exit(0);
 })();

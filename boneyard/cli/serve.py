@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
-                             public_url=public_url)
+                             public_url=public_url, tune_gc=True)
             uvicorn.run(app, **options)
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,

@@ -7,8 +7,10 @@ with uvicorn. The pages are static HTML/JS under ``static/`` that talk to the sa
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any
@@ -27,6 +29,7 @@ from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
+from .hotpath import HotPath, bearer
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
@@ -99,6 +102,37 @@ class PlayAction(BaseModel):
         default=None, ge=0, description="the version of the state the action was chosen from (exactly-once play)")
 
 
+# The collector's thresholds in a long-running server (see ``quiet_collector``): young
+# generations as Python sets them, a full pass only after a thousand middle passes.
+SERVER_GC_THRESHOLDS = (700, 10, 1000)
+
+
+@asynccontextmanager
+async def quiet_collector() -> AsyncIterator[None]:
+    """Keep the garbage collector's full passes rare and short while a server runs.
+
+    Why: a full pass walks every tracked object, and a server holding many tables and
+    sockets has a large heap, so each pass stops the event loop (every table, every
+    client) for a long time. By default CPython starts one whenever the objects that
+    survived two young passes since the last one reach a quarter of the old ones, and a
+    table's state lives just long enough to survive them: with many busy tables that is
+    every few seconds, and these pauses were what set the slowest answers. So: everything
+    loaded before serving (modules, the app) is frozen (``gc.freeze``: never walked again),
+    and a full pass waits for a thousand middle passes (minutes at full load). Little
+    cyclic garbage waits meanwhile: what the server drops is freed by reference counting.
+    On exit the defaults come back (tests start many apps in one process).
+    """
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
 # Headers on every HTTP answer. The pages load only their own scripts and styles; the API
 # docs page (/docs, /redoc) loads FastAPI's documentation bundle from its CDN.
 _BASE_HEADERS = [
@@ -135,16 +169,6 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
 def client_address(request: Request | WebSocket) -> str:
     """The address limits are counted against (the proxy's client when uvicorn trusts its headers)."""
     return request.client.host if request.client else "unknown"
@@ -167,6 +191,19 @@ def _close_reason(message: str) -> str:
     return message.encode("utf-8", "replace")[:120].decode("utf-8", "ignore")
 
 
+def _text_sender(websocket: WebSocket) -> Callable[[str], Awaitable[None]]:
+    """How a table's pushes are sent: straight to the server's protocol when it offers its ``send``
+    (``wsprotocol.py``), else through Starlette (the test client)."""
+    raw = websocket.scope.get("boneyard.send")
+    if raw is None:
+        return websocket.send_text
+
+    async def send_text(text: str) -> None:
+        await raw({"type": "websocket.send", "text": text})
+
+    return send_text
+
+
 async def _drain(websocket: WebSocket) -> None:
     """Read and ignore whatever the client sends (text, binary, junk) until it disconnects."""
     while True:
@@ -183,6 +220,7 @@ def create_app(
     idle_timeout: float = 6 * 3600,
     finished_linger: float = 120.0,
     public_url: str = "",
+    tune_gc: bool = False,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -190,6 +228,8 @@ def create_app(
     :class:`LimitSettings`); a table with no action for ``idle_timeout`` seconds expires; a
     finished table leaves memory ``finished_linger`` seconds after its last action.
     ``public_url`` is the address the copy-link buttons give out (``--public-url``).
+    ``tune_gc`` (``boneyard serve``) sets the collector for a long-running server while the
+    app runs (:func:`quiet_collector`); tests leave it alone.
     """
     store = Store(db_url)
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
@@ -200,7 +240,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
-        yield
+        async with quiet_collector() if tune_gc else contextlib.nullcontext():
+            yield
         await service.stop()
         coach.close()
         store.close()
@@ -218,6 +259,9 @@ def create_app(
     app.state.coach = coach
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets)
+    # outermost: a move's posts skip the framework (hotpath.py), with the same headers
+    app.add_middleware(HotPath, service=service, rate=rate,
+                       headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:
@@ -324,7 +368,7 @@ def create_app(
             code = {403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND, 410: CLOSE_GONE}.get(err.status, 4000 + err.status)
             await websocket.close(code=code, reason=_close_reason(str(err)))
             return
-        sub = Subscriber(seat, websocket.send_text)
+        sub = Subscriber(seat, _text_sender(websocket))
         sub_id = service.subscribe(table, sub)
         tasks = [asyncio.ensure_future(sub.run()), asyncio.ensure_future(_drain(websocket)),
                  asyncio.ensure_future(sub.too_slow.wait())]
@@ -400,6 +444,7 @@ def app_from_env() -> FastAPI:
         limits=LimitSettings.parse(limits) if limits else None,
         idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
         public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
+        tune_gc=True,
     )
 
 

@@ -65,3 +65,5 @@ class Subscriber:
             except TimeoutError:
                 self.too_slow.set()
                 return
+            except OSError:  # the connection is gone: the handler sees it and cleans up
+                return

@@ -22,6 +22,7 @@ import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 DEFAULT_DB = "sqlite:///boneyard.db"
@@ -90,6 +91,7 @@ _ADDED_COLUMNS = {
 
 # The PostgreSQL channel on which every committed change is announced to the other processes.
 CHANNEL = "boneyard"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class SeatRow(Base):
@@ -151,11 +153,12 @@ def announce(s: Session, table_id: str, what: str) -> None:
     """On PostgreSQL, ``NOTIFY`` the other server processes of a change, delivered at commit.
 
     The payload is ``"what:table_id:origin"``; ``what`` is ``new`` (a table), ``seat`` or
-    the table's new version. SQLite serves one process, so there is nobody to tell.
+    the table's new version (:func:`write_actions` adds ``:seat:action``, the action that
+    made it). SQLite serves one process, so there is nobody to tell.
     """
     if s.get_bind().dialect.name == "postgresql":
         payload = f"{what}:{table_id}:{ORIGIN}"
-        s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        s.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
 
 def write_table(s: Session, row: TableRow) -> None:
@@ -176,14 +179,42 @@ _TABLE_OVER = update(TableRow).where(TableRow.id == bindparam("over_id")).values
 
 def write_action(s: Session, table_id: str, number: int, action: str, seat: int, is_over: bool) -> None:
     """Append the ``number``-th action (an integrity error if another writer stored it first)."""
-    # Core statements on the session's connection: the ORM's unit of work costs more than
-    # the whole write, and this is the write of every action.
-    conn = s.connection()
-    conn.execute(_INSERT_ACTION, {"table_id": table_id, "number": number, "action": action, "seat": seat,
-                                  "at": time.time()})
-    if is_over:
-        conn.execute(_TABLE_OVER, {"over_id": table_id})
-    announce(s, table_id, str(number + 1))
+    write_actions(s.connection(), [ActionWrite(table_id, number, action, seat, is_over)])
+
+
+@dataclass(slots=True)
+class ActionWrite:
+    """One action to append, as the group committer takes it (``commits.py``).
+
+    The write of every action, so it skips the ORM: the committer stores every action of
+    a transaction with one multi-row insert (:func:`write_actions`). ``result`` is what
+    the committer hands back to the caller once the action is committed.
+    """
+
+    table_id: str
+    number: int
+    action: str
+    seat: int
+    is_over: bool
+    result: Any = None
+
+
+def write_actions(conn: Connection, writes: list[ActionWrite]) -> None:
+    """Append actions (Core statements, one ``executemany``); an integrity error if any was stored first.
+
+    On PostgreSQL each new version is announced to the other processes (delivered at commit).
+    """
+    now = time.time()
+    conn.execute(_INSERT_ACTION, [{"table_id": w.table_id, "number": w.number, "action": w.action, "seat": w.seat,
+                                   "at": now} for w in writes])
+    over = [{"over_id": w.table_id} for w in writes if w.is_over]
+    if over:
+        conn.execute(_TABLE_OVER, over)
+    if conn.dialect.name == "postgresql":
+        # the action itself travels with its version, so the other processes need not read it back
+        conn.execute(_NOTIFY, [{"channel": CHANNEL,
+                                "payload": f"{w.number + 1}:{w.table_id}:{ORIGIN}:{w.seat}:{w.action}"}
+                               for w in writes])
 
 
 def write_expired(s: Session, table_id: str) -> None:

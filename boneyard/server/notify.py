@@ -23,7 +23,7 @@ from .db import CHANNEL
 
 log = logging.getLogger("boneyard.server")
 
-Notice = Callable[[str, str, str], None]  # (what, table id, origin)
+Notice = Callable[[str, str, str, str], None]  # (what, table id, origin, detail: "SEAT:ACTION" of a new version)
 
 
 def libpq_url(url: str) -> str:
@@ -69,9 +69,9 @@ class Listener:
                     first = False
                     while not self._stop.is_set():
                         for notice in conn.notifies(timeout=1.0):
-                            what, _, rest = notice.payload.partition(":")
-                            table_id, _, origin = rest.partition(":")
-                            self.loop.call_soon_threadsafe(self.on_notice, what, table_id, origin)
+                            what, table_id, origin, *detail = notice.payload.split(":", 3)
+                            self.loop.call_soon_threadsafe(self.on_notice, what, table_id, origin,
+                                                           detail[0] if detail else "")
             except Exception as err:
                 self.connected.clear()
                 if self._stop.is_set():

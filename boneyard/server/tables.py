@@ -53,11 +53,11 @@ from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer, ShuttingDown
 from .db import (
     ORIGIN,
+    ActionWrite,
     Store,
     announce,
     hash_token,
     new_table_row,
-    write_action,
     write_expired,
     write_seat,
     write_table,
@@ -424,8 +424,12 @@ class TableService:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _on_notice(self, what: str, table_id: str, origin: str) -> None:
-        """A change committed by another process (LISTEN/NOTIFY): load or catch up the table."""
+    def _on_notice(self, what: str, table_id: str, origin: str, detail: str = "") -> None:
+        """A change committed by another process (LISTEN/NOTIFY): load or catch up the table.
+
+        A new version's notice carries the action that made it (``detail``, "SEAT:ACTION"):
+        the next version is applied from it without reading the database back.
+        """
         if origin == ORIGIN:
             return
         table = self.tables.get(table_id)
@@ -440,8 +444,12 @@ class TableService:
             return
         if what.isdigit() and int(what) <= table.version:
             return
+        known = None
+        seat, _, action = detail.partition(":")
+        if what.isdigit() and seat.isdigit() and action:
+            known = (int(what), action, int(seat))
         # a new version needs only the new actions; a seat or anything else, the seats too
-        self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit())))
+        self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit(), known=known)))
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was away: catch every table up."""
@@ -930,12 +938,7 @@ class TableService:
             except BaseException as err:
                 loop.call_soon_threadsafe(_fail, done, err)
                 return
-            is_over = bool(table.game.is_over)
-
-            def write(s: Any) -> tuple[str, Snapshot]:
-                write_action(s, table_id=table.id, number=number, action=text, seat=seat, is_over=is_over)
-                return text, snapshot
-
+            write = ActionWrite(table.id, number, text, seat, bool(table.game.is_over), result=(text, snapshot))
             self.committer.enqueue(write, done, loop)
 
         self.pool.submit(work)
@@ -968,17 +971,19 @@ class TableService:
         """Rebuild the game from the stored actions (after a refused commit)."""
         table.game = boneyard.replay(table.record())
 
-    async def catch_up(self, table: Table, seats: bool = True) -> None:
+    async def catch_up(self, table: Table, seats: bool = True, known: tuple[int, str, int] | None = None) -> None:
         """Apply the actions (and, with ``seats``, the joins) another process stored for this table,
-        then push them."""
+        then push them. ``known`` is ``(version, action, seat)`` from a notice: when it is the
+        table's next version, it is applied as it is, without reading the database."""
         async with table.lock:
-            changed = await self._catch_up_locked(table, seats)
+            changed = await self._catch_up_locked(table, seats, known)
         if changed:
             self.kick(table)
 
-    async def _catch_up_locked(self, table: Table, seats: bool = True) -> bool:
+    async def _catch_up_locked(self, table: Table, seats: bool = True,
+                               known: tuple[int, str, int] | None = None) -> bool:
         hold = table.hold
-        changed = await self._run(self._catch_up, table, seats)
+        changed = await self._run(self._catch_up, table, seats, known)
         if table.hold is not hold and hold is not None and hold.timer is not None:
             hold.timer.cancel()  # play went on elsewhere: this hold is over
         self._arm_hold(table)
@@ -986,13 +991,17 @@ class TableService:
             self.broadcast(table)
         return changed
 
-    def _catch_up(self, table: Table, with_seats: bool = True) -> bool:
+    def _catch_up(self, table: Table, with_seats: bool = True, known: tuple[int, str, int] | None = None) -> bool:
         """Apply what other processes stored (worker thread): the actions, and the seats if asked.
 
-        A hand that ended there is between hands here too (the wait counted from now),
-        and an action played after it ends that wait.
+        ``known`` (version, action, seat) is the table's next action as a notice told it;
+        any other gap is read from the database. A hand that ended there is between hands
+        here too (the wait counted from now), and an action played after it ends that wait.
         """
-        stored = self.store.actions(table.id, start=table.version)
+        if known is not None and known[0] == table.version + 1:
+            stored = [(known[1], known[2])]
+        else:
+            stored = self.store.actions(table.id, start=table.version)
         seats = self.store.seats(table.id) if with_seats else []
         changed = bool(stored) or (with_seats and len(seats) != len(table.names))
         for text, seat in stored:

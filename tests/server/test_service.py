@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import random
@@ -18,8 +19,9 @@ from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
 import boneyard
+from boneyard.server import commits as commits_module
 from boneyard.server import create_app
-from boneyard.server import tables as tables_module
+from boneyard.server.app import SERVER_GC_THRESHOLDS
 from boneyard.server.db import Store
 from boneyard.server.ratelimit import LimitSettings
 from boneyard.server.tables import HISTORY_LIMIT, bounded
@@ -245,7 +247,7 @@ def test_a_failed_commit_refuses_the_action_with_503_and_keeps_the_table(
     def down(*_args: Any, **_kwargs: Any) -> None:
         raise OperationalError("INSERT", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(tables_module, "write_action", down)
+    monkeypatch.setattr(commits_module, "write_actions", down)
     r = post(client, table_id, token, action=mine["legal_actions"][0])
     assert r.status_code == 503 and "not played" in r.json()["detail"]
     assert [state(client, table_id, t) for t in tokens] == before
@@ -255,7 +257,7 @@ def test_a_failed_commit_refuses_the_action_with_503_and_keeps_the_table(
 
 
 def test_bots_resume_by_themselves_after_failed_commits(app_at: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tables_module.write_action
+    real = commits_module.write_actions
     failures = [0]
 
     def flaky(*args: Any, **kwargs: Any) -> None:
@@ -264,7 +266,7 @@ def test_bots_resume_by_themselves_after_failed_commits(app_at: Any, monkeypatch
             raise OperationalError("INSERT", {}, Exception("server closed the connection"))
         real(*args, **kwargs)
 
-    monkeypatch.setattr(tables_module, "write_action", flaky)
+    monkeypatch.setattr(commits_module, "write_actions", flaky)
     client = app_at()
     table_id = client.post("/api/tables", json={"game": "rounce", "players": 2,
                                                 "seats": ["bot:random", "bot:random"]}).json()["id"]
@@ -408,6 +410,19 @@ def test_a_long_replay_does_not_hold_up_other_tables(client: TestClient, monkeyp
     assert took < 1.0, f"an action waited {took:.2f} s for another table's replay"
 
 
+def test_a_serving_app_freezes_its_start_up_heap_and_spaces_full_collections(tmp_path: Path) -> None:
+    """``boneyard serve`` (tune_gc) freezes what start-up loaded and makes full passes rare, only while it runs."""
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gc.db'}", limits=NO_LIMITS, tune_gc=True)) as c:
+        assert gc.get_freeze_count() > 10_000  # the modules and the app: never walked again
+        assert gc.get_threshold() == SERVER_GC_THRESHOLDS
+        make(c)  # the app serves as usual
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gc2.db'}", limits=NO_LIMITS)):
+        assert gc.get_freeze_count() == 0 and gc.get_threshold() == before  # tests' apps leave it alone
+
+
 def test_a_join_is_pushed_to_everyone_watching(client: TestClient) -> None:
     table_id = client.post("/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -431,3 +446,28 @@ def test_websockets_per_address_are_capped(app_at: Any) -> None:
         time.sleep(0.2)
         with client.websocket_connect(f"/ws/tables/{table_id}") as again:  # a closed one frees its place
             assert again.receive_json()["version"] == 0
+
+
+def test_a_notice_carrying_the_next_action_is_applied_without_reading_the_database(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's new version arrives with its action: it is played here as told, no query."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table_id, _ = make(client)
+    table = service.tables[table_id]
+    version = table.version
+    seat = table.game.current_player
+    action = str(table.game.legal_actions()[0])
+    reads: list[int] = []
+    real = service.store.actions
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service.store, "actions", counted)
+    # a notice of a version further ahead (one was missed): read from the database, which has nothing new
+    assert service._catch_up(table, False, (version + 2, action, seat)) is False and reads == [1]
+    assert service._catch_up(table, False, (version + 1, action, seat)) is True
+    assert reads == [1] and table.version == version + 1 and table.last_seat == seat
+    assert state(client, table_id)["version"] == version + 1
