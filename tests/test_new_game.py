@@ -26,6 +26,7 @@ from boneyard.bots.arena import Arena, parse_bots
 from boneyard.cli.main import app as cli
 from boneyard.games import game_class, register, unregister
 from boneyard.server import create_app
+from boneyard.server.ratelimit import LimitSettings
 
 HERE = Path(__file__).parent / "tinygame"
 
@@ -90,7 +91,9 @@ def test_the_terminal_plays_it() -> None:
 
 
 def test_the_web_api_plays_it(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'tiny.db'}", bot_delay=0.0)) as client:
+    # the test plays as fast as it can: per-address rate limits (tested elsewhere) are off
+    app = create_app(f"sqlite:///{tmp_path / 'tiny.db'}", bot_delay=0.0, limits=LimitSettings.parse("off"))
+    with TestClient(app) as client:
         assert "tinyblock" in [g["id"] for g in client.get("/api/games").json()]
         made = client.post("/api/tables", json={"game": "tinyblock", "seats": ["human", "bot:random"]})
         assert made.status_code == 201, made.text
