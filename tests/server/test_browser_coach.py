@@ -89,7 +89,12 @@ def test_hint_during_play_and_review_after_the_game(server: Server, page_factory
         legal = state["legal_actions"]
         page.wait_for_selector("#coach-hint-btn:visible", timeout=STEP)
         if not any(a.startswith("play ") for a in legal):
-            click_a_move(page)
+            # stay in the hand (a fold could end this one-hand game before a tile is played)
+            staying = [a for a in legal if a != "fold" and page.locator(f"button.action[data-action='{a}']").count()]
+            if staying:
+                page.click(f"button.action[data-action='{staying[0]}']")
+            else:
+                click_a_move(page)
             continue
         page.click("#coach-hint-btn")
         page.wait_for_selector("#coach-hint .coach-list li", timeout=STEP)
