@@ -23,12 +23,22 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
 
 from ..tiles import Tile, double_six
 from .facts import Facts, facts
+
+_c_observe: ModuleType | None
+try:  # built from _observe.c at install time; the Python writers below are the definition and the fallback
+    from . import _observe as _c_observe
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _c_observe = None
+
+C_WRITER = _c_observe is not None
+"""Whether observations are written by the C writers (otherwise by the Python ones: same vectors, slower)."""
 
 # The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
 KINDS: tuple[Tile, ...] = tuple(double_six())
@@ -159,6 +169,16 @@ class Encoding(ABC):
         self._index_cache: dict[Any, int] = {}
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
+        #: The C writer's packed blocks and constants (``None``: the Python writers run).
+        self._cspec: Any = None
+        extra = self.c_constants()
+        if _c_observe is not None and extra is not None:
+            self._cspec = _c_observe.spec(
+                self.game_id, players, self.obs_size, dict(self._phase_index), tuple(self.verbs), self._at_phase,
+                self._at_to_act,
+                self._at_scores, self._at_history, self._history_width, HISTORY_WINDOW, float(self._score_lo),
+                float(self._score_span), self.game_off, extra,
+            )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -209,6 +229,8 @@ class Encoding(ABC):
 
     def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
         """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
+        if _c_observe is not None and type(legal) is dict:
+            return np.frombuffer(_c_observe.mask(self.num_actions, legal), dtype=np.int8)
         m = bytearray(self.num_actions)
         for i in legal:
             m[i] = 1
@@ -247,8 +269,43 @@ class Encoding(ABC):
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write the game's own blocks from ``view`` into ``buf`` (zero there: only the entries set are written)."""
 
+    def c_constants(self) -> tuple[Any, ...] | None:
+        """The game's own constants for the C writer of ``_observe.c``, or ``None`` for no C writer.
+
+        The five built-in games have a C writer that writes the same vectors as their
+        :meth:`fill` (the tests compare both over thousands of positions); it takes the
+        constants their ``fill`` uses from here, so both read one definition. A new game,
+        or a subclass that changes ``fill``, returns ``None`` and runs its Python writer.
+        """
+        return None
+
+    def _c_observe(self, view: Mapping[str, Any], as_list: bool) -> Any:
+        """The C writer's observation (bytes or list), or ``None`` where the Python writers must run.
+
+        The C writer takes a plain dict view of a seat; it reads the history lines itself,
+        and leaves to Python a view with a line it does not read (not ASCII, say).
+        """
+        spec = self._cspec
+        if spec is None or _c_observe is None or type(view) is not dict:
+            return None
+        seat = view.get("seat")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return None
+        return _c_observe.observe(spec, view, as_list)
+
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
+
+        Written by the C writer where there is one (see :meth:`c_constants`), else by
+        :meth:`observe_python`.
+        """
+        data = self._c_observe(view, False)
+        if data is not None:
+            return np.frombuffer(data, dtype=np.float32)
+        return self.observe_python(view)
+
+    def observe_python(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The observation as the Python writers make it (the definition the C writer is tested against).
 
         Its bytes are joined from zeros and the history window's memoised rows in one go,
         the other blocks written over them through a float view of the same memory, and
@@ -263,6 +320,16 @@ class Encoding(ABC):
 
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
         """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
+
+        Written by the C writer where there is one, else by :meth:`observe_list_python`.
+        """
+        out = self._c_observe(view, True)
+        if out is not None:
+            return cast(list[float], out)
+        return self.observe_list_python(view)
+
+    def observe_list_python(self, view: Mapping[str, Any]) -> list[float]:
+        """The list observation as the Python writers make it (what the C writer is tested against).
 
         Written straight into a copy of a list of zeros, so no per-entry conversion from a
         vector follows; the values are those of :meth:`observe` once rounded to float32

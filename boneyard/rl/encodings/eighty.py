@@ -81,6 +81,10 @@ class EightyEncoding(Encoding):
             Block("options", 3, "rules: nello, doubles_suit, marks"),
         ]
 
+    def c_constants(self) -> tuple[Any, ...]:
+        """For the C writer, the constants :meth:`fill` uses: suit led -> entry, options shown, bid scale."""
+        return (_LED_INDEX, _OPTIONS, float(MIN_BID), float(_BID_SPAN))
+
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Eighty's blocks from the view."""
         me = view["seat"]

@@ -83,6 +83,10 @@ class MontanaEncoding(Encoding):
             Block("options", 2, "rules: shootout mode, one_pair"),
         ]
 
+    def c_constants(self) -> tuple[Any, ...]:
+        """For the C writer, the constants :meth:`fill` uses: how many recent discards are shown."""
+        return (RECENT,)
+
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Montana's blocks from the view."""
         n = self.players

@@ -84,6 +84,10 @@ class RounceEncoding(Encoding):
             Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
         ]
 
+    def c_constants(self) -> tuple[Any, ...]:
+        """For the C writer, the constants :meth:`fill` uses: the call of each seat -> its entry in the calls block."""
+        return (_CALL_INDEX,)
+
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rounce's blocks from the view."""
         rel = self.rel_of[view["seat"]]

@@ -112,6 +112,10 @@ class RummikubEncoding(Encoding):
             Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)"),
         ]
 
+    def c_constants(self) -> tuple[Any, ...]:
+        """For the C writer, the constants :meth:`fill` uses: how many table groups are shown."""
+        return (MAX_GROUPS,)
+
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rummikub's blocks from the view."""
         n = self.players

@@ -76,6 +76,10 @@ class TwoboxEncoding(Encoding):
             Block("target", 1, "the target / 300"),
         ]
 
+    def c_constants(self) -> tuple[Any, ...]:
+        """For the C writer, the constants :meth:`fill` uses: the spinner double -> its number."""
+        return (_SPINNER_NUMBER,)
+
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write two-box's blocks from the view."""
         n = self.players
