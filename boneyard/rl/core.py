@@ -79,6 +79,22 @@ class Table:
         """The observation of ``seat``, from its view only (a new array each call: callers may keep or change it)."""
         return self.enc.observe(self.view(seat))
 
+    def observation(self, seat: int) -> dict[str, np.ndarray]:
+        """PettingZoo's observation dict of ``seat``: its ``observation`` and its ``action_mask``.
+
+        The two are made together, from one view, because every step of an AEC loop asks
+        for both (new arrays each call).
+        """
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(seat)
+        if seat != self.seat:
+            return self.enc.observation(view, None)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.enc.legal_map(view, self.game.legal_actions())
+        return self.enc.observation(view, legal)
+
     def observe_list(self, seat: int) -> list[float]:
         """The observation of ``seat`` as a new Python list (OpenSpiel's tensor form)."""
         return self.enc.observe_list(self.view(seat))
@@ -88,6 +104,11 @@ class Table:
 
         ``ValueError`` (the game unchanged) when the index is not legal now.
         """
+        rewards = self.play_index(index)
+        return [0.0] * self.enc.players if rewards is None else rewards
+
+    def play_index(self, index: int) -> list[float] | None:
+        """:meth:`play`, but ``None`` in place of all-zero rewards (most steps: no list is made)."""
         legal = self._legal
         if legal is None:
             legal = self.legal()
@@ -99,22 +120,28 @@ class Table:
                 names = ", ".join(f"{k} ({legal[k]})" for k in sorted(legal))
                 raise ValueError(f"action {i} ({self.enc.action_name(i)}) is not legal now; legal: {names}")
             action = legal[i]
-        return self.play_action(action)
+        return self.play_quiet(action)
 
     def play_action(self, action: Any) -> list[float]:
         """Play an engine action (the bots' way: any legal action, listed or not); every seat's reward.
 
         ``IllegalAction`` (the game unchanged) when it is not legal.
         """
+        rewards = self.play_quiet(action)
+        return [0.0] * self.enc.players if rewards is None else rewards
+
+    def play_quiet(self, action: Any) -> list[float] | None:
+        """:meth:`play_action`, but ``None`` in place of all-zero rewards (most steps: no list is made)."""
         g = self.game
         g.apply(action)
         self._legal = None
-        self._views = {}
+        if self._views:
+            self._views = {}
         self.steps += 1
         over = self.over = bool(g.is_over)
         self.seat = None if over else int(g.current_player)
         if g.hand_number == self.hand and not over:
-            return [0.0] * self.enc.players
+            return None
         return self._rewards()
 
     def _rewards(self) -> list[float]:

@@ -37,6 +37,9 @@ try:  # built from _observe.c at install time; the Python writers below are the 
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _c_observe = None
 
+_F32 = np.dtype(np.float32)
+_I8 = np.dtype(np.int8)
+
 C_WRITER = _c_observe is not None
 """Whether observations are written by the C writers (otherwise by the Python ones: same vectors, slower)."""
 
@@ -230,11 +233,11 @@ class Encoding(ABC):
     def mask(self, legal: Mapping[int, Any]) -> np.ndarray:
         """The legal-action mask (int8, 1 where legal) of a :meth:`legal_map`."""
         if _c_observe is not None and type(legal) is dict:
-            return np.frombuffer(_c_observe.mask(self.num_actions, legal), dtype=np.int8)
+            return np.frombuffer(_c_observe.mask(self.num_actions, legal), _I8)
         m = bytearray(self.num_actions)
         for i in legal:
             m[i] = 1
-        return np.frombuffer(m, dtype=np.int8)
+        return np.frombuffer(m, _I8)
 
     def check_index(self, index: int) -> int:
         """``index`` as an int, or ``ValueError`` naming the valid range."""
@@ -301,8 +304,28 @@ class Encoding(ABC):
         """
         data = self._c_observe(view, False)
         if data is not None:
-            return np.frombuffer(data, dtype=np.float32)
+            return np.frombuffer(data, _F32)
         return self.observe_python(view)
+
+    def observation(self, view: Mapping[str, Any], legal: Mapping[int, Any] | None) -> dict[str, np.ndarray]:
+        """PettingZoo's observation dict: the observation of ``view`` and the mask of ``legal``.
+
+        ``legal`` is the :meth:`legal_map` of the seat to act, ``None`` for a seat not to
+        act (its mask is all zero). One call makes both, because every step of an AEC loop
+        asks for both; the arrays are new each call.
+        """
+        spec = self._cspec
+        data = None
+        if spec is not None and _c_observe is not None and type(view) is dict:
+            seat = view.get("seat")
+            if type(seat) is int and 0 <= seat < self.players:
+                data = _c_observe.observe(spec, view, False)
+        obs = self.observe(view) if data is None else np.frombuffer(data, _F32)
+        if legal is None:
+            return {"observation": obs, "action_mask": np.zeros(self.num_actions, dtype=np.int8)}
+        if _c_observe is not None and type(legal) is dict:
+            return {"observation": obs, "action_mask": np.frombuffer(_c_observe.mask(self.num_actions, legal), _I8)}
+        return {"observation": obs, "action_mask": self.mask(legal)}
 
     def observe_python(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation as the Python writers make it (the definition the C writer is tested against).
@@ -316,7 +339,7 @@ class Encoding(ABC):
             raise ValueError("observations are made for a seat, not for a spectator's view")
         data = self._history_bytes(view["history"], seat)
         self._write(cast(Buffer, memoryview(data).cast("f")), view)
-        return np.frombuffer(data, dtype=np.float32)
+        return np.frombuffer(data, _F32)
 
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
         """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).

@@ -87,8 +87,7 @@ class BoneyardAEC(AECEnv):
         """The agent's observation (its seat's view only) and action mask."""
         if self.table is None:
             raise RuntimeError("the environment has not been reset: call reset() first")
-        seat = self._seat[agent]
-        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+        return self.table.observation(self._seat[agent])
 
     def step(self, action: int | None) -> None:
         """The selected agent plays the action of index ``action`` (``None`` once it is done)."""
@@ -101,12 +100,16 @@ class BoneyardAEC(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, got None")
         table = self.table
-        rewards = table.play(int(action))
+        rewards = table.play_index(action if type(action) is int else int(action))
         self._cumulative_rewards[agent] = 0.0
-        if any(rewards) or self._paid:
+        if rewards is not None and (any(rewards) or self._paid):
             # Rewards are paid only at hand ends: most steps skip rebuilding the dicts.
             self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
             self._paid = any(rewards)
+            self._accumulate_rewards()
+        elif self._paid:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._paid = False
             self._accumulate_rewards()
         if table.over:
             for a in self.agents:
