@@ -1021,11 +1021,59 @@ static PyObject *mask(PyObject *self, PyObject *args)
     return out;
 }
 
+/* legal_mask(known, legal_actions, size): (index -> action, mask bytes) of a position whose
+ * actions all have a known index (known: action -> index); None when one has none yet or
+ * two share one (the caller's Python path indexes new actions and says what is wrong). */
+static PyObject *legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || !PyLong_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "legal_mask(known: dict, legal_actions: tuple, size: int)");
+    PyObject *known = args[0], *legal = args[1];
+    Py_ssize_t size = PyLong_AsSsize_t(args[2]);
+    if (size < 0)
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "size must be positive");
+    PyObject *map = PyDict_New();
+    if (map == NULL)
+        return NULL;
+    PyObject *mask = PyByteArray_FromStringAndSize(NULL, size);
+    if (mask == NULL) {
+        Py_DECREF(map);
+        return NULL;
+    }
+    char *m = PyByteArray_AS_STRING(mask);
+    memset(m, 0, (size_t)size);
+    Py_ssize_t n = PyTuple_GET_SIZE(legal);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *action = PyTuple_GET_ITEM(legal, j);
+        PyObject *index = PyDict_GetItemWithError(known, action);
+        Py_ssize_t i = index == NULL ? -1 : PyLong_AsSsize_t(index);
+        if (i < 0 || i >= size || m[i]) {
+            Py_DECREF(map);
+            Py_DECREF(mask);
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE;
+        }
+        m[i] = 1;
+        if (PyDict_SetItem(map, index, action) < 0) {
+            Py_DECREF(map);
+            Py_DECREF(mask);
+            return NULL;
+        }
+    }
+    PyObject *out = PyTuple_Pack(2, map, mask);
+    Py_DECREF(map);
+    Py_DECREF(mask);
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
     {"spec", spec, METH_VARARGS, "Pack an encoding's blocks and constants for observe()."},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "observe(spec, view, as_list): the observation as float32 bytes or a list; None: left to Python."},
     {"mask", mask, METH_VARARGS, "mask(size, legal): a bytearray of size, 1 at each key of the dict legal."},
+    {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
+     "legal_mask(known, legal_actions, size): (index -> action, mask bytes), or None: left to Python."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -92,7 +92,8 @@ class Table:
             return self.enc.observation(view, None)
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.enc.legal_map(view, self.game.legal_actions())
+            obs, self._legal = self.enc.observation_and_legal(view, self.game.legal_actions())
+            return obs
         return self.enc.observation(view, legal)
 
     def observe_list(self, seat: int) -> list[float]:
@@ -135,14 +136,14 @@ class Table:
         g = self.game
         g.apply(action)
         self._legal = None
-        if self._views:
-            self._views = {}
+        self._views = {}
         self.steps += 1
-        over = self.over = bool(g.is_over)
-        self.seat = None if over else int(g.current_player)
-        if g.hand_number == self.hand and not over:
-            return None
-        return self._rewards()
+        if g.is_over:
+            self.over = True
+            self.seat = None
+            return self._rewards()
+        self.seat = int(g.current_player)
+        return None if g.hand_number == self.hand else self._rewards()
 
     def _rewards(self) -> list[float]:
         """Every seat's reward at a hand's or the game's end (the hand's score changes, scaled)."""

@@ -314,18 +314,43 @@ class Encoding(ABC):
         act (its mask is all zero). One call makes both, because every step of an AEC loop
         asks for both; the arrays are new each call.
         """
-        spec = self._cspec
-        data = None
-        if spec is not None and _c_observe is not None and type(view) is dict:
-            seat = view.get("seat")
-            if type(seat) is int and 0 <= seat < self.players:
-                data = _c_observe.observe(spec, view, False)
-        obs = self.observe(view) if data is None else np.frombuffer(data, _F32)
+        obs = self._vector(view)
         if legal is None:
             return {"observation": obs, "action_mask": np.zeros(self.num_actions, dtype=np.int8)}
         if _c_observe is not None and type(legal) is dict:
             return {"observation": obs, "action_mask": np.frombuffer(_c_observe.mask(self.num_actions, legal), _I8)}
         return {"observation": obs, "action_mask": self.mask(legal)}
+
+    def observation_and_legal(
+        self, view: Mapping[str, Any], legal_actions: Sequence[Any]
+    ) -> tuple[dict[str, np.ndarray], dict[int, Any]]:
+        """:meth:`observation` of the seat to act, with the :meth:`legal_map` it is made from.
+
+        For the games whose indices never depend on the position, the map and the mask are
+        made together in C once every listed action has its index; else as :meth:`legal_map`
+        and :meth:`mask` make them.
+        """
+        c = _c_observe
+        if c is not None and self.position_independent and type(legal_actions) is tuple:
+            found = c.legal_mask(self._index_cache, legal_actions, self.num_actions)
+            if found is not None:
+                spec = self._cspec
+                data = c.observe(spec, view, False) if spec is not None and type(view) is dict else None
+                obs = self.observe(view) if data is None else np.frombuffer(data, _F32)
+                return {"observation": obs, "action_mask": np.frombuffer(found[1], _I8)}, found[0]
+        legal = self.legal_map(view, legal_actions)
+        return self.observation(view, legal), legal
+
+    def _vector(self, view: Mapping[str, Any]) -> np.ndarray:
+        """:meth:`observe`, with the C writer called here directly (the hot path of every AEC step)."""
+        spec = self._cspec
+        if spec is not None and _c_observe is not None and type(view) is dict:
+            seat = view.get("seat")
+            if type(seat) is int and 0 <= seat < self.players:
+                data = _c_observe.observe(spec, view, False)
+                if data is not None:
+                    return np.frombuffer(data, _F32)
+        return self.observe(view)
 
     def observe_python(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation as the Python writers make it (the definition the C writer is tested against).

@@ -89,18 +89,41 @@ class BoneyardAEC(AECEnv):
             raise RuntimeError("the environment has not been reset: call reset() first")
         return self.table.observation(self._seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info.
+
+        PettingZoo's own ``last``, with the observation made in one call (every AEC loop
+        calls this at every step).
+        """
+        agent = self.agent_selection
+        table = self.table
+        if table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
+        return (
+            table.observation(self._seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         """The selected agent plays the action of index ``action`` (``None`` once it is done)."""
-        if self.table is None:
+        table = self.table
+        if table is None:
             raise RuntimeError("the environment has not been reset: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
+        legal = table._legal
+        found = legal.get(action) if legal is not None and type(action) is int else None
+        if found is not None:
+            rewards = table.play_quiet(found)  # the common case: a legal index, looked up directly
+        elif action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, got None")
-        table = self.table
-        rewards = table.play_index(action if type(action) is int else int(action))
+        else:
+            rewards = table.play_index(int(action))
         self._cumulative_rewards[agent] = 0.0
         if rewards is not None and (any(rewards) or self._paid):
             # Rewards are paid only at hand ends: most steps skip rebuilding the dicts.
