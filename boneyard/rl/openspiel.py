@@ -258,11 +258,16 @@ class BoneyardState(pyspiel.State):
         game = table.game
         game.deck_source = self._take_deck
         try:
-            self._rewards = _Flat(table.play(int(action)))
+            paid = table.play_index(int(action))
         finally:
             game.deck_source = None
-        if any(self._rewards):
-            self._returns = _Flat(r + d for r, d in zip(self._returns, self._rewards, strict=True))
+        if paid is None:  # most decisions: no hand ended, every reward zero
+            if any(self._rewards):
+                self._rewards = _Flat([0.0] * self.enc.players)
+        else:
+            self._rewards = _Flat(paid)
+            if any(paid):
+                self._returns = _Flat(r + d for r, d in zip(self._returns, paid, strict=True))
         if self.pending is None and not table.over:
             self._start_drawing()  # the next hand's tiles, ready before the engine needs them
         self._update_player()
