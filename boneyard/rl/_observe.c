@@ -185,6 +185,17 @@ static int rel_or(const Spec *s, long me, PyObject *o, int none)
     return o == Py_None ? none : rel_seat(s, me, o);
 }
 
+/* The relative seat of entry i of a per-seat list; IndexError past the last seat, where the
+ * Python writers' rel[i] raises. */
+static int seat_at(const Spec *s, long me, Py_ssize_t i)
+{
+    if (i >= s->players) {
+        PyErr_Format(PyExc_IndexError, "a per-seat list has an entry %zd, for %d players", i, s->players);
+        return -1;
+    }
+    return (int)((i - me + s->players) % s->players);
+}
+
 static int truthy(PyObject *o) { return PyObject_IsTrue(o); }
 
 #define CHECK(x) do { if ((x) < 0) return -1; } while (0)
@@ -248,14 +259,14 @@ static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(r);
     SET(buf, at_dealer + r, 1.0);
     NEED(it = items_at(v, K_calls, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
+        CHECK(r = seat_at(s, me, i));
         PyObject *c = PyDict_GetItemWithError(call_index, it[i]);
         if (c == NULL) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_KeyError, "unknown call %R", it[i]);
             return -1;
         }
-        r = (int)((i - me + n) % n);
         SET(buf, at_calls + r * 6 + PyLong_AsLong(c), 1.0);
     }
     NEED(x = get(v, K_defending));
@@ -271,9 +282,10 @@ static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(num_at(v, K_out, &d));
     SET(buf, at_counts + 4, d / 28);
     NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        SET(buf, at_sizes + (i - me + n) % n, d / 7);
+        CHECK(r = seat_at(s, me, i));
+        SET(buf, at_sizes + r, d / 7);
     }
     NEED(x = get(v, K_leader));
     CHECK(r = rel_or(s, me, x, n));
@@ -321,10 +333,12 @@ static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
         }
     }
     NEED(it = items_at(v, K_tricks_won, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        if (d != 0.0)
-            SET(buf, at_won + (i - me + n) % n, d / 5);
+        if (d != 0.0) {
+            CHECK(r = seat_at(s, me, i));
+            SET(buf, at_won + r, d / 5);
+        }
     }
     return 0;
 }
@@ -335,7 +349,6 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
     int at_hand = o[0], at_shuffler = o[1], at_bids = o[2], at_bidder = o[3], at_high = o[4], at_trump = o[5],
         at_out = o[6], at_sizes = o[7], at_leader = o[8], at_led = o[9], at_trick = o[10], at_played = o[11],
         at_won = o[12], at_sides = o[13], at_options = o[14];
-    int n = s->players;
     PyObject *led_index = PyTuple_GET_ITEM(s->extra, 0);
     PyObject *options = PyTuple_GET_ITEM(s->extra, 1);
     double min_bid = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(s->extra, 2));
@@ -352,8 +365,9 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(r = rel_seat(s, me, x));
     SET(buf, at_shuffler + r, 1.0);
     NEED(it = items_at(v, K_bids, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
-        int row = at_bids + (int)((i - me + n) % n) * 5;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        CHECK(r = seat_at(s, me, i));
+        int row = at_bids + r * 5;
         PyObject *b = it[i];
         if (b == Py_None) {
             SET(buf, row, 1.0);
@@ -396,9 +410,10 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(r = rel_or(s, me, x, 4));
     SET(buf, at_out + r, 1.0);
     NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        SET(buf, at_sizes + (i - me + n) % n, d / 10);
+        CHECK(r = seat_at(s, me, i));
+        SET(buf, at_sizes + r, d / 10);
     }
     NEED(x = get(v, K_leader));
     CHECK(r = rel_or(s, me, x, 4));
@@ -443,10 +458,12 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
         }
     }
     NEED(it = items_at(v, K_tricks_won, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        if (d != 0.0)
-            SET(buf, at_won + (i - me + n) % n, d / 10);
+        if (d != 0.0) {
+            CHECK(r = seat_at(s, me, i));
+            SET(buf, at_won + r, d / 10);
+        }
     }
     NEED(it = items_at(v, K_sides, &m));
     if (m < 2) {
@@ -490,15 +507,18 @@ static int fill_twobox(const Spec *s, Out *buf, PyObject *v, long me)
 
     CHECK(tiles_at(v, K_hand, buf, at_hand, 0.5, 0));
     NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        SET(buf, at_sizes + (i - me + n) % n, d < 28 ? d / 28 : 1.0);
+        CHECK(r = seat_at(s, me, i));
+        SET(buf, at_sizes + r, d < 28 ? d / 28 : 1.0);
     }
     NEED(it = items_at(v, K_drawn, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         CHECK(as_num(it[i], &d));
-        if (d != 0.0)
-            SET(buf, at_drawn + (i - me + n) % n, d < 28 ? d / 28 : 1.0);
+        if (d != 0.0) {
+            CHECK(r = seat_at(s, me, i));
+            SET(buf, at_drawn + r, d < 28 ? d / 28 : 1.0);
+        }
     }
     CHECK(num_at(v, K_boneyard, &d));
     SET(buf, at_boneyard, d / 56);
@@ -554,8 +574,9 @@ static int fill_twobox(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(num_at(v, K_passes, &d));
     SET(buf, at_count + 1, d / n);
     NEED(it = items_at(v, K_passed_on, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
-        int base = at_passed + (int)((i - me + n) % n) * 7;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        CHECK(r = seat_at(s, me, i));
+        int base = at_passed + r * 7;
         Py_ssize_t q;
         PyObject **numbers;
         NEED(numbers = items(it[i], &q));
@@ -600,11 +621,14 @@ static int fill_montana(const Spec *s, Out *buf, PyObject *v, long me)
     CHECK(tiles_at(v, K_hand, buf, at_hand, 0.25, 0));
     CHECK(tiles_at(v, K_pulled, buf, at_pulled, 0.0, 0));
     NEED(it = items_at(v, K_exposed, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
-        int base = at_exposed + (int)((i - me + n) % n) * 28;
+    for (Py_ssize_t i = 0; i < m; i++) {
         Py_ssize_t q;
         PyObject **sets;
         NEED(sets = items(it[i], &q));
+        if (q == 0)
+            continue;
+        CHECK(r = seat_at(s, me, i));
+        int base = at_exposed + r * 28;
         for (Py_ssize_t j = 0; j < q; j++)
             CHECK(tiles_at(sets[j], K_tiles, buf, base, 0.25, 0));
     }
@@ -936,11 +960,12 @@ static int write_all(const Spec *s, Out *buf, PyObject *view)
     CHECK(r);
     SET(buf, s->at_to_act + r, 1.0);
     NEED(lines = items_at(view, K_scores, &m));
-    for (Py_ssize_t i = 0; i < m && i < n; i++) {
+    for (Py_ssize_t i = 0; i < m; i++) {
         double v;
         CHECK(as_num(lines[i], &v));
         double y = (v - s->lo) / s->span;
-        SET(buf, s->at_scores + (i - me + n) % n, y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y);
+        CHECK(r = seat_at(s, me, i));
+        SET(buf, s->at_scores + r, y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y);
     }
     CHECK(FILLS[s->game](s, buf, view, me));
     return 1;
