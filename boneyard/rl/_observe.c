@@ -1034,7 +1034,12 @@ static PyObject *mask(PyObject *self, PyObject *args)
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(legal, &pos, &key, &value)) {
-        Py_ssize_t i = PyLong_AsSsize_t(key);
+        /* Any integer (a NumPy one too), as a bytearray index takes it. */
+        Py_ssize_t i = -1;
+        if (PyIndex_Check(key))
+            i = PyNumber_AsSsize_t(key, NULL);
+        else
+            PyErr_Format(PyExc_TypeError, "action indices are ints, got %R", key);
         if (i < 0 || i >= size) {
             Py_DECREF(out);
             if (!PyErr_Occurred())

@@ -580,6 +580,7 @@ def test_mask_sets_each_key_and_refuses_bad_indices() -> None:
     assert bytes(_observe.mask(10, {})) == bytes(10)
     assert bytes(_observe.mask(10, {0: "a", 3: None, 9: 1})) == bytes([1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
     assert bytes(_observe.mask(3, {True: 1})) == bytes([0, 1, 0])  # bool is an int, as bytearray takes it
+    assert bytes(_observe.mask(4, {np.int64(2): 1})) == bytes([0, 0, 1, 0])  # so is a NumPy integer
     for bad in ({10: 1}, {-1: 1}, {0: 1, 11: 1}, {2**40: 1}):
         with pytest.raises(ValueError):
             _observe.mask(10, bad)
