@@ -66,7 +66,7 @@ test: $(DEV_STAMP) chromium postgres lint
 
 # The peers are installed only here (the tests never need them); one that cannot be
 # installed is reported as such in the table.
-PEERS := 'dominoes>=6.0' 'open_spiel>=1.5' 'rlcard>=1.2'
+PEERS := 'dominoes>=6.0' 'open_spiel>=1.5' 'rlcard>=1.2' 'pygame>=2.1'
 
 bench: $(DEV_STAMP)
 	@for p in $(PEERS); do $(BIN)/python -m pip install -q "$$p" || echo "could not install $$p"; done

@@ -331,6 +331,18 @@ def search_section(timeout: float) -> MarkdownLines:
     return [*lines, "", note]
 
 
+def rl_section(timeout: float) -> MarkdownLines:
+    """The RL adapters' steps per second beside the bare engine and the peers (``benchmarks/rl_speed.py``)."""
+    lines = script_section("RL adapters: steps per second", "rl_speed.py", timeout, ("--seconds", "1", "--rounds", "5"))
+    note = (
+        "*cost*: the bare engine's decisions per second over the adapter's, the median of five interleaved "
+        "rounds (the target: at most 2). What each adapter step includes, and why OpenSpiel is shown per "
+        "decision and per step, is in `docs/rl.md` (Speed). PettingZoo's hold'em peers need `rlcard` and "
+        "`pygame`, which `make bench` installs."
+    )
+    return [*lines, "", note]
+
+
 def simulate_moves(game_id: str, games: int, workers: int) -> tuple[float, float, float, float]:
     """One ``boneyard.simulate`` run: (games/s, moves/s, hands/s, elapsed s)."""
     result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
@@ -448,6 +460,7 @@ def main() -> None:
     lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
     lines += [*search_section(args.script_timeout), ""]
+    lines += [*rl_section(args.script_timeout), ""]
     lines += simulate_section(args.sim_seconds, args.sim_rounds)
     report = "\n".join(lines) + "\n"
     print(report)
