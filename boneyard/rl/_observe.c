@@ -1097,11 +1097,35 @@ static PyObject *legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* observe_legal(spec, view, known, legal_actions, size): (observation bytes, mask bytes,
+ * index -> action) of the seat to act, in one call (what every AEC step asks for); None
+ * where either part is left to Python. */
+static PyObject *observe_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5)
+        return PyErr_Format(PyExc_TypeError, "observe_legal(spec, view, known, legal_actions, size)");
+    PyObject *pair = legal_mask(self, args + 2, 3);
+    if (pair == NULL || pair == Py_None)
+        return pair;
+    PyObject *obs_args[3] = {args[0], args[1], Py_False};
+    PyObject *obs = observe(self, obs_args, 3);
+    if (obs == NULL || obs == Py_None) {
+        Py_DECREF(pair);
+        return obs;
+    }
+    PyObject *out = PyTuple_Pack(3, obs, PyTuple_GET_ITEM(pair, 1), PyTuple_GET_ITEM(pair, 0));
+    Py_DECREF(obs);
+    Py_DECREF(pair);
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
     {"spec", spec, METH_VARARGS, "Pack an encoding's blocks and constants for observe()."},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "observe(spec, view, as_list): the observation as float32 bytes or a list; None: left to Python."},
     {"mask", mask, METH_VARARGS, "mask(size, legal): a bytearray of size, 1 at each key of the dict legal."},
+    {"observe_legal", (PyCFunction)(void (*)(void))observe_legal, METH_FASTCALL,
+     "observe_legal(spec, view, known, legal_actions, size): (observation, mask, legal map), or None."},
     {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
      "legal_mask(known, legal_actions, size): (index -> action, mask bytes), or None: left to Python."},
     {NULL, NULL, 0, NULL},

@@ -32,3 +32,8 @@ def legal_mask(
     known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /
 ) -> tuple[dict[int, Any], bytearray] | None:
     """The legal map and mask of a position whose actions all have a known index; ``None``: left to Python."""
+
+def observe_legal(
+    spec: object, view: dict[str, Any], known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /
+) -> tuple[bytearray, bytearray, dict[int, Any]] | None:
+    """The observation, mask and legal map of the seat to act in one call; ``None``: left to Python."""

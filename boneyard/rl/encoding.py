@@ -330,14 +330,13 @@ class Encoding(ABC):
         made together in C once every listed action has its index; else as :meth:`legal_map`
         and :meth:`mask` make them.
         """
-        c = _c_observe
-        if c is not None and self.position_independent and type(legal_actions) is tuple:
-            found = c.legal_mask(self._index_cache, legal_actions, self.num_actions)
+        spec = self._cspec
+        if (spec is not None and _c_observe is not None and self.position_independent
+                and type(legal_actions) is tuple and type(view) is dict):
+            found = _c_observe.observe_legal(spec, view, self._index_cache, legal_actions, self.num_actions)
             if found is not None:
-                spec = self._cspec
-                data = c.observe(spec, view, False) if spec is not None and type(view) is dict else None
-                obs = self.observe(view) if data is None else np.frombuffer(data, _F32)
-                return {"observation": obs, "action_mask": np.frombuffer(found[1], _I8)}, found[0]
+                obs, mask, legal = found
+                return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
         legal = self.legal_map(view, legal_actions)
         return self.observation(view, legal), legal
 
