@@ -43,7 +43,9 @@ class Table:
         self.hand_scores = list(self.game.scores)
         self.steps = 0
         self._legal: dict[int, Any] | None = None
-        self._views: dict[int, dict[str, Any]] = {}
+        # The last view made in this position, and its seat (-1: none yet).
+        self._view_seat = -1
+        self._view: dict[str, Any] = {}
         self._position()
 
     def _position(self) -> None:
@@ -69,11 +71,12 @@ class Table:
         return self.enc.mask(self.legal())
 
     def view(self, seat: int) -> dict[str, Any]:
-        """``game.view(seat)``, made once per position (read-only: it is shared)."""
-        found = self._views.get(seat)
-        if found is None:
-            found = self._views[seat] = self.game.view(seat)
-        return found
+        """``game.view(seat)``, made once per position and seat asked last (read-only: it is shared)."""
+        if seat == self._view_seat:
+            return self._view
+        view = self._view = self.game.view(seat)
+        self._view_seat = seat
+        return view
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat``, from its view only (a new array each call: callers may keep or change it)."""
@@ -85,9 +88,11 @@ class Table:
         The two are made together, from one view, because every step of an AEC loop asks
         for both (new arrays each call).
         """
-        view = self._views.get(seat)
-        if view is None:
-            view = self._views[seat] = self.game.view(seat)
+        if seat == self._view_seat:
+            view = self._view
+        else:
+            view = self._view = self.game.view(seat)
+            self._view_seat = seat
         if seat != self.seat:
             return self.enc.observation(view, None)
         legal = self._legal
@@ -136,7 +141,7 @@ class Table:
         g = self.game
         g.apply(action)
         self._legal = None
-        self._views = {}
+        self._view_seat = -1
         self.steps += 1
         if g.is_over:
             self.over = True
@@ -161,7 +166,8 @@ class Table:
         new.game = self.game.clone()
         new.hand_scores = list(self.hand_scores)
         new._legal = None if self._legal is None else dict(self._legal)
-        new._views = {}
+        new._view_seat = -1
+        new._view = {}
         return new
 
     def with_game(self, game: Any) -> Table:
