@@ -220,6 +220,53 @@ static int tiles_at(PyObject *d, PyObject *key, Out *buf, int base, double step,
 
 static double cap1(double x) { return x < 1.0 ? x : 1.0; }
 
+/* Every tile played to the hand's finished tricks (view["tricks"][i]["plays"][j]["tile"])
+ * adds `step` at base + its kind (step 0: set to 1). */
+static int tricks_played(PyObject *v, Out *buf, int base, double step, int no_blank)
+{
+    Py_ssize_t m;
+    PyObject **it = items_at(v, K_tricks, &m);
+    NEED(it);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Py_ssize_t q;
+        PyObject **p;
+        NEED(p = items_at(it[i], K_plays, &q));
+        for (Py_ssize_t j = 0; j < q; j++) {
+            PyObject *x;
+            NEED(x = get(p[j], K_tile));
+            int t = tile_index(x, no_blank);
+            CHECK(t);
+            if (step == 0.0)
+                SET(buf, base + t, 1.0);
+            else
+                ADD(buf, base + t, step);
+        }
+    }
+    return 0;
+}
+
+enum { SKIP_ZERO = 1, CAP_ONE = 2 };
+
+/* A per-seat list of numbers (view[key]): entry base + relative seat = value / scale, capped
+ * at 1 with CAP_ONE; zero values left unwritten with SKIP_ZERO (as the Python writers skip
+ * them, an extra zero entry is no error then). */
+static int per_seat(const Spec *s, PyObject *v, PyObject *key, Out *buf, int base, long me, double scale, int flags)
+{
+    Py_ssize_t m;
+    PyObject **it = items_at(v, key, &m);
+    NEED(it);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        double d;
+        CHECK(as_num(it[i], &d));
+        if ((flags & SKIP_ZERO) && d == 0.0)
+            continue;
+        int r = seat_at(s, me, i);
+        CHECK(r);
+        SET(buf, base + r, (flags & CAP_ONE) ? cap1(d / scale) : d / scale);
+    }
+    return 0;
+}
+
 /* ----- the games' own blocks ------------------------------------------------------ */
 
 static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
@@ -281,12 +328,7 @@ static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
     SET(buf, at_counts + 3, d / 28);
     CHECK(num_at(v, K_out, &d));
     SET(buf, at_counts + 4, d / 28);
-    NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        CHECK(r = seat_at(s, me, i));
-        SET(buf, at_sizes + r, d / 7);
-    }
+    CHECK(per_seat(s, v, K_hand_sizes, buf, at_sizes, me, 7, 0));
     NEED(x = get(v, K_leader));
     CHECK(r = rel_or(s, me, x, n));
     SET(buf, at_leader + r, 1.0);
@@ -321,25 +363,8 @@ static int fill_rounce(const Spec *s, Out *buf, PyObject *v, long me)
     } else {
         SET(buf, at_led + 7, 1.0);
     }
-    NEED(it = items_at(v, K_tricks, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        Py_ssize_t q;
-        PyObject **p;
-        NEED(p = items_at(it[i], K_plays, &q));
-        for (Py_ssize_t j = 0; j < q; j++) {
-            NEED(x = get(p[j], K_tile));
-            CHECK(t = tile_index(x, 0));
-            SET(buf, at_played + t, 1.0);
-        }
-    }
-    NEED(it = items_at(v, K_tricks_won, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        if (d != 0.0) {
-            CHECK(r = seat_at(s, me, i));
-            SET(buf, at_won + r, d / 5);
-        }
-    }
+    CHECK(tricks_played(v, buf, at_played, 0.0, 0));
+    CHECK(per_seat(s, v, K_tricks_won, buf, at_won, me, 5, SKIP_ZERO));
     return 0;
 }
 
@@ -409,12 +434,7 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
     NEED(x = get(v, K_sitting_out));
     CHECK(r = rel_or(s, me, x, 4));
     SET(buf, at_out + r, 1.0);
-    NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        CHECK(r = seat_at(s, me, i));
-        SET(buf, at_sizes + r, d / 10);
-    }
+    CHECK(per_seat(s, v, K_hand_sizes, buf, at_sizes, me, 10, 0));
     NEED(x = get(v, K_leader));
     CHECK(r = rel_or(s, me, x, 4));
     SET(buf, at_leader + r, 1.0);
@@ -446,25 +466,8 @@ static int fill_eighty(const Spec *s, Out *buf, PyObject *v, long me)
         }
         ADD(buf, at_played + t, 0.5);
     }
-    NEED(it = items_at(v, K_tricks, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        Py_ssize_t q;
-        PyObject **p;
-        NEED(p = items_at(it[i], K_plays, &q));
-        for (Py_ssize_t j = 0; j < q; j++) {
-            NEED(x = get(p[j], K_tile));
-            CHECK(t = tile_index(x, 1));
-            ADD(buf, at_played + t, 0.5);
-        }
-    }
-    NEED(it = items_at(v, K_tricks_won, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        if (d != 0.0) {
-            CHECK(r = seat_at(s, me, i));
-            SET(buf, at_won + r, d / 10);
-        }
-    }
+    CHECK(tricks_played(v, buf, at_played, 0.5, 1));
+    CHECK(per_seat(s, v, K_tricks_won, buf, at_won, me, 10, SKIP_ZERO));
     NEED(it = items_at(v, K_sides, &m));
     if (m < 2) {
         PyErr_SetString(PyExc_ValueError, "the view names fewer than two sides");
@@ -506,20 +509,8 @@ static int fill_twobox(const Spec *s, Out *buf, PyObject *v, long me)
     PyObject **it;
 
     CHECK(tiles_at(v, K_hand, buf, at_hand, 0.5, 0));
-    NEED(it = items_at(v, K_hand_sizes, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        CHECK(r = seat_at(s, me, i));
-        SET(buf, at_sizes + r, d < 28 ? d / 28 : 1.0);
-    }
-    NEED(it = items_at(v, K_drawn, &m));
-    for (Py_ssize_t i = 0; i < m; i++) {
-        CHECK(as_num(it[i], &d));
-        if (d != 0.0) {
-            CHECK(r = seat_at(s, me, i));
-            SET(buf, at_drawn + r, d < 28 ? d / 28 : 1.0);
-        }
-    }
+    CHECK(per_seat(s, v, K_hand_sizes, buf, at_sizes, me, 28, CAP_ONE));
+    CHECK(per_seat(s, v, K_drawn, buf, at_drawn, me, 28, SKIP_ZERO | CAP_ONE));
     CHECK(num_at(v, K_boneyard, &d));
     SET(buf, at_boneyard, d / 56);
     PyObject *spinner;
