@@ -182,6 +182,8 @@ class Encoding(ABC):
                 self._at_scores, self._at_history, self._history_width, HISTORY_WINDOW, float(self._score_lo),
                 float(self._score_span), self.game_off, extra,
             )
+        #: Whether the seat to act's observation, mask and legal map come from one C call.
+        self._c_legal = self._cspec is not None and self.position_independent
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -330,10 +332,10 @@ class Encoding(ABC):
         made together in C once every listed action has its index; else as :meth:`legal_map`
         and :meth:`mask` make them.
         """
-        spec = self._cspec
-        if (spec is not None and _c_observe is not None and self.position_independent
-                and type(legal_actions) is tuple and type(view) is dict):
-            found = _c_observe.observe_legal(spec, view, self._index_cache, legal_actions, self.num_actions)
+        if self._c_legal and type(legal_actions) is tuple and type(view) is dict:
+            found = _c_observe.observe_legal(  # type: ignore[union-attr]
+                self._cspec, view, self._index_cache, legal_actions, self.num_actions
+            )
             if found is not None:
                 obs, mask, legal = found
                 return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
