@@ -71,7 +71,7 @@ class Table:
         return self.enc.mask(self.legal())
 
     def view(self, seat: int) -> dict[str, Any]:
-        """``game.view(seat)``, made once per position and seat asked last (read-only: it is shared)."""
+        """``game.view(seat)``, kept until the position changes or another seat is asked (read-only: shared)."""
         if seat == self._view_seat:
             return self._view
         view = self._view = self.game.view(seat)
