@@ -15,9 +15,13 @@
  * this reader leaves to Python (not ASCII, or an actor number of more than six digits):
  * the caller then runs the Python writers.
  *
- * Values are computed as doubles, in the Python writers' order; the bytearray holds each
- * rounded to float32, exactly as the Python writers' stores into a float32 buffer do (the
- * only sums, of halves and quarters, are exact in both).
+ * observe_legal(...) gives the seat to act's observation together with its mask and legal
+ * map (what every PettingZoo step asks for) in one call; mask(...) makes a mask alone.
+ *
+ * Entries are written in the Python writers' order: into the float32 bytes, each rounded
+ * at its store as the Python writers' stores into a float32 buffer are; into the list's
+ * doubles unrounded, as the Python list writer keeps them (the only sums, of halves and
+ * quarters, are exact in both).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1117,8 +1121,6 @@ static PyMethodDef METHODS[] = {
     {"mask", mask, METH_VARARGS, "mask(size, legal): a bytearray of size, 1 at each key of the dict legal."},
     {"observe_legal", (PyCFunction)(void (*)(void))observe_legal, METH_FASTCALL,
      "observe_legal(spec, view, known, legal_actions, size): (observation, mask, legal map), or None."},
-    {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
-     "legal_mask(known, legal_actions, size): (index -> action, mask bytes), or None: left to Python."},
     {NULL, NULL, 0, NULL},
 };
 

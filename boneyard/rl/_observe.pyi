@@ -28,11 +28,6 @@ def observe(spec: object, view: dict[str, Any], as_list: bool, /) -> bytearray |
 def mask(size: int, legal: dict[int, Any], /) -> bytearray:
     """``size`` bytes, 1 at each key of ``legal``."""
 
-def legal_mask(
-    known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /
-) -> tuple[dict[int, Any], bytearray] | None:
-    """The legal map and mask of a position whose actions all have a known index; ``None``: left to Python."""
-
 def observe_legal(
     spec: object, view: dict[str, Any], known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /
 ) -> tuple[bytearray, bytearray, dict[int, Any]] | None:

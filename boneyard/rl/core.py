@@ -88,11 +88,7 @@ class Table:
         The two are made together, from one view, because every step of an AEC loop asks
         for both (new arrays each call).
         """
-        if seat == self._view_seat:
-            view = self._view
-        else:
-            view = self._view = self.game.view(seat)
-            self._view_seat = seat
+        view = self.view(seat)
         if seat != self.seat:
             return self.enc.observation(view, None)
         legal = self._legal

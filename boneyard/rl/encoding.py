@@ -177,10 +177,9 @@ class Encoding(ABC):
         extra = self.c_constants()
         if _c_observe is not None and extra is not None:
             self._cspec = _c_observe.spec(
-                self.game_id, players, self.obs_size, dict(self._phase_index), tuple(self.verbs), self._at_phase,
-                self._at_to_act,
-                self._at_scores, self._at_history, self._history_width, HISTORY_WINDOW, float(self._score_lo),
-                float(self._score_span), self.game_off, extra,
+                self.game_id, players, self.obs_size, dict(self._phase_index), tuple(self.verbs),
+                self._at_phase, self._at_to_act, self._at_scores, self._at_history, self._history_width,
+                HISTORY_WINDOW, float(self._score_lo), float(self._score_span), self.game_off, extra,
             )
         #: Whether the seat to act's observation, mask and legal map come from one C call.
         self._c_legal = self._cspec is not None and self.position_independent
@@ -316,12 +315,8 @@ class Encoding(ABC):
         act (its mask is all zero). One call makes both, because every step of an AEC loop
         asks for both; the arrays are new each call.
         """
-        obs = self._vector(view)
-        if legal is None:
-            return {"observation": obs, "action_mask": np.zeros(self.num_actions, dtype=np.int8)}
-        if _c_observe is not None and type(legal) is dict:
-            return {"observation": obs, "action_mask": np.frombuffer(_c_observe.mask(self.num_actions, legal), _I8)}
-        return {"observation": obs, "action_mask": self.mask(legal)}
+        mask = np.zeros(self.num_actions, dtype=np.int8) if legal is None else self.mask(legal)
+        return {"observation": self.observe(view), "action_mask": mask}
 
     def observation_and_legal(
         self, view: Mapping[str, Any], legal_actions: Sequence[Any]
@@ -341,17 +336,6 @@ class Encoding(ABC):
                 return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
         legal = self.legal_map(view, legal_actions)
         return self.observation(view, legal), legal
-
-    def _vector(self, view: Mapping[str, Any]) -> np.ndarray:
-        """:meth:`observe`, with the C writer called here directly (the hot path of every AEC step)."""
-        spec = self._cspec
-        if spec is not None and _c_observe is not None and type(view) is dict:
-            seat = view.get("seat")
-            if type(seat) is int and 0 <= seat < self.players:
-                data = _c_observe.observe(spec, view, False)
-                if data is not None:
-                    return np.frombuffer(data, _F32)
-        return self.observe(view)
 
     def observe_python(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation as the Python writers make it (the definition the C writer is tested against).

@@ -116,14 +116,9 @@ class BoneyardAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = table._legal
-        found = legal.get(action) if legal is not None and type(action) is int else None
-        if found is not None:
-            rewards = table.play_quiet(found)  # the common case: a legal index, looked up directly
-        elif action is None:
+        if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, got None")
-        else:
-            rewards = table.play_index(int(action))
+        rewards = table.play_index(action if type(action) is int else int(action))
         self._cumulative_rewards[agent] = 0.0
         if rewards is not None and (any(rewards) or self._paid):
             # Rewards are paid only at hand ends: most steps skip rebuilding the dicts.
