@@ -13,7 +13,7 @@ An illegal action raises ``ValueError`` naming the legal ones and changes nothin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -82,6 +82,18 @@ class BoneyardAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.seat or 0]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act, step after step, until the game is over or ``max_iter`` steps.
+
+        PettingZoo's own iterator, with the same stops (no agents left, or ``max_iter``
+        agents yielded), as a generator: every AEC loop asks it at every step, and a
+        generator answers about three times faster than PettingZoo's iterator class.
+        """
+        left = max_iter
+        while self.agents and left > 0:
+            left -= 1
+            yield self.agent_selection
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation (its seat's view only) and action mask."""

@@ -130,3 +130,27 @@ def test_render_and_bad_arguments() -> None:
         pettingzoo_env("twobox", rules={"no_such_option": 1})
     with pytest.raises(ValueError, match="unknown game"):
         encoding("chess")
+
+
+def test_agent_iter_stops_as_pettingzoos_own_does() -> None:
+    """The generator agent_iter yields what PettingZoo's iterator would, and stops where it would."""
+    from pettingzoo.utils.env import AECIterable
+
+    env = pettingzoo_env("rounce")
+    env.reset(seed=11)
+    assert list(env.agent_iter(0)) == []
+    assert list(env.agent_iter(3)) == [env.agent_selection] * 3  # nothing stepped: the same agent
+    ours: list[str] = []
+    theirs: list[str] = []
+    for seen, iterator in ((ours, lambda: env.agent_iter()), (theirs, lambda: AECIterable(env, 2**63))):
+        env.reset(seed=11)
+        rng = np.random.default_rng(0)
+        for agent in iterator():
+            seen.append(agent)
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.agents == []  # both stop once every agent has left
+    assert ours == theirs and len(ours) > 20
