@@ -128,13 +128,31 @@ class Game(ABC):
     def _shallow_copy(self) -> Any:
         """A new game of the same class whose fields are this game's values (not copies of them).
 
-        The start of a fast ``_copy``: an engine then copies the containers play changes.
+        The start of :meth:`_copy_core`, with every field shared.
         Works on compiled classes (fields listed in ``__mypyc_attrs__``), interpreted ones
         (``__dict__``) and interpreted subclasses of compiled ones (both).
         """
         new = type(self)(self.players, self.seed, self.rules, _blank=True)
         for name, value in self._fields().items():
             setattr(new, name, value)
+        return new
+
+    def _copy_core(self) -> Any:
+        """:meth:`_shallow_copy` with the core's own changing state copied: rng, winners, record, history.
+
+        The start of every engine's fast ``_copy``, which then copies its own containers:
+        the generator continues from the same state, and the winners, the applied actions
+        and the history lines are new lists, so play on either game leaves the other alone.
+        """
+        new = self._shallow_copy()
+        # A generator made without seeding: ``random.Random()`` would first read the OS's
+        # entropy, which costs more than the rest of a copy; its state is set just after.
+        rng: random.Random = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.winners = list(self.winners)
+        new._actions = list(self._actions)
+        new._history = list(self._history)
         return new
 
     def _fields(self) -> dict[str, Any]:

@@ -606,9 +606,7 @@ class Eighty(Game):
         return places
 
     def _copy(self) -> Eighty:
-        new: Eighty = self._shallow_copy()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new: Eighty = self._copy_core()
         new.hands = [list(h) for h in self.hands]
         new.out = list(self.out)
         new.bids = list(self.bids)
@@ -618,10 +616,7 @@ class Eighty(Game):
         new.taken = list(self.taken)
         new.points = list(self.points)
         new.marks = list(self.marks)
-        new.winners = list(self.winners)
         new._after = list(self._after)
-        new._actions = list(self._actions)
-        new._history = list(self._history)
         return new
 
     @classmethod

@@ -837,11 +837,7 @@ class Montana(Game):
         return places
 
     def _copy(self) -> Montana:
-        new: Montana = self._shallow_copy()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new._actions = list(self._actions)
-        new._history = list(self._history)
+        new: Montana = self._copy_core()
         new.chips = list(self.chips)
         new.outs = list(self.outs)
         new.hands = [list(h) for h in self.hands]

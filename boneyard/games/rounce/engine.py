@@ -539,15 +539,7 @@ class Rounce(Game):
 
     def _copy(self) -> Rounce:
         # The containers play changes are copied; tiles, plays and gathered tricks never change.
-        new: Rounce = self._shallow_copy()
-        # A generator made without seeding: ``random.Random()`` would first read the OS's
-        # entropy, which costs more than the rest of the copy; the state is set just after.
-        rng: random.Random = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
-        new.winners = list(self.winners)
-        new._actions = list(self._actions)
-        new._history = list(self._history)
+        new: Rounce = self._copy_core()
         new.points = list(self.points)
         new.hands = [list(h) for h in self.hands]
         new.boneyard = list(self.boneyard)

@@ -579,12 +579,7 @@ class Twobox(Game):
         return layout
 
     def _copy(self) -> Twobox:
-        game: Twobox = self._shallow_copy()
-        game.rng = random.Random()
-        game.rng.setstate(self.rng.getstate())
-        game.winners = list(self.winners)
-        game._actions = list(self._actions)
-        game._history = list(self._history)
+        game: Twobox = self._copy_core()
         game.points = list(self.points)
         game.hands = [list(h) for h in self.hands]
         game.boneyard = list(self.boneyard)
