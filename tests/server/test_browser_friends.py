@@ -19,7 +19,7 @@ import pytest
 
 from .conftest import Server, artifact
 from .test_browser import page_factory, play_until, state_of, stored_seat, table_id_of
-from .test_browser_friends_look import CONTRAST
+from .test_browser_friends_look import CONTRAST, post, seated
 
 __all__ = ["page_factory"]  # the fixture, imported for the tests here
 
@@ -279,3 +279,30 @@ def test_lobby_form_first_labels_filter_and_history(server: Server, page_factory
         found = page.evaluate(CONTRAST)  # the waiting banner with its Start button
         assert found["checked"] > 10 and not found["failing"], found
         page.screenshot(path=str(artifact(f"friends-waiting-{w}.png")), full_page=True)
+
+
+def test_my_games_keeps_a_code_typed_before_the_page_finished_loading(server: Server, page_factory: Any) -> None:
+    """A player who types their code while "My games" is still loading finds their games.
+
+    The page's first load waits for the games list; here that answer is held until the
+    code is typed, so the first load runs between the typing and the click, as on a slow
+    connection. It used to wipe the typed code, and the click then found nothing.
+    """
+    code = post(server, "/api/players", {"name": "Cleo"})["code"]
+    table_id, _ = seated(server, "rounce", ["human", "bot:random"], "Cleo", code, {})
+    page = page_factory(viewport={"width": 390, "height": 844})
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(server.url + "/me")
+    page.fill("#me-code", code)
+    deadline = time.monotonic() + 10
+    while not held:  # the games list was asked for and is held
+        assert time.monotonic() < deadline, "the page never asked for the games list"
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    page.wait_for_function("document.getElementById('me-who').textContent.includes('No player code')", timeout=STEP)
+    assert page.input_value("#me-code") == code  # the first load left the typed code alone
+    page.click("#me-use")
+    page.wait_for_selector(f"[data-go='{table_id}']", timeout=STEP)
+    assert "Playing as Cleo" in page.text_content("#me-who")
+    assert page.js_errors == []

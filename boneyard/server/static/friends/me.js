@@ -35,7 +35,9 @@ async function go(id, over) {
 
 async function load() {
   const code = playerCode();
-  $("me-code").value = code || "";
+  // Fill in the code kept in this browser, but never wipe one a player typed before the
+  // page finished loading (the first load waits for the games list).
+  if (code) $("me-code").value = code;
   if (!code) {
     $("me-who").textContent = "No player code in this browser yet: sit at a table, or enter your code.";
     return;
