@@ -16,7 +16,11 @@ for about ``--seconds`` of CPU time, and prints actions per CPU second:
   every dealt or drawn tile) are sampled from ``state.chance_outcomes()`` and applied,
   their time counted, their steps not: the rate and cost are per player decision, as
   the engine's. The ``steps/s`` column adds the chance steps (OpenSpiel's own count of
-  moves), with the cost per step beside it.
+  moves), with the cost per step beside it. ``floor`` is the least cost per decision any
+  adapter could have: the engine's own work plus, for the decision and for each of its
+  chance steps, the cost of one step of the cheapest possible OpenSpiel Python game (one
+  whose every method returns at once, registered here and measured in the same run: its
+  step is OpenSpiel's pybind protocol alone).
 
 The machine may be shared, so every game is measured in ``--rounds`` interleaved rounds
 (engine, then each adapter, in every round; each measurement ``--seconds`` of CPU time):
@@ -179,6 +183,130 @@ def peers(seconds: float) -> dict[str, float | str]:
     return out
 
 
+FLOOR_GAME = "python_rl_speed_floor"
+FLOOR_STEPS = 40  # steps a game of the floor game lasts, alternately chance and decision
+
+
+def register_floor_game() -> None:
+    """Register OpenSpiel's cheapest possible Python game: every method returns at once.
+
+    Its state overrides the same methods as boneyard's OpenSpiel state, each doing the
+    least it can (a counter moves on; two chance outcomes, two legal actions, a
+    one-entry observation), so a step of it costs OpenSpiel's protocol alone: the
+    pybind calls into the C++ state and the calls back into Python. No Python game's
+    step can cost less.
+    """
+    import numpy as np
+    import pyspiel
+
+    if FLOOR_GAME in pyspiel.registered_names():
+        return
+    kind = pyspiel.GameType(
+        short_name=FLOOR_GAME,
+        long_name="rl_speed floor",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=True,
+        parameter_specification={},
+    )
+    info = pyspiel.GameInfo(
+        num_distinct_actions=2, max_chance_outcomes=2, num_players=2, min_utility=-1.0, max_utility=1.0,
+        max_game_length=FLOOR_STEPS,
+    )
+    chance, terminal = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+    zeros = [0.0, 0.0]
+
+    class FloorState(pyspiel.State):
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.n = 0
+
+        def current_player(self) -> int:
+            n = self.n
+            return terminal if n >= FLOOR_STEPS else chance if n % 2 == 0 else n // 2 % 2
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1]
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return [0, 1]
+
+        def is_chance_node(self) -> bool:
+            return self.n % 2 == 0 and self.n < FLOOR_STEPS
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return [(0, 0.5), (1, 0.5)]
+
+        def observation_tensor(self, player: int | None = None) -> list[float]:
+            return [0.0]
+
+        def _apply_action(self, action: int) -> None:
+            self.n += 1
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(action)
+
+        def is_terminal(self) -> bool:
+            return self.n >= FLOOR_STEPS
+
+        def returns(self) -> list[float]:
+            return zeros
+
+        def rewards(self) -> list[float]:
+            return zeros
+
+        def __str__(self) -> str:
+            return str(self.n)
+
+    class FloorObserver:
+        def __init__(self) -> None:
+            self.tensor = np.zeros(1, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state: FloorState, player: int) -> None:
+            pass
+
+        def string_from(self, state: FloorState, player: int) -> str:
+            return str(state.n)
+
+    class FloorGame(pyspiel.Game):
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(kind, info, params or {})
+
+        def new_initial_state(self) -> FloorState:
+            return FloorState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FloorObserver:
+            return FloorObserver()
+
+    pyspiel.register_game(kind, FloorGame)
+
+
+def spiel_floor(seconds: float) -> float | str:
+    """Seconds a step of the cheapest possible OpenSpiel Python game costs, or why not measured.
+
+    The steps are played as :func:`spiel_game` plays them (half chance, half decisions),
+    over the game :func:`register_floor_game` registers.
+    """
+    try:
+        register_floor_game()
+    except ImportError as err:
+        return f"not measured: {err}"
+    chance = [0]
+    start = time.process_time()
+    decisions = timed(spiel_game(FLOOR_GAME, chance), seconds)
+    spent = time.process_time() - start
+    return 1.0 / (decisions + chance[0] / spent)
+
+
 def main() -> None:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -195,11 +323,19 @@ def main() -> None:
     print("peers (actions per CPU second):")
     for name, value in peer.items():
         print(f"  {name:34s} {value:>10,.0f}" if isinstance(value, float) else f"  {name:34s} {value}")
+    floor = spiel_floor(args.seconds)
+    if isinstance(floor, float):
+        print(f"  {'openspiel floor (a game that does nothing)':34s} {1 / floor:>10,.0f} steps/s, "
+              f"{floor * 1e6:.1f} us a step")
+    else:
+        print(f"  {'openspiel floor':34s} {floor}")
     heads = "".join(f"  / {k.split()[-1]:>22s}" for k in numbers)
     print()
-    print(f"{'game':9s} {'adapter':11s} {'actions/s':>10s} {'cost':>6s}{heads}   {'steps/s':>9s} {'cost':>6s}")
+    print(f"{'game':9s} {'adapter':11s} {'actions/s':>10s} {'cost':>6s}{heads}   "
+          f"{'steps/s':>9s} {'cost':>6s} {'floor':>6s}")
     worst = 0.0
     worst_step = 0.0
+    worst_floor = 0.0
     for game_id in games:
         chance = [0]
         runs: dict[str, Callable[[int], int]] = {
@@ -210,6 +346,7 @@ def main() -> None:
         }
         rates: dict[str, list[float]] = {name: [] for name in runs}
         spiel_steps: list[float] = []
+        chance_per_decision: list[float] = []
         for _ in range(max(1, args.rounds)):
             for name, run in runs.items():
                 chance[0] = 0
@@ -219,6 +356,7 @@ def main() -> None:
                 if name == "openspiel":
                     spent = time.process_time() - start
                     spiel_steps.append(rate + chance[0] / spent)
+                    chance_per_decision.append(chance[0] / (rate * spent))
         engine = statistics.median(rates["engine"])
         print(f"{game_id:9s} {'engine':11s} {engine:10,.0f} {'':>6s}")
         for adapter in ("pettingzoo", "gymnasium", "openspiel"):
@@ -231,11 +369,19 @@ def main() -> None:
                 step_cost = statistics.median(e / a for e, a in zip(rates["engine"], spiel_steps, strict=True))
                 worst_step = max(worst_step, step_cost)
                 steps = f"   {statistics.median(spiel_steps):9,.0f} {step_cost:6.2f}"
+                if isinstance(floor, float):
+                    # The least cost per decision any adapter could have: the engine's own
+                    # work plus OpenSpiel's floor for the decision step and its chance steps.
+                    least = 1.0 + (1.0 + statistics.median(chance_per_decision)) * floor * engine
+                    worst_floor = max(worst_floor, least)
+                    steps += f" {least:6.2f}"
             print(f"{'':9s} {adapter:11s} {rate:10,.0f} {cost:6.2f}{ratios}{steps}")
     print()
     verdict = "met" if worst <= 2.0 else "NOT met"
     print(f"largest adapter cost per decision: {worst:.2f}x the bare engine (target: at most 2x): {verdict}")
     print(f"largest OpenSpiel cost per step (chance steps counted): {worst_step:.2f}x")
+    if worst_floor:
+        print(f"largest OpenSpiel floor per decision (no adapter could cost less): {worst_floor:.2f}x")
     print(f"machine load at the end: {load()}")
 
 
