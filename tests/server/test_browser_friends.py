@@ -166,6 +166,9 @@ def test_the_move_clock_runs_out_and_a_bot_plays(server: Server, page_factory: A
         page = page_factory()
         page.goto(f"{server.url}/tables/{table_id}")
         page.wait_for_selector(f"#join [data-join='{seat}']")
+        # two open seats are named as the board names them; the last one is "the open seat"
+        want = "Take open seat 0" if seat == 0 else "Take the open seat"
+        assert page.text_content(f"#join [data-join='{seat}']") == want
         page.fill("#join-name", name)
         page.click(f"#join [data-join='{seat}']")
         pages.append(page)

@@ -193,3 +193,37 @@ def test_contrast_at_every_games_table(server: Server, page_factory: Any, game: 
     assert names == ["Kim"] + [f"greedy bot {s}" for s in range(1, players)], names
     page.screenshot(path=str(artifact(f"look-table-{game}-laptop.png")), full_page=True)
     assert page.js_errors == []
+
+
+def test_the_connection_dot_says_live_or_reconnecting_readably(server: Server, page_factory: Any) -> None:
+    """The dot by a table's title: readable on the felt, and its words right, live or not.
+
+    The table's WebSocket is routed through Playwright, which closes it once from the
+    server's side: the dot must turn to "reconnecting" (still readable), then back to
+    "live" when the page reconnects on its own.
+    """
+    table_id = post(server, "/api/tables", {"game": "rounce", "players": 2, "seats": ["human", "bot:greedy"]})["id"]
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page = page_factory(viewport={"width": 390, "height": 844})
+    page.route_web_socket("**/ws/tables/**", through)
+    page.goto(f"{server.url}/tables/{table_id}")
+    page.locator("#conn.live").wait_for(timeout=STEP)
+    assert page.text_content("#join [data-join='0']") == "Take the open seat"  # words, not a seat number
+    assert page.get_attribute("#conn", "title") == "live connection"
+    assert page.get_attribute("#conn", "aria-label") == "live connection"
+    sockets[-1].close(code=1011, reason="test")
+    page.wait_for_function("!document.getElementById('conn').classList.contains('live')", timeout=STEP)
+    assert page.get_attribute("#conn", "title") == "connection lost: reconnecting"
+    page.screenshot(path=str(artifact("look-table-reconnecting-390.png")))
+    found = page.evaluate(CONTRAST)
+    assert not [f for f in found["failing"] if f["cls"].startswith("conn")], found["failing"]
+    page.locator("#conn.live").wait_for(timeout=STEP)  # the page reconnects by itself
+    assert len(sockets) >= 2
+    found = page.evaluate(CONTRAST)
+    assert not [f for f in found["failing"] if f["cls"].startswith("conn")], found["failing"]
+    assert page.js_errors == []

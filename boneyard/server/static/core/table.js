@@ -483,18 +483,28 @@ function accept(s, sent = null) {
   render();
 }
 
+// The dot by the title: its colour and its words (hover, screen readers) say whether moves
+// reach the table now or the page is reconnecting.
+function connState(live) {
+  const dot = $("conn");
+  const words = live ? "live connection" : "connection lost: reconnecting";
+  dot.classList.toggle("live", live);
+  dot.title = words;
+  dot.setAttribute("aria-label", words);
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = me ? `?token=${encodeURIComponent(me.token)}` : "";
   ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`);
   ws.onopen = () => {
     retry = 500;
-    $("conn").classList.add("live");
+    connState(true);
     $("banner").hidden = true;
   };
   ws.onmessage = (ev) => accept(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    $("conn").classList.remove("live");
+    connState(false);
     if (ev.code === 4403) {
       saveSeat(tableId, null);
       me = null;
@@ -530,7 +540,9 @@ function renderJoin() {
   const focused = typed && document.activeElement === typed;
   box.dataset.seats = seatsKey;
   box.innerHTML = `<label>Your name <input id="join-name" maxlength="40" value="${escapeHtml(name)}"></label> ${open
-    .map((x) => `<button class="primary" data-join="${x.seat}" type="button">Take seat ${x.seat}</button>`)
+    // one open seat is "the open seat"; several are named as the board names them
+    .map((x) => `<button class="primary" data-join="${x.seat}" type="button">Take ${
+      open.length === 1 ? "the open seat" : escapeHtml(seatName(x.seat))}</button>`)
     .join(" ")} <span class="muted">or just watch</span>`;
   box.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(Number(b.dataset.join))));
   if (focused) $("join-name").focus();
