@@ -168,3 +168,32 @@ def test_greedy_beats_random_at_rounce() -> None:
 def test_greedy_falls_back_to_random_for_a_game_without_a_heuristic() -> None:
     assert GreedyBot.has_policy("rounce")
     assert not GreedyBot.has_policy("no-such-game")
+
+
+def test_eighty_greedy_unseen_is_the_set_less_every_tile_seen() -> None:
+    """Greedy Eighty's unseen tiles: the set minus the hand and every tile played, in the set's order.
+
+    The search's playouts ask this at every play, so it is counted in a plain dict; this
+    checks it against the definition over seeded random games, order included (the
+    heuristic breaks ties by it).
+    """
+    from collections import Counter
+
+    from boneyard.bots.greedy import eighty as greedy_eighty
+    from boneyard.tiles import tile_of
+
+    checked = 0
+    for seed in range(30):
+        g = boneyard.new_game("eighty", seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            view = g.view(g.current_player)
+            want = Counter(greedy_eighty._FULL)
+            want.subtract(tile_of(t) for t in view["hand"])
+            want.subtract(tile_of(p["tile"]) for tr in view["tricks"] for p in tr["plays"])
+            want.subtract(tile_of(p["tile"]) for p in view["trick"])
+            assert list(greedy_eighty.unseen(view).items()) == list((+want).items())
+            checked += 1
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 1000

@@ -51,13 +51,24 @@ _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
 PARTNER_SHARE = 22  # points a partner's hand brings on average
 
 
+_FULL_COUNTS = Counter(_FULL)
+
+
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
-    """Tiles not in this hand and not yet played (the others' hands and the two lying out)."""
-    pool = Counter(_FULL)
-    pool.subtract(tile(t) for t in view["hand"])
-    pool.subtract(tile(p["tile"]) for tr in view["tricks"] for p in tr["plays"])
-    pool.subtract(tile(p["tile"]) for p in view["trick"])
-    return +pool
+    """Tiles not in this hand and not yet played (the others' hands and the two lying out).
+
+    In the set's order, like ``Counter(_FULL)`` with the seen tiles subtracted; counted
+    in a plain dict, since every playout of the search asks this at every play.
+    """
+    pool = dict(_FULL_COUNTS)
+    for t in view["hand"]:
+        pool[tile(t)] -= 1
+    for tr in view["tricks"]:
+        for p in tr["plays"]:
+            pool[tile(p["tile"])] -= 1
+    for p in view["trick"]:
+        pool[tile(p["tile"])] -= 1
+    return Counter({t: n for t, n in pool.items() if n > 0})
 
 
 def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
