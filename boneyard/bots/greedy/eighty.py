@@ -49,9 +49,7 @@ _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)
 _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
 PARTNER_SHARE = 22  # points a partner's hand brings on average
-
-
-_FULL_COUNTS = Counter(_FULL)
+_FULL_COUNTS = Counter(_FULL)  # the set, counted once
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
@@ -73,7 +71,7 @@ def unseen(view: dict[str, Any]) -> Counter[Tile]:
 
 def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
     """Points this hand and an average partner should win with ``trump`` as trumps."""
-    rest = Counter(_FULL)
+    rest = _FULL_COUNTS.copy()
     rest.subtract(hand)
     trumps = [t for t in hand if t.has(trump)]
     tricks = 0.0

@@ -35,13 +35,13 @@ async function go(id, over) {
 
 async function load() {
   const code = playerCode();
-  // Fill in the code kept in this browser, but never wipe one a player typed before the
-  // page finished loading (the first load waits for the games list).
-  if (code) $("me-code").value = code;
   if (!code) {
+    // Leave the field alone: a player may have typed a code before the page finished
+    // loading (the first load waits for the games list).
     $("me-who").textContent = "No player code in this browser yet: sit at a table, or enter your code.";
     return;
   }
+  $("me-code").value = code;
   try {
     const mine = await api("/api/players/me/tables", { headers: { "X-Player": code } });
     $("me-who").textContent = `Playing as ${mine.name}.`;
