@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # What playing needs (make run), and everything the tests and benchmarks need on top.
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
-SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c boneyard/rl/_observe.c
+SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c boneyard/bots/_eighty_playout.c boneyard/rl/_observe.c
 # make run HOST=0.0.0.0 serves other machines on the LAN too (see README).
 HOST ?= 127.0.0.1
 PORT ?= 8000

@@ -323,6 +323,7 @@ class IsmctsBot:
         # world; not when the bot was given its own rollout policy or playout depth
         own = self.rollout != "auto" or self.depth is not None
         fast = getattr(knobs, "outcomes", None) if knobs is not None and not own else None
+        finish = self._finisher(knobs, depth)
         scale = margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
         hand = view["hand_number"]
@@ -359,7 +360,7 @@ class IsmctsBot:
             for i, action in enumerate(actions):
                 game = world.clone()
                 game.apply(action)
-                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at)
+                cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at, finish)
                 rest = evaluate(game) if cut and evaluate is not None else None
                 rewards[i].append(self._reward(game_id, game, start, rest)[seat])
             done += len(keys)
@@ -425,7 +426,8 @@ class IsmctsBot:
         knobs = policy(view["game"])
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs, view))
+        finish = self._finisher(knobs, depth)
+        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs, view), finish)
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
         reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
@@ -454,6 +456,19 @@ class IsmctsBot:
             return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
         return self._greedy.choose
 
+    def _finisher(self, knobs: Any, depth: int | None) -> Callable[[Any, int], bool] | None:
+        """The game's compiled greedy playout (its ``finish`` knob), if the playout is greedy's own.
+
+        ``finish(game, stop)`` plays greedy's choices to the hand's end (or until ``stop``
+        tricks are left) in one call: the same actions the ``greedy`` rollout would take,
+        far cheaper. Not used when the bot was given its own ``rollout`` (``rollout=greedy``
+        plays greedy one Python call at a time, as the search did before the knob) or a
+        playout ``depth``.
+        """
+        if self.rollout != "auto" or depth is not None or knobs is None or hasattr(knobs, "playout"):
+            return None
+        return cast(Callable[[Any, int], bool] | None, getattr(knobs, "finish", None))
+
     def _playout(
         self,
         game: Any,
@@ -464,12 +479,15 @@ class IsmctsBot:
         depth: int | None,
         seat: int | None = None,
         solve_at: int = 0,
+        finish: Callable[[Any, int], bool] | None = None,
     ) -> bool:
         """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first.
 
         With ``solve_at`` > 0 (a trick game, see :meth:`_solve_at`), once no more than that
         many tricks are left the rest of the hand is played by the exact endgame solver,
-        valued for ``seat`` (the searching seat), instead of by the playout policy.
+        valued for ``seat`` (the searching seat), instead of by the playout policy. With
+        ``finish`` (see :meth:`_finisher`) the greedy policy's stretch of plays runs in one
+        compiled call, stopping where the solver takes over.
         """
         limit = MAX_PLAYOUT if depth is None else depth
         for _ in range(limit):
@@ -478,6 +496,8 @@ class IsmctsBot:
             if solve_at and seat is not None and endgame.supports(game) and endgame.tricks_left(game) <= solve_at:
                 endgame.finish_hand(game, seat)
                 return False
+            if finish is not None and finish(game, solve_at if seat is not None else 0):
+                continue
             actions = game.legal_actions()
             if len(actions) == 1:
                 game.apply(actions[0])

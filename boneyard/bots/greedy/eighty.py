@@ -19,13 +19,16 @@ The heuristic, as a decent partnership player would put it:
 from __future__ import annotations
 
 import random
+from array import array
 from collections import Counter
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from ...games.eighty.engine import (
     BIDS,
     COUNT,
+    DOUBLES_SUIT,
     MAX_BID,
     MIN_BID,
     NELO,
@@ -39,6 +42,14 @@ from ...games.eighty.engine import (
 )
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
+
+_compiled: ModuleType | None
+try:  # built from _eighty_playout.c at install time; without it ismcts plays out through the engine
+    from .. import _eighty_playout as _compiled
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _compiled = None
+COMPILED = _compiled is not None
+"""Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
 
 MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 ENDGAME_TRICKS = 3  # ismcts: playouts hand over to the exact solver with this many tricks left
@@ -112,6 +123,15 @@ def _bid(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], doubles:
     return texts["pass"]
 
 
+def keep_value(t: Tile, trump: int) -> float:
+    """How much a tile is worth keeping back: trumps, count, doubles, then pips.
+
+    The plays throw the tile worth least (or win with it); one function, so that the
+    compiled playouts (:func:`finish`) weigh the tiles by the same numbers.
+    """
+    return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(t, 0) + (8 if t.is_double else 0) + t.pips / 2
+
+
 def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> Any:
     trump = view["trump"] or 0
     seat = view["seat"]
@@ -120,7 +140,7 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> 
     options = [(a, tile(str(a).split()[1])) for a in legal_actions]
 
     def keep(t: Tile) -> float:
-        return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(t, 0) + (8 if t.is_double else 0) + t.pips / 2
+        return keep_value(t, trump)
 
     if view["nello"] and view["bidder"] == seat:
         return _nello(view, options, doubles)
@@ -181,6 +201,78 @@ def _nello(view: dict[str, Any], options: list[tuple[Any, Tile]], doubles: bool)
     if losers:
         return max(losers, key=lambda o: (power(o[1], led, 0, doubles), o[1].pips))[0]
     return min(options, key=lambda o: power(o[1], led, 0, doubles))[0]
+
+
+_TABLE_BYTES: dict[tuple[int, bool], bytes] = {}
+
+
+def _table_bytes(trump: int, doubles: bool) -> bytes:
+    """The engine's trick tables and this heuristic's tile values, as ``_eighty_playout`` reads them.
+
+    Native ints: the suit each tile leads, who follows each suit, each tile's power in
+    each suit (the engine's :func:`~boneyard.games.eighty.engine.tables`), then twice
+    :func:`keep_value` and each tile's count points. Built once per trump and setting.
+    """
+    found = _TABLE_BYTES.get((trump, doubles))
+    if found is None:
+        tabs = tables(trump, doubles)
+        ints = list(tabs.lead_suit)
+        for rows in (tabs.member, tabs.power):
+            for suit in range(DOUBLES_SUIT + 1):
+                ints.extend(int(x) for x in rows[suit])
+        keep2 = [0] * 64
+        count = [0] * 64
+        for t in _FULL_COUNTS:
+            keep2[t.key] = round(2 * keep_value(t, trump))
+            count[t.key] = COUNT.get(t, 0)
+        found = _TABLE_BYTES[(trump, doubles)] = array("i", ints + keep2 + count).tobytes()
+    return found
+
+
+def finish(game: Any, stop: int = 0) -> bool:
+    """``ismcts`` knob: greedy plays the rest of the hand's tricks in one compiled call.
+
+    The same tiles, in the same order, as :func:`choose` would pick one call at a time
+    (``tests/bots`` compare them over thousands of positions), each played on ``game``
+    through the engine, which checks and scores them. With ``stop`` > 0 it stops when that
+    many tricks are left (for the exact endgame solver). ``game`` is one of the search's
+    sampled games, read through a view and its tile locations. ``False`` when it played
+    nothing: not in the play phase, the stop already reached, or the module not built.
+    """
+    if _compiled is None or game.is_over:
+        return False
+    seat = game.current_player
+    view = game.view(seat)
+    if view["phase"] != "play":
+        return False
+    trick = view["trick"]
+    out = view["sitting_out"]
+    after = [1, 2, 3, 0]
+    if out is not None:
+        after[(out - 1) % 4] = (out + 1) % 4
+    trump = view["trump"] or 0
+    state = bytearray(
+        [seat, 3 if out is not None else 4, len(view["tricks"]), stop, view["bidder"], int(view["nello"]), trump]
+    )
+    state.extend(after)
+    state.append(len(trick))
+    for p in trick:
+        state.extend((p["seat"], tile(p["tile"]).key))
+    pool = [0] * 64
+    places = game.tile_locations()
+    for s in range(4):
+        hand = places[f"hand {s}"]
+        state.append(len(hand))
+        for t in hand:
+            state.append(t.key)
+            pool[t.key] += 1
+    for t in places["lying out"]:
+        pool[t.key] += 1
+    state.extend(pool)
+    keys = _compiled.play(bytes(state), _table_bytes(trump, bool(view["rules"].get("doubles_suit", False))))
+    for k in keys:
+        game.apply(PLAYS[k])
+    return bool(keys)
 
 
 def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:
