@@ -23,7 +23,7 @@ $(VENV)/bin/python:
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box
+# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box and Eighty
 # playouts, RL observations); redone when any of them changes, and it says once which engines run.
 $(STAMP): $(SOURCES) $(ENGINES) | compiler $(VENV)/bin/python
 	$(BIN)/python -m pip install -q -e .

@@ -13,9 +13,10 @@ still mean something; wall time is shown beside it.
 The last column is the number of ismcts playouts a 200 ms decision affords through the
 engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
 the same search with a game's own compiled playouts (two-box's ``outcomes`` knob, the C
-file ``bots/_twobox_playout.c``) switched off, so every playout goes through
-``legal_actions()`` and ``apply()``. For two-box it is the figure to hold against the C
-playouts' count (about 19,000 a decision).
+file ``bots/_twobox_playout.c``; Eighty's ``finish`` knob, ``bots/_eighty_playout.c``)
+switched off, so every playout goes through ``legal_actions()`` and ``apply()`` with one
+greedy call a move. For two-box it is the figure to hold against the C playouts' count
+(about 19,000 a decision); for Eighty, against the iterations column.
 """
 
 from __future__ import annotations
@@ -58,11 +59,12 @@ def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[dict[str, A
 def engine_playouts(game_id: str) -> Iterator[bool]:
     """Switch off a game's own compiled playouts for a while; yields whether it had any."""
     knobs = policy(game_id)
-    names = ("outcomes", "COMPILED", "_compiled")
+    names = ("outcomes", "finish", "COMPILED", "_compiled")
     saved = {name: getattr(knobs, name) for name in names if hasattr(knobs, name)}
-    had = saved.get("outcomes") is not None and bool(saved.get("COMPILED", True))
+    own = saved.get("outcomes") is not None or saved.get("finish") is not None
+    had = own and bool(saved.get("COMPILED", True))
     try:
-        for name, off in (("outcomes", None), ("COMPILED", False), ("_compiled", None)):
+        for name, off in (("outcomes", None), ("finish", None), ("COMPILED", False), ("_compiled", None)):
             if name in saved:
                 setattr(knobs, name, off)
         yield had

@@ -1,0 +1,185 @@
+"""The compiled Eighty playouts (``boneyard/bots/_eighty_playout.c``) against greedy on the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard.bots import ismcts as ismcts_module
+from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.greedy import eighty as greedy_eighty
+from boneyard.bots.ismcts import IsmctsBot
+
+needs_c = pytest.mark.skipif(not greedy_eighty.COMPILED, reason="the compiled Eighty playouts are not built")
+
+
+def test_the_eighty_playouts_are_compiled() -> None:
+    """make (and pip install) builds the module; without it Eighty's search has a fifth of its iterations."""
+    assert greedy_eighty.COMPILED, "boneyard/bots/_eighty_playout.c was not compiled: reinstall with a C compiler"
+
+
+def _positions(count: int, seed: int) -> Iterator[Any]:
+    """Play-phase games at random moments, every rules option mixed in, Nel-O forced often.
+
+    Greedy never bids Nel-O, so a seat bids it at random when it may; some plays are random
+    too, so that the positions are not only those greedy would reach.
+    """
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    found = 0
+    while found < count:
+        rules = {"nello": rng.random() < 0.5, "doubles_suit": rng.random() < 0.5}
+        game = boneyard.new_game("eighty", seed=rng.getrandbits(32), rules=rules)
+        while not game.is_over and found < count:
+            view = game.view(game.current_player)
+            legal = game.legal_actions()
+            if view["phase"] == "play" and rng.random() < 0.08:
+                found += 1
+                yield game.clone()
+            nello = [a for a in legal if str(a) == "bid nel-o"]
+            if nello and rng.random() < 0.3:
+                game.apply(nello[0])
+            elif view["phase"] == "play" and rng.random() < 0.3:
+                game.apply(legal[rng.randrange(len(legal))])
+            else:
+                game.apply(greedy.choose(view, legal, rng))
+
+
+def _greedy_on_engine(game: Any, stop: int) -> list[str]:
+    """Greedy's plays one Python call at a time, as the search's rollout makes them."""
+    hand = game.hand_number
+    played: list[str] = []
+    while not game.is_over and game.hand_number == hand and not (stop and 10 - len(game.tricks) <= stop):
+        legal = game.legal_actions()
+        view = game.view(game.current_player)
+        action = legal[0] if len(legal) == 1 else greedy_eighty.choose(view, legal, random.Random(0))
+        played.append(str(action))
+        game.apply(action)
+    return played
+
+
+@needs_c
+def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order() -> None:
+    """Tile for tile the same as greedy/eighty.py, over 1,500 positions (Nel-O, doubles suit, stops)."""
+    rng = random.Random(3)
+    nello = stops = 0
+    for game in _positions(1500, 11):
+        stop = rng.choice([0, 0, 1, 2, 3])
+        expected = _greedy_on_engine(game.clone(), stop)
+        copy = game.clone()
+        before = len(copy.record()["actions"])
+        played = greedy_eighty.finish(copy, stop)
+        got = [str(a) for a in copy.record()["actions"][before:]]
+        assert got == expected, f"position {game.record()}: stop {stop}"
+        assert played == bool(expected)
+        nello += bool(game.view(0)["nello"])
+        stops += bool(stop and expected)
+        if expected and not stop:
+            assert copy.is_over or copy.hand_number != game.hand_number  # played to the hand's end
+    assert nello > 100 and stops > 200  # the positions reach every branch of the heuristic
+
+
+@needs_c
+def test_finish_stops_where_the_endgame_solver_takes_over() -> None:
+    """With ``stop`` = 3 the playout leaves exactly three tricks, the current one unbegun."""
+    game = next(g for g in _positions(40, 5) if len(g.tricks) < 6 and not g.view(0)["nello"])
+    assert greedy_eighty.finish(game, 3)
+    assert len(game.tricks) == 7 and not game.view(None)["trick"]
+    assert not greedy_eighty.finish(game, 3)  # nothing left to play before the stop
+
+
+@needs_c
+def test_finish_plays_nothing_outside_the_play_phase() -> None:
+    """In the bidding (and the trump call) the playout leaves the game to greedy's choose."""
+    game = boneyard.new_game("eighty", seed=4)
+    before = game.record()
+    assert not greedy_eighty.finish(game, 0)
+    assert game.record() == before
+
+
+@needs_c
+def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
+    """The C module names what is wrong instead of reading past a buffer."""
+    compiled = greedy_eighty._compiled
+    assert compiled is not None
+    tables = greedy_eighty._table_bytes(3, False)
+    with pytest.raises(ValueError, match="malformed Eighty playout state"):
+        compiled.play(b"\x00\x04", tables)
+    with pytest.raises(ValueError, match="tables must be"):
+        compiled.play(bytes(12), b"short")
+
+
+def _spots(count: int) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Decisions with a choice, from bids to late tricks, of seeded greedy games."""
+    rng = random.Random(8)
+    greedy = GreedyBot()
+    out: list[tuple[dict[str, Any], list[Any]]] = []
+    seed = 20
+    game = boneyard.new_game("eighty", seed=seed)
+    while len(out) < count:
+        if game.is_over:
+            seed += 1
+            game = boneyard.new_game("eighty", seed=seed)
+        legal = game.legal_actions()
+        view = game.view(game.current_player)
+        if len(legal) > 1 and rng.random() < 0.25:
+            out.append((view, legal))
+        game.apply(greedy.choose(view, legal, rng))
+    return out
+
+
+@needs_c
+def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same iterations, same choices as ``rollout=greedy``, and the compiled playout really ran.
+
+    The compiled playout takes greedy's tiles, and greedy's Eighty play uses no random
+    numbers, so with an iteration budget the two searches build the same tree.
+    """
+    calls = []
+    real = greedy_eighty.finish
+
+    def spy(game: Any, stop: int = 0) -> bool:
+        played = real(game, stop)
+        calls.append(played)
+        return played
+
+    monkeypatch.setattr(greedy_eighty, "finish", spy)
+    fast = IsmctsBot(iterations=40, endgame=0, infer=0)
+    slow = IsmctsBot(iterations=40, rollout="greedy", endgame=0, infer=0)
+    for i, (view, legal) in enumerate(_spots(12)):
+        made = len(calls)
+        a = fast.choose(view, legal, random.Random(i))
+        assert any(calls[made:]), "the search did not use the compiled playout"
+        made = len(calls)
+        b = slow.choose(view, legal, random.Random(i))
+        assert len(calls) == made, "rollout=greedy must play out one call at a time"
+        assert str(a) == str(b)
+
+
+@needs_c
+def test_the_compiled_playout_hands_over_to_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the endgame on, the playout stops at the solver's trick count and the solver ends the hand."""
+    stops: list[int] = []
+    real = greedy_eighty.finish
+
+    def spy(game: Any, stop: int = 0) -> bool:
+        stops.append(stop)
+        return real(game, stop)
+
+    solved: list[int] = []
+    real_solve = ismcts_module.endgame.finish_hand
+
+    def solve(game: Any, seat: int) -> None:
+        solved.append(len(game.tricks))
+        real_solve(game, seat)
+
+    monkeypatch.setattr(greedy_eighty, "finish", spy)
+    monkeypatch.setattr(ismcts_module.endgame, "finish_hand", solve)
+    view, legal = next((v, la) for v, la in _spots(40) if v["phase"] == "play" and len(v["tricks"]) < 5)
+    IsmctsBot(iterations=10, endgame=2, infer=0).choose(view, legal, random.Random(1))
+    assert stops and set(stops) == {2}
+    assert solved and set(solved) == {8}
