@@ -1,4 +1,4 @@
-"""Build hook: compile the rules engines with mypyc, and boneyard's four C extension modules.
+"""Build hook: compile the rules engines with mypyc, and boneyard's five C extension modules.
 
 The engines (``ENGINE_SOURCES``: tiles, rules, errors, draws, the base game, every game's engine,
 analysis and sampling modules and Rummikub's solver and group rules, plus the two modules a
@@ -15,8 +15,8 @@ compiler the install goes on, says so once, and boneyard runs the same engines a
 Python (same answers, slower). ``BONEYARD_NO_COMPILE=1`` skips the mypyc step on purpose.
 
 ``boneyard/games/rummikub/_rummikub_dp.c`` (the Rummikub arrangement search),
-``boneyard/bots/_twobox_playout.c`` and ``boneyard/bots/_eighty_playout.c`` (the two-box and
-Eighty playouts of the ``ismcts`` bot) and
+``boneyard/bots/_twobox_playout.c``, ``_eighty_playout.c`` and ``_rounce_playout.c`` (the
+two-box, Eighty and Rounce playouts of the ``ismcts`` bot) and
 ``boneyard/rl/_observe.c`` (the RL observation writers) are plain C against Python's C
 API. Each is compiled with the C compiler Python was built with (``sysconfig``'s ``CC``)
 into ``<name><EXT_SUFFIX>``, next to its source, so that editable installs find it in
@@ -51,6 +51,7 @@ SOURCES = {
     Path("boneyard/games/rummikub/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
     Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
     Path("boneyard/bots/_eighty_playout.c"): "the ismcts bot will play Eighty out through the engine (fewer playouts)",
+    Path("boneyard/bots/_rounce_playout.c"): "the ismcts bot will play Rounce out through the engine (fewer playouts)",
     Path("boneyard/rl/_observe.c"): "the RL adapters will write observations with their slower Python writers",
 }
 

@@ -315,8 +315,9 @@ def script_section(title: str, script: str, timeout: float, args: Sequence[str] 
 def search_section(timeout: float) -> MarkdownLines:
     """The bots' speed, with the ismcts playouts a 200 ms decision affords through the engines.
 
-    The last column is the figure behind keeping two-box's and Eighty's C playouts
-    (``bots/_twobox_playout.c``, about 19,000 a decision; ``bots/_eighty_playout.c``):
+    The last column is the figure behind keeping the C playouts of two-box, Eighty and
+    Rounce (``bots/_twobox_playout.c``, about 19,000 a decision; ``_eighty_playout.c``,
+    ``_rounce_playout.c``):
     through the compiled engine, one greedy call a move, the same search affords far fewer.
     """
     title = "Search speed: playouts through the engines"
@@ -326,8 +327,9 @@ def search_section(timeout: float) -> MarkdownLines:
         "playout goes through `legal_actions()` and `apply()` of the engines as installed. For two-box "
         "the *iterations* column counts the bot's own compiled playouts instead (`bots/_twobox_playout.c`: "
         "greedy, whole hand, the rules of one hand in C), which is what lifts its search above greedy; "
-        "for Eighty it counts iterations whose tricks greedy plays in one compiled call "
-        "(`bots/_eighty_playout.c`: greedy's choices in C, played and scored by the engine). "
+        "for Eighty and Rounce it counts iterations whose tricks greedy plays in one compiled call "
+        "(`bots/_eighty_playout.c`, `bots/_rounce_playout.c`: greedy's choices in C, played and "
+        "scored by the engine). "
         "The two columns side by side are why those C playouts stay."
     )
     return [*lines, "", note]

@@ -17,11 +17,21 @@ The heuristic, as a decent player would put it:
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
-from ...games.rounce.engine import Placed, beats, legal_plays, placement, trick_winner
+from ...games.rounce.engine import Placed, RounceAction, beats, legal_plays, placement, trick_winner
 from ...tiles import Tile, double_six, tile_of
+
+_compiled: ModuleType | None
+try:  # built from _rounce_playout.c at install time; without it ismcts plays out through the engine
+    from .. import _rounce_playout as _compiled
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _compiled = None
+COMPILED = _compiled is not None
+"""Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 ENDGAME_TRICKS = 4  # ismcts: playouts hand over to the exact solver with this many tricks left
@@ -208,6 +218,63 @@ def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[di
         out.append((past, legal, _taken(tile(play["tile"]), play["suit"])))
         held.remove(tile(play["tile"]))
     return out
+
+
+_KEEP_BYTES: dict[int, bytes] = {}
+_BY_KEY = {t.key: t for t in _FULL}
+
+
+def _keep_bytes(trump: int) -> bytes:
+    """Ten times :func:`keep_value` of every tile for this trump (whole numbers), as native ints."""
+    found = _KEEP_BYTES.get(trump)
+    if found is None:
+        values = [0] * 64
+        for t in _FULL:
+            values[t.key] = round(10 * keep_value(t, trump))
+        found = _KEEP_BYTES[trump] = array("i", values).tobytes()
+    return found
+
+
+def finish(game: Any, stop: int = 0) -> bool:
+    """``ismcts`` knob: greedy plays the rest of the hand's tricks in one compiled call.
+
+    The same plays, in the same order, as :func:`choose` would pick one call at a time
+    (``tests/bots`` compare them over thousands of positions), each played on ``game``
+    through the engine, which checks and scores them. With ``stop`` > 0 it stops when that
+    many tricks are left (for the exact endgame solver). ``game`` is one of the search's
+    sampled games, read through its seats' views and its tile locations. ``False`` when it
+    played nothing: not in the play phase, the stop already reached, or the module not built.
+    """
+    if _compiled is None or game.is_over:
+        return False
+    seat = game.current_player
+    view = game.view(seat)
+    if view["phase"] != "play":
+        return False
+    n = game.players
+    trick = view["trick"]
+    turn_up = 255 if view["turn_up_taken"] else tile(view["turn_up"]).key
+    state = bytearray([n, seat, view["trump"], len(view["tricks"]), stop, turn_up, len(trick)])
+    for p in trick:
+        state.extend((p["seat"], tile(p["tile"]).key, 255 if p["suit"] is None else p["suit"], p["rank"] + 1))
+    gone = [tile(p["tile"]).key for tr in view["tricks"] for p in tr["plays"]]
+    state.append(len(gone))
+    state.extend(gone)
+    places = game.tile_locations()
+    calls = view["calls"]
+    for s in range(n):
+        hand = places[f"hand {s}"]
+        folded = calls[s] == "fold"  # a folded seat plays no more: what it has seen does not matter
+        discarded = view["discarded"] if s == seat else [] if folded else game.view(s)["discarded"]
+        state.extend((folded, len(hand)))
+        state.extend(t.key for t in hand)
+        state.append(len(discarded))
+        state.extend(tile(t).key for t in discarded)
+    plays = _compiled.play(bytes(state), _keep_bytes(view["trump"]))
+    for i in range(0, len(plays), 2):
+        named = plays[i + 1]
+        game.apply(RounceAction("play", _BY_KEY[plays[i]], None if named == 255 else named))
+    return bool(plays)
 
 
 def _taken(t: Tile, suit: int | None) -> Any:

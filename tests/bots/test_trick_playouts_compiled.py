@@ -1,4 +1,4 @@
-"""The compiled Eighty playouts (``boneyard/bots/_eighty_playout.c``) against greedy on the engine."""
+"""The compiled trick playouts (``bots/_eighty_playout.c``, ``bots/_rounce_playout.c``) against greedy."""
 
 from __future__ import annotations
 
@@ -12,38 +12,48 @@ import boneyard
 from boneyard.bots import ismcts as ismcts_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import eighty as greedy_eighty
+from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.ismcts import IsmctsBot
 
-needs_c = pytest.mark.skipif(not greedy_eighty.COMPILED, reason="the compiled Eighty playouts are not built")
+GREEDY = {"eighty": greedy_eighty, "rounce": greedy_rounce}
+TRICKS = {"eighty": 10, "rounce": 5}
+needs_c = pytest.mark.skipif(
+    not (greedy_eighty.COMPILED and greedy_rounce.COMPILED), reason="the compiled trick playouts are not built"
+)
 
 
-def test_the_eighty_playouts_are_compiled() -> None:
-    """make (and pip install) builds the module; without it Eighty's search has a fifth of its iterations."""
-    assert greedy_eighty.COMPILED, "boneyard/bots/_eighty_playout.c was not compiled: reinstall with a C compiler"
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_the_trick_playouts_are_compiled(game_id: str) -> None:
+    """make (and pip install) builds the modules; without them the search has far fewer iterations."""
+    assert GREEDY[game_id].COMPILED, f"boneyard/bots/_{game_id}_playout.c was not compiled: reinstall with gcc"
 
 
-def _positions(count: int, seed: int) -> Iterator[Any]:
-    """Play-phase games at random moments, every rules option mixed in, Nel-O forced often.
+def _positions(game_id: str, count: int, seed: int) -> Iterator[Any]:
+    """Play-phase games at random moments of partly random play, the game's variety mixed in.
 
-    Greedy never bids Nel-O, so a seat bids it at random when it may; some plays are random
+    Eighty: every rules option, and Nel-O bid at random when it may be (greedy never bids
+    it). Rounce: two to four players, folds and dummies as they come. Some plays are random
     too, so that the positions are not only those greedy would reach.
     """
     rng = random.Random(seed)
     greedy = GreedyBot()
     found = 0
     while found < count:
-        rules = {"nello": rng.random() < 0.5, "doubles_suit": rng.random() < 0.5}
-        game = boneyard.new_game("eighty", seed=rng.getrandbits(32), rules=rules)
+        if game_id == "eighty":
+            rules = {"nello": rng.random() < 0.5, "doubles_suit": rng.random() < 0.5}
+            game = boneyard.new_game("eighty", seed=rng.getrandbits(32), rules=rules)
+        else:
+            game = boneyard.new_game("rounce", players=rng.choice([2, 3, 4, 4]), seed=rng.getrandbits(32))
         while not game.is_over and found < count:
             view = game.view(game.current_player)
             legal = game.legal_actions()
-            if view["phase"] == "play" and rng.random() < 0.08:
+            if view["phase"] == "play" and rng.random() < 0.1:
                 found += 1
                 yield game.clone()
             nello = [a for a in legal if str(a) == "bid nel-o"]
             if nello and rng.random() < 0.3:
                 game.apply(nello[0])
-            elif view["phase"] == "play" and rng.random() < 0.3:
+            elif rng.random() < 0.25:
                 game.apply(legal[rng.randrange(len(legal))])
             else:
                 game.apply(greedy.choose(view, legal, rng))
@@ -53,51 +63,55 @@ def _greedy_on_engine(game: Any, stop: int) -> list[str]:
     """Greedy's plays one Python call at a time, as the search's rollout makes them."""
     hand = game.hand_number
     played: list[str] = []
-    while not game.is_over and game.hand_number == hand and not (stop and 10 - len(game.tricks) <= stop):
+    total = TRICKS[game.id]
+    while not game.is_over and game.hand_number == hand and not (stop and total - len(game.tricks) <= stop):
         legal = game.legal_actions()
         view = game.view(game.current_player)
-        action = legal[0] if len(legal) == 1 else greedy_eighty.choose(view, legal, random.Random(0))
+        action = legal[0] if len(legal) == 1 else GREEDY[game.id].choose(view, legal, random.Random(0))
         played.append(str(action))
         game.apply(action)
     return played
 
 
 @needs_c
-def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order() -> None:
-    """Tile for tile the same as greedy/eighty.py, over 1,500 positions (Nel-O, doubles suit, stops)."""
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order(game_id: str) -> None:
+    """Tile for tile the same as the Python heuristic, over 1,500 positions (every variety, stops)."""
     rng = random.Random(3)
-    nello = stops = 0
-    for game in _positions(1500, 11):
+    varied = stops = 0
+    for game in _positions(game_id, 1500, 11):
         stop = rng.choice([0, 0, 1, 2, 3])
         expected = _greedy_on_engine(game.clone(), stop)
         copy = game.clone()
         before = len(copy.record()["actions"])
-        played = greedy_eighty.finish(copy, stop)
+        played = GREEDY[game_id].finish(copy, stop)
         got = [str(a) for a in copy.record()["actions"][before:]]
         assert got == expected, f"position {game.record()}: stop {stop}"
         assert played == bool(expected)
-        nello += bool(game.view(0)["nello"])
+        view = game.view(None)
+        varied += bool(view["nello"]) if game_id == "eighty" else "fold" in view["calls"]
         stops += bool(stop and expected)
         if expected and not stop:
             assert copy.is_over or copy.hand_number != game.hand_number  # played to the hand's end
-    assert nello > 100 and stops > 200  # the positions reach every branch of the heuristic
+    assert varied > 100 and stops > 200  # the positions reach every branch of the heuristic
 
 
 @needs_c
 def test_finish_stops_where_the_endgame_solver_takes_over() -> None:
     """With ``stop`` = 3 the playout leaves exactly three tricks, the current one unbegun."""
-    game = next(g for g in _positions(40, 5) if len(g.tricks) < 6 and not g.view(0)["nello"])
+    game = next(g for g in _positions("eighty", 40, 5) if len(g.tricks) < 6 and not g.view(0)["nello"])
     assert greedy_eighty.finish(game, 3)
     assert len(game.tricks) == 7 and not game.view(None)["trick"]
     assert not greedy_eighty.finish(game, 3)  # nothing left to play before the stop
 
 
 @needs_c
-def test_finish_plays_nothing_outside_the_play_phase() -> None:
-    """In the bidding (and the trump call) the playout leaves the game to greedy's choose."""
-    game = boneyard.new_game("eighty", seed=4)
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_finish_plays_nothing_outside_the_play_phase(game_id: str) -> None:
+    """In the bidding or the calls the playout leaves the game to greedy's choose."""
+    game = boneyard.new_game(game_id, seed=4)
     before = game.record()
-    assert not greedy_eighty.finish(game, 0)
+    assert not GREEDY[game_id].finish(game, 0)
     assert game.record() == before
 
 
@@ -111,19 +125,26 @@ def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
         compiled.play(b"\x00\x04", tables)
     with pytest.raises(ValueError, match="tables must be"):
         compiled.play(bytes(12), b"short")
+    rounce = greedy_rounce._compiled
+    assert rounce is not None
+    keep = greedy_rounce._keep_bytes(4)
+    with pytest.raises(ValueError, match="malformed Rounce playout state"):
+        rounce.play(bytes([4, 0, 4, 0, 0, 255, 0, 0, 1, 3]), keep)
+    with pytest.raises(ValueError, match="tile values must be"):
+        rounce.play(bytes(7), b"short")
 
 
-def _spots(count: int) -> list[tuple[dict[str, Any], list[Any]]]:
-    """Decisions with a choice, from bids to late tricks, of seeded greedy games."""
+def _spots(game_id: str, count: int) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Decisions with a choice, from bids or calls to late tricks, of seeded greedy games."""
     rng = random.Random(8)
     greedy = GreedyBot()
     out: list[tuple[dict[str, Any], list[Any]]] = []
     seed = 20
-    game = boneyard.new_game("eighty", seed=seed)
+    game = boneyard.new_game(game_id, seed=seed)
     while len(out) < count:
         if game.is_over:
             seed += 1
-            game = boneyard.new_game("eighty", seed=seed)
+            game = boneyard.new_game(game_id, seed=seed)
         legal = game.legal_actions()
         view = game.view(game.current_player)
         if len(legal) > 1 and rng.random() < 0.25:
@@ -133,24 +154,27 @@ def _spots(count: int) -> list[tuple[dict[str, Any], list[Any]]]:
 
 
 @needs_c
-def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Same iterations, same choices as ``rollout=greedy``, and the compiled playout really ran.
 
-    The compiled playout takes greedy's tiles, and greedy's Eighty play uses no random
-    numbers, so with an iteration budget the two searches build the same tree.
+    The compiled playout takes greedy's tiles, and greedy's play uses no random numbers in
+    these games, so with an iteration budget the two searches build the same tree.
     """
     calls = []
-    real = greedy_eighty.finish
+    real = GREEDY[game_id].finish
 
     def spy(game: Any, stop: int = 0) -> bool:
         played = real(game, stop)
         calls.append(played)
         return played
 
-    monkeypatch.setattr(greedy_eighty, "finish", spy)
+    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
     fast = IsmctsBot(iterations=40, endgame=0, infer=0)
     slow = IsmctsBot(iterations=40, rollout="greedy", endgame=0, infer=0)
-    for i, (view, legal) in enumerate(_spots(12)):
+    for i, (view, legal) in enumerate(_spots(game_id, 12)):
         made = len(calls)
         a = fast.choose(view, legal, random.Random(i))
         assert any(calls[made:]), "the search did not use the compiled playout"
@@ -161,10 +185,11 @@ def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(monkeyp
 
 
 @needs_c
-def test_the_compiled_playout_hands_over_to_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the endgame on, the playout stops at the solver's trick count and the solver ends the hand."""
     stops: list[int] = []
-    real = greedy_eighty.finish
+    real = GREEDY[game_id].finish
 
     def spy(game: Any, stop: int = 0) -> bool:
         stops.append(stop)
@@ -177,9 +202,11 @@ def test_the_compiled_playout_hands_over_to_the_solver(monkeypatch: pytest.Monke
         solved.append(len(game.tricks))
         real_solve(game, seat)
 
-    monkeypatch.setattr(greedy_eighty, "finish", spy)
+    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
     monkeypatch.setattr(ismcts_module.endgame, "finish_hand", solve)
-    view, legal = next((v, la) for v, la in _spots(40) if v["phase"] == "play" and len(v["tricks"]) < 5)
+    view, legal = next(
+        (v, la) for v, la in _spots(game_id, 40) if v["phase"] == "play" and len(v["tricks"]) < TRICKS[game_id] - 3
+    )
     IsmctsBot(iterations=10, endgame=2, infer=0).choose(view, legal, random.Random(1))
     assert stops and set(stops) == {2}
-    assert solved and set(solved) == {8}
+    assert solved and set(solved) == {TRICKS[game_id] - 2}
