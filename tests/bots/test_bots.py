@@ -197,3 +197,42 @@ def test_eighty_greedy_unseen_is_the_set_less_every_tile_seen() -> None:
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
     assert checked > 1000
+
+
+def test_eighty_greedy_estimate_counts_the_outranking_trumps_as_defined() -> None:
+    """Greedy Eighty's bid estimate, counted over the trump tiles alone, equals the plain definition.
+
+    The definition: subtract the hand from the whole set and count, for each of the hand's
+    trumps, the unseen trumps of higher power. Every bid of a search's playouts asks this
+    six times, so it is counted the short way; the floats must be equal, not close, since
+    the bids compare them.
+    """
+    from collections import Counter
+
+    from boneyard.bots.greedy import eighty as greedy_eighty
+    from boneyard.games.eighty.engine import COUNT, TRUMP_SUIT, power
+
+    def defined(hand: list[Any], trump: int, doubles: bool) -> float:
+        rest = Counter(greedy_eighty._FULL)
+        rest.subtract(hand)
+        trumps = [t for t in hand if t.has(trump)]
+        tricks = 0.0
+        for t in trumps:
+            mine = power(t, TRUMP_SUIT, trump, doubles)
+            higher = sum(
+                n for u, n in rest.items() if n > 0 and u.has(trump) and power(u, TRUMP_SUIT, trump, doubles) > mine
+            )
+            tricks += greedy_eighty._TRUMP_ODDS[min(higher, len(greedy_eighty._TRUMP_ODDS) - 1)]
+        tricks += max(0, len(trumps) - 3) * 0.4
+        tricks += sum(0.6 for t in hand if t.is_double and not t.has(trump))
+        count = sum(COUNT.get(t, 0) * (0.9 if t.has(trump) or t.is_double else 0.5) for t in hand)
+        return 2 * tricks + count + greedy_eighty.PARTNER_SHARE
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        deck = list(greedy_eighty._FULL)
+        rng.shuffle(deck)
+        hand = sorted(deck[: rng.randint(1, 12)], key=lambda t: t.key, reverse=True)
+        for trump in range(1, 7):
+            for doubles in (False, True):
+                assert greedy_eighty.estimate(hand, trump, doubles) == defined(hand, trump, doubles)

@@ -83,16 +83,38 @@ def unseen(view: dict[str, Any]) -> Counter[Tile]:
     return Counter({t: n for t, n in pool.items() if n > 0})
 
 
+_TRUMP_POWERS: dict[tuple[int, bool], list[tuple[int, int, int]]] = {}
+
+
+def _trump_powers(trump: int, doubles: bool) -> list[tuple[int, int, int]]:
+    """(key, power as a trump, copies in the set) of every distinct trump tile, built once per setting."""
+    found = _TRUMP_POWERS.get((trump, doubles))
+    if found is None:
+        found = _TRUMP_POWERS[(trump, doubles)] = [
+            (u.key, power(u, TRUMP, trump, doubles), n) for u, n in _FULL_COUNTS.items() if u.has(trump)
+        ]
+    return found
+
+
 def estimate(hand: Sequence[Tile], trump: int, doubles: bool) -> float:
-    """Points this hand and an average partner should win with ``trump`` as trumps."""
-    rest = _FULL_COUNTS.copy()
-    rest.subtract(hand)
+    """Points this hand and an average partner should win with ``trump`` as trumps.
+
+    The unseen trumps that outrank each of the hand's trumps are counted over the trump
+    tiles alone (:func:`_trump_powers`): every bid and trump call of a search's playouts
+    asks this six times.
+    """
     trumps = [t for t in hand if t.has(trump)]
     tricks = 0.0
-    for t in trumps:
-        mine = power(t, TRUMP, trump, doubles)
-        higher = sum(n for u, n in rest.items() if n > 0 and u.has(trump) and power(u, TRUMP, trump, doubles) > mine)
-        tricks += _TRUMP_ODDS[min(higher, len(_TRUMP_ODDS) - 1)]
+    if trumps:
+        held: dict[int, int] = {}
+        for t in trumps:
+            held[t.key] = held.get(t.key, 0) + 1
+        ranked = _trump_powers(trump, doubles)
+        powers = tables(trump, doubles).power[TRUMP]
+        for t in trumps:
+            mine = powers[t.key]
+            higher = sum(n - held.get(k, 0) for k, p, n in ranked if p > mine)
+            tricks += _TRUMP_ODDS[min(higher, len(_TRUMP_ODDS) - 1)]
     tricks += max(0, len(trumps) - 3) * 0.4
     tricks += sum(0.6 for t in hand if t.is_double and not t.has(trump))
     count = sum(COUNT.get(t, 0) * (0.9 if t.has(trump) or t.is_double else 0.5) for t in hand)
