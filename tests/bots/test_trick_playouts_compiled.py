@@ -210,3 +210,28 @@ def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch
     IsmctsBot(iterations=10, endgame=2, infer=0).choose(view, legal, random.Random(1))
     assert stops and set(stops) == {2}
     assert solved and set(solved) == {TRICKS[game_id] - 2}
+
+
+@needs_c
+@pytest.mark.parametrize("game_id", sorted(GREEDY))
+def test_the_coach_values_are_the_same_with_the_compiled_playouts(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coach plays its rounds with the compiled playouts: same values, to the last bit."""
+    spots = [(v, la) for v, la in _spots(game_id, 30) if v["phase"] == "play"][:4]
+    assert spots
+    real = GREEDY[game_id].finish
+    played: list[bool] = []
+
+    def spy(game: Any, stop: int = 0) -> bool:
+        played.append(real(game, stop))
+        return played[-1]
+
+    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
+    fast = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
+    assert any(played), "the coach did not use the compiled playout"
+    monkeypatch.setattr(GREEDY[game_id], "finish", None)
+    slow = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
+    assert [[(str(j.action), j.samples) for j in a] for a in fast] == [
+        [(str(j.action), j.samples) for j in a] for a in slow
+    ]
