@@ -236,14 +236,14 @@ def _keep_bytes(trump: int) -> bytes:
 
 
 def finish(game: Any, stop: int = 0) -> bool:
-    """``ismcts`` knob: greedy plays the rest of the hand's tricks in one compiled call.
+    """``ismcts`` knob: the hand's remaining tricks as greedy plays them, picked in one C call.
 
-    The same plays, in the same order, as :func:`choose` would pick one call at a time
-    (``tests/bots`` compare them over thousands of positions), each played on ``game``
-    through the engine, which checks and scores them. With ``stop`` > 0 it stops when that
-    many tricks are left (for the exact endgame solver). ``game`` is one of the search's
-    sampled games, read through its seats' views and its tile locations. ``False`` when it
-    played nothing: not in the play phase, the stop already reached, or the module not built.
+    Rounce's counterpart of greedy Eighty's ``finish``: ``_rounce_playout.c`` picks the
+    plays (checked against :func:`choose` in ``tests/bots``), and the engine applies and
+    scores each one. ``stop`` > 0 leaves that many tricks to the exact solver. The game is
+    a sampled world, read through its tile locations and its seats' views (what each seat
+    discarded). ``False`` when nothing was played: not the play phase, the stop reached,
+    or the module not built.
     """
     if _compiled is None or game.is_over:
         return False
