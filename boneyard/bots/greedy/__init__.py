@@ -49,6 +49,19 @@ def policy(game_id: str) -> Any:
     return _POLICIES.get(game_id)
 
 
+def play_phase_view(game: Any, built: bool) -> dict[str, Any] | None:
+    """The view of the seat to play when ``game`` is in its play phase, else ``None``.
+
+    Where a game's compiled trick playout (its ``finish`` knob) starts: never while the
+    module is not ``built`` or the game is over, and never in the bids or calls, which
+    stay with the heuristic's Python.
+    """
+    if not built or game.is_over:
+        return None
+    view: dict[str, Any] = game.view(game.current_player)
+    return view if view["phase"] == "play" else None
+
+
 class GreedyBot:
     """Plays each game's documented heuristic (see ``docs/bots.md``)."""
 

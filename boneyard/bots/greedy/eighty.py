@@ -42,6 +42,7 @@ from ...games.eighty.engine import (
 )
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
+from . import play_phase_view
 
 _compiled: ModuleType | None
 try:  # built from _eighty_playout.c at install time; without it ismcts plays out through the engine
@@ -264,12 +265,10 @@ def finish(game: Any, stop: int = 0) -> bool:
     sampled games, read through a view and its tile locations. ``False`` when it played
     nothing: not in the play phase, the stop already reached, or the module not built.
     """
-    if _compiled is None or game.is_over:
+    view = play_phase_view(game, _compiled is not None)
+    if view is None or _compiled is None:
         return False
-    seat = game.current_player
-    view = game.view(seat)
-    if view["phase"] != "play":
-        return False
+    seat = view["seat"]
     trick = view["trick"]
     out = view["sitting_out"]
     after = [1, 2, 3, 0]

@@ -24,6 +24,7 @@ from typing import Any
 
 from ...games.rounce.engine import Placed, RounceAction, beats, legal_plays, placement, trick_winner
 from ...tiles import Tile, double_six, tile_of
+from . import play_phase_view
 
 _compiled: ModuleType | None
 try:  # built from _rounce_playout.c at install time; without it ismcts plays out through the engine
@@ -245,12 +246,10 @@ def finish(game: Any, stop: int = 0) -> bool:
     discarded). ``False`` when nothing was played: not the play phase, the stop reached,
     or the module not built.
     """
-    if _compiled is None or game.is_over:
+    view = play_phase_view(game, _compiled is not None)
+    if view is None or _compiled is None:
         return False
-    seat = game.current_player
-    view = game.view(seat)
-    if view["phase"] != "play":
-        return False
+    seat = view["seat"]
     n = game.players
     trick = view["trick"]
     turn_up = 255 if view["turn_up_taken"] else tile(view["turn_up"]).key
