@@ -249,6 +249,8 @@ static int playout(State *s, const Tables *t, unsigned char *out)
     while (s->done < TRICKS && !(s->stop && TRICKS - s->done <= s->stop)) {
         int opts[NK], led = s->n ? t->lead[s->tkey[0]] : -1;
         int m = options(s, t, s->cur, led, opts);
+        if (!m)
+            return -1;
         int key = m == 1 ? opts[0] : choose(s, t);
         int seat = s->cur;
         out[played++] = (unsigned char)key;
@@ -322,6 +324,7 @@ static int parse(State *s, const unsigned char *b, Py_ssize_t len)
 
 static PyObject *play(PyObject *self, PyObject *args)
 {
+    (void)self;
     Py_buffer state_buf, table_buf;
     if (!PyArg_ParseTuple(args, "y*y*", &state_buf, &table_buf))
         return NULL;
@@ -341,6 +344,10 @@ static PyObject *play(PyObject *self, PyObject *args)
                 ints + 2 * NK + 2 * NSUITS * NK};
     unsigned char out[SEATS * TRICKS];
     int played = playout(&s, &t, out);
+    if (played < 0) {
+        PyErr_SetString(PyExc_ValueError, "a seat to play holds no tile: the Eighty playout state is inconsistent");
+        goto done;
+    }
     result = PyBytes_FromStringAndSize((const char *)out, played);
 done:
     PyBuffer_Release(&state_buf);

@@ -125,6 +125,10 @@ def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
         compiled.play(b"\x00\x04", tables)
     with pytest.raises(ValueError, match="tables must be"):
         compiled.play(bytes(12), b"short")
+    # well formed, but the seat to play holds nothing
+    empty = bytes([0, 4, 0, 0, 1, 0, 3, 1, 2, 3, 0, 0, 0, 0, 0, 0, *([0] * 64)])
+    with pytest.raises(ValueError, match="holds no tile"):
+        compiled.play(empty, tables)
     rounce = greedy_rounce._compiled
     assert rounce is not None
     keep = greedy_rounce._keep_bytes(4)
@@ -132,6 +136,8 @@ def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
         rounce.play(bytes([4, 0, 4, 0, 0, 255, 0, 0, 1, 3]), keep)
     with pytest.raises(ValueError, match="tile values must be"):
         rounce.play(bytes(7), b"short")
+    with pytest.raises(ValueError, match="holds no tile"):
+        rounce.play(bytes([2, 0, 4, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0]), keep)
 
 
 def _spots(game_id: str, count: int) -> list[tuple[dict[str, Any], list[Any]]]:
