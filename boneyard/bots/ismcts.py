@@ -8,7 +8,8 @@ seat's reward to the nodes where that seat moved.
 
 The playout policy (``rollout``) is the game's cheap playout policy where its greedy
 module has one (``playout``: montana, whose full greedy costs milliseconds a move), else
-the ``greedy`` bot; ``random`` plays uniformly. The playout runs to the end of the
+the ``greedy`` bot (whose stretch of tricks a game may play in one compiled call, its
+``finish`` knob: Eighty, Rounce); ``random`` plays uniformly. The playout runs to the end of the
 current hand (or the game), never further, or stops after ``depth`` actions (default:
 the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
 ``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
