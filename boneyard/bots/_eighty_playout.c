@@ -19,12 +19,11 @@
  * The table buffer (native ints): lead[64], member[9][64], power[9][64], keep2[64]
  * (twice keep_value, a whole number), count[64] (count points of a tile).
  *
- * The state buffer (bytes): 0 seat to move, 1 trick size (4, or 3 in Nel-O), 2 tricks
- * finished, 3 stop when this many tricks are left (0: play to the hand's end), 4 bidder,
- * 5 Nel-O (0/1), 6 trump number (0: none), 7..10 the seat after each seat, 11 plays in the
- * current trick n, then n (seat, key) pairs, then per seat: hand size k, then k keys.
- * pool[] (tiles not yet played: every hand and the two lying out) comes as 64 counts
- * after the hands.
+ * The state buffer (bytes): 0 seat to move, 1 the seat sitting out (Nel-O's partner;
+ * 255: none, and no Nel-O), 2 tricks finished, 3 stop when this many tricks are left
+ * (0: play to the hand's end), 4 bidder, 5 trump number (0: none), 6 plays in the
+ * current trick n, then n (seat, key) pairs, then per seat: hand size k, then k keys,
+ * then the tiles lying out: their count, then their keys.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,11 +44,10 @@ typedef struct {
 } Tables;
 
 typedef struct {
-    int cur, trick_size, done, stop, bidder, nello, trump;
-    int after[SEATS];
+    int cur, out, done, stop, bidder, nello, trump, trick_size;
     int n, tseat[SEATS], tkey[SEATS];
     int hand[SEATS][NK];
-    int pool[NK];
+    int pool[NK]; /* tiles not yet played: every hand and the two lying out */
 } State;
 
 static int HIGH[NK], LOW[NK];
@@ -124,11 +122,10 @@ static void winning(const State *s, const Tables *t, int led, int *seat, int *be
         }
 }
 
-static int choose_nello(const State *s, const Tables *t, int seat)
+static int choose_nello(const State *s, const Tables *t, const int *opts, int m)
 {
-    int opts[NK];
     if (!s->n) {
-        int m = options(s, t, seat, -1, opts), best = opts[0];
+        int best = opts[0];
         for (int i = 1; i < m; i++) {
             int k = opts[i];
             if (HIGH[k] < HIGH[best] || (HIGH[k] == HIGH[best] && LOW[k] < LOW[best]))
@@ -137,7 +134,6 @@ static int choose_nello(const State *s, const Tables *t, int seat)
         return best;
     }
     int led = t->lead[s->tkey[0]], who, top;
-    int m = options(s, t, seat, led, opts);
     winning(s, t, led, &who, &top);
     const int *pw = t->power + led * NK;
     int best = -1;
@@ -157,10 +153,9 @@ static int choose_nello(const State *s, const Tables *t, int seat)
     return best;
 }
 
-static int choose_lead(const State *s, const Tables *t, int seat)
+static int choose_lead(const State *s, const Tables *t, int seat, const int *opts, int m)
 {
-    int opts[NK], beaten[NK], led[NK];
-    int m = options(s, t, seat, -1, opts);
+    int beaten[NK], led[NK];
     int sure[NK], ns = 0, trumps[NK], nt = 0, plain[NK], np = 0;
     for (int i = 0; i < m; i++) {
         int k = opts[i];
@@ -202,11 +197,9 @@ static int choose_lead(const State *s, const Tables *t, int seat)
     return best;
 }
 
-static int choose_follow(const State *s, const Tables *t, int seat)
+static int choose_follow(const State *s, const Tables *t, int seat, const int *opts, int m)
 {
-    int opts[NK];
     int led = t->lead[s->tkey[0]], who, top;
-    int m = options(s, t, seat, led, opts);
     winning(s, t, led, &who, &top);
     const int *pw = t->power + led * NK;
     int players_left = 3 - s->n, count_in = 0;
@@ -234,12 +227,20 @@ static int choose_follow(const State *s, const Tables *t, int seat)
     return least_keep(t, opts, m);
 }
 
-static int choose(const State *s, const Tables *t)
+/* Greedy's choice among the legal plays ``opts`` of the seat to move. */
+static int choose(const State *s, const Tables *t, const int *opts, int m)
 {
     int seat = s->cur;
     if (s->nello && s->bidder == seat)
-        return choose_nello(s, t, seat);
-    return s->n ? choose_follow(s, t, seat) : choose_lead(s, t, seat);
+        return choose_nello(s, t, opts, m);
+    return s->n ? choose_follow(s, t, seat, opts, m) : choose_lead(s, t, seat, opts, m);
+}
+
+/* The seat after ``seat`` in the play: the next one round, passing over Nel-O's partner. */
+static int next_seat(const State *s, int seat)
+{
+    int nxt = (seat + 1) % SEATS;
+    return nxt == s->out ? (nxt + 1) % SEATS : nxt;
 }
 
 /* Play greedy's tiles until the hand ends or ``stop`` tricks are left; the keys played. */
@@ -251,7 +252,7 @@ static int playout(State *s, const Tables *t, unsigned char *out)
         int m = options(s, t, s->cur, led, opts);
         if (!m)
             return -1;
-        int key = m == 1 ? opts[0] : choose(s, t);
+        int key = m == 1 ? opts[0] : choose(s, t, opts, m);
         int seat = s->cur;
         out[played++] = (unsigned char)key;
         s->hand[seat][key]--;
@@ -260,7 +261,7 @@ static int playout(State *s, const Tables *t, unsigned char *out)
         s->tkey[s->n] = key;
         s->n++;
         if (s->n < s->trick_size) {
-            s->cur = s->after[seat];
+            s->cur = next_seat(s, seat);
             continue;
         }
         int who, top;
@@ -277,24 +278,20 @@ static int playout(State *s, const Tables *t, unsigned char *out)
 static int parse(State *s, const unsigned char *b, Py_ssize_t len)
 {
     memset(s, 0, sizeof(*s));
-    if (len < 12)
+    if (len < 7)
         return 0;
     s->cur = b[0];
-    s->trick_size = b[1];
+    s->out = b[1] == 255 ? -1 : b[1];
     s->done = b[2];
     s->stop = b[3];
     s->bidder = b[4];
-    s->nello = b[5];
-    s->trump = b[6];
-    for (int i = 0; i < SEATS; i++)
-        s->after[i] = b[7 + i];
-    s->n = b[11];
-    Py_ssize_t at = 12;
-    if (s->cur >= SEATS || s->trick_size < 3 || s->trick_size > SEATS || s->n >= s->trick_size || s->bidder >= SEATS)
+    s->trump = b[5];
+    s->n = b[6];
+    s->nello = s->out >= 0; /* only Nel-O has a seat sitting out */
+    s->trick_size = s->nello ? SEATS - 1 : SEATS;
+    Py_ssize_t at = 7;
+    if (s->cur >= SEATS || s->out >= SEATS || s->cur == s->out || s->n >= s->trick_size || s->bidder >= SEATS)
         return 0;
-    for (int i = 0; i < SEATS; i++)
-        if (s->after[i] >= SEATS)
-            return 0;
     if (at + 2 * s->n > len)
         return 0;
     for (int i = 0; i < s->n; i++) {
@@ -303,7 +300,7 @@ static int parse(State *s, const unsigned char *b, Py_ssize_t len)
         if (s->tkey[i] >= NK)
             return 0;
     }
-    for (int p = 0; p < SEATS; p++) {
+    for (int p = 0; p <= SEATS; p++) { /* the four hands, then the tiles lying out */
         if (at >= len)
             return 0;
         int k = b[at++];
@@ -312,14 +309,13 @@ static int parse(State *s, const unsigned char *b, Py_ssize_t len)
         for (int i = 0; i < k; i++) {
             if (b[at] >= NK)
                 return 0;
-            s->hand[p][b[at++]]++;
+            int key = b[at++];
+            s->pool[key]++;
+            if (p < SEATS)
+                s->hand[p][key]++;
         }
     }
-    if (at + NK != len)
-        return 0;
-    for (int k = 0; k < NK; k++)
-        s->pool[k] = b[at++];
-    return 1;
+    return at == len;
 }
 
 static PyObject *play(PyObject *self, PyObject *args)

@@ -122,11 +122,13 @@ def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
     assert compiled is not None
     tables = greedy_eighty._table_bytes(3, False)
     with pytest.raises(ValueError, match="malformed Eighty playout state"):
-        compiled.play(b"\x00\x04", tables)
+        compiled.play(b"\x00\xff", tables)
+    with pytest.raises(ValueError, match="malformed Eighty playout state"):  # Nel-O's partner never plays
+        compiled.play(bytes([2, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0]), tables)
     with pytest.raises(ValueError, match="tables must be"):
         compiled.play(bytes(12), b"short")
     # well formed, but the seat to play holds nothing
-    empty = bytes([0, 4, 0, 0, 1, 0, 3, 1, 2, 3, 0, 0, 0, 0, 0, 0, *([0] * 64)])
+    empty = bytes([0, 255, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0])
     with pytest.raises(ValueError, match="holds no tile"):
         compiled.play(empty, tables)
     rounce = greedy_rounce._compiled

@@ -268,31 +268,18 @@ def finish(game: Any, stop: int = 0) -> bool:
     view = play_phase_view(game, _compiled is not None)
     if view is None or _compiled is None:
         return False
-    seat = view["seat"]
     trick = view["trick"]
     out = view["sitting_out"]
-    after = [1, 2, 3, 0]
-    if out is not None:
-        after[(out - 1) % 4] = (out + 1) % 4
     trump = view["trump"] or 0
     state = bytearray(
-        [seat, 3 if out is not None else 4, len(view["tricks"]), stop, view["bidder"], int(view["nello"]), trump]
+        [view["seat"], 255 if out is None else out, len(view["tricks"]), stop, view["bidder"], trump, len(trick)]
     )
-    state.extend(after)
-    state.append(len(trick))
     for p in trick:
         state.extend((p["seat"], tile(p["tile"]).key))
-    pool = [0] * 64
     places = game.tile_locations()
-    for s in range(4):
-        hand = places[f"hand {s}"]
-        state.append(len(hand))
-        for t in hand:
-            state.append(t.key)
-            pool[t.key] += 1
-    for t in places["lying out"]:
-        pool[t.key] += 1
-    state.extend(pool)
+    for name in ("hand 0", "hand 1", "hand 2", "hand 3", "lying out"):
+        state.append(len(places[name]))
+        state.extend(t.key for t in places[name])
     keys = _compiled.play(bytes(state), _table_bytes(trump, bool(view["rules"].get("doubles_suit", False))))
     for k in keys:
         game.apply(PLAYS[k])
