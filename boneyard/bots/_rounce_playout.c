@@ -45,7 +45,7 @@ typedef struct {
     int key, named; /* named: the suit a plain lead is named as, NONE for a plain "play" */
 } Option;
 
-static int HIGH[NK], LOW[NK];
+static int HIGH[NK], LOW[NK], IS_TILE[NK]; /* IS_TILE: the key is a tile of the set */
 
 static int has(int key, int number)
 {
@@ -142,7 +142,7 @@ static int legal(const State *s, int seat, Option *out)
 
 static int unseen(const State *s, int seat, int k)
 {
-    return !(s->public_seen[k] || s->hand[seat][k] || s->discard[seat][k]) && k / 8 >= k % 8 && k / 8 <= 6;
+    return IS_TILE[k] && !(s->public_seen[k] || s->hand[seat][k] || s->discard[seat][k]);
 }
 
 /* _threats() times two: how many unseen tiles could beat the play (a possible ruff counts half). */
@@ -385,6 +385,7 @@ PyMODINIT_FUNC PyInit__rounce_playout(void)
     for (int k = 0; k < NK; k++) {
         HIGH[k] = k / 8;
         LOW[k] = k % 8;
+        IS_TILE[k] = HIGH[k] <= 6 && LOW[k] <= HIGH[k];
     }
     return PyModule_Create(&MODULE);
 }
