@@ -39,7 +39,7 @@ from ..api import sample_game
 from ..errors import IllegalAction
 from ..games import game_class
 from . import endgame
-from .greedy import GreedyBot, policy
+from .greedy import GreedyBot, finisher, policy
 from .ismcts import margin_scale
 
 ENDGAME_TRICKS = {"eighty": 3, "rounce": 3}  # tricks left at which the exact solver takes over
@@ -121,8 +121,7 @@ def analyse(
     results: list[list[float]] = [[] for _ in legal_actions]
     knobs = policy(game_id)
     chooser: Chooser = knobs.playout if knobs is not None and hasattr(knobs, "playout") else GreedyBot().choose
-    # greedy's compiled stretch of plays (Eighty, Rounce): the same plays, far cheaper
-    finish = getattr(knobs, "finish", None) if knobs is not None and not hasattr(knobs, "playout") else None
+    finish = finisher(knobs)  # greedy's compiled stretch of plays (Eighty, Rounce): the same plays, far cheaper
     done = failures = 0
     started = time.perf_counter()
     while True:

@@ -58,7 +58,7 @@ from typing import Any, cast
 
 from ..games import game_class
 from . import endgame
-from .greedy import GreedyBot, policy
+from .greedy import GreedyBot, finisher, policy
 from .inference import Inference, candidates_for
 
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
@@ -466,9 +466,9 @@ class IsmctsBot:
         plays greedy one Python call at a time, as the search did before the knob) or a
         playout ``depth``.
         """
-        if self.rollout != "auto" or depth is not None or knobs is None or hasattr(knobs, "playout"):
+        if self.rollout != "auto" or depth is not None:
             return None
-        return cast(Callable[[Any, int], bool] | None, getattr(knobs, "finish", None))
+        return cast(Callable[[Any, int], bool] | None, finisher(knobs))
 
     def _playout(
         self,

@@ -49,6 +49,18 @@ def policy(game_id: str) -> Any:
     return _POLICIES.get(game_id)
 
 
+def finisher(knobs: Any) -> Any:
+    """A game's compiled greedy playout (its ``finish`` knob), or ``None``.
+
+    Only where the playout is greedy's own: a game with a cheaper ``playout`` policy plays
+    that instead, so its ``finish`` (if any) would play different moves. The search and
+    the coach both ask here.
+    """
+    if knobs is None or hasattr(knobs, "playout"):
+        return None
+    return getattr(knobs, "finish", None)
+
+
 def play_phase_view(game: Any, built: bool) -> dict[str, Any] | None:
     """The view of the seat to play when ``game`` is in its play phase, else ``None``.
 
