@@ -121,7 +121,7 @@ def analyse(
     results: list[list[float]] = [[] for _ in legal_actions]
     knobs = policy(game_id)
     chooser: Chooser = knobs.playout if knobs is not None and hasattr(knobs, "playout") else GreedyBot().choose
-    finish = finisher(knobs)  # greedy's compiled stretch of plays (Eighty, Rounce): the same plays, far cheaper
+    finish = finisher(knobs)  # the chooser's stretch of plays in one call (Eighty, Rounce, Montana): far cheaper
     done = failures = 0
     started = time.perf_counter()
     while True:
@@ -180,8 +180,8 @@ def _play_out(
 ) -> None:
     """Play the world on to the end of hand ``hand``: greedy, then the exact endgame where there is one.
 
-    ``finish``: the game's compiled greedy playout (its ``finish`` knob), which plays
-    greedy's own choices up to the solver's trick count in one call.
+    ``finish``: the game's fast playout (its ``finish`` knob), which plays the chooser's
+    own choices up to the solver's trick count in one call.
     """
     last = ENDGAME_TRICKS.get(game.id, 0)
     for _ in range(MAX_PLAYOUT):

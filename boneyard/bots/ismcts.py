@@ -8,8 +8,10 @@ seat's reward to the nodes where that seat moved.
 
 The playout policy (``rollout``) is the game's cheap playout policy where its greedy
 module has one (``playout``: montana, whose full greedy costs milliseconds a move), else
-the ``greedy`` bot (whose stretch of tricks a game may play in one compiled call, its
-``finish`` knob: Eighty, Rounce); ``random`` plays uniformly. The playout runs to the end of the
+the ``greedy`` bot; by default a game may play a playout's stretch of that policy's
+moves in one call, its ``finish`` knob (compiled in Eighty and Rounce, read from the
+engine's state in Montana). ``policy`` plays the same policy one call a move through
+the seats' views, ``greedy`` the greedy bot one call a move, ``random`` uniformly. The playout runs to the end of the
 current hand (or the game), never further, or stops after ``depth`` actions (default:
 the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
 ``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
@@ -64,6 +66,7 @@ from .inference import Inference, candidates_for
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
 # greedy module sets no ``MARGIN_SCALE``.
 DEFAULT_MARGIN_SCALE = 20.0
+ROLLOUTS = ("auto", "policy", "greedy", "random")  # see IsmctsBot: the playout policy's names
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
@@ -123,8 +126,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts iterations must be a positive whole number, got {iterations!r}")
         if ms is not None and float(ms) <= 0:
             raise ValueError(f"ismcts ms must be a positive number of milliseconds, got {ms!r}")
-        if rollout not in ("auto", "greedy", "random"):
-            raise ValueError(f"ismcts rollout must be 'auto', 'greedy' or 'random', got {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
             raise ValueError(f"ismcts depth must be a whole number of actions >= 0, got {depth!r}")
         if evidence is not None and float(evidence) < 0:
@@ -453,18 +456,18 @@ class IsmctsBot:
         """The playout policy: ``None`` for uniform random play."""
         if self.rollout == "random":
             return None
-        if self.rollout == "auto" and knobs is not None and hasattr(knobs, "playout"):
+        if self.rollout in ("auto", "policy") and knobs is not None and hasattr(knobs, "playout"):
             return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
         return self._greedy.choose
 
     def _finisher(self, knobs: Any, depth: int | None) -> Callable[[Any, int], bool] | None:
-        """The game's compiled greedy playout (its ``finish`` knob), if the playout is greedy's own.
+        """The game's fast playout (its ``finish`` knob), used with the default ``rollout``.
 
-        ``finish(game, stop)`` plays greedy's choices to the hand's end (or until ``stop``
-        tricks are left) in one call: the same actions the ``greedy`` rollout would take,
-        far cheaper. Not used when the bot was given its own ``rollout`` (``rollout=greedy``
-        plays greedy one Python call at a time, as the search did before the knob) or a
-        playout ``depth``.
+        ``finish(game, stop)`` plays the playout policy's choices to the hand's end (or until
+        ``stop`` tricks are left) in one call: the same actions the policy would take one
+        call a move, far cheaper. Not used when the bot was given its own ``rollout``
+        (``rollout=policy`` plays the same policy one Python call a move, as the search did
+        before the knob) or a playout ``depth``.
         """
         if self.rollout != "auto" or depth is not None:
             return None

@@ -50,15 +50,13 @@ def policy(game_id: str) -> Any:
 
 
 def finisher(knobs: Any) -> Any:
-    """A game's compiled greedy playout (its ``finish`` knob), or ``None``.
+    """A game's fast playout (its ``finish`` knob), or ``None``.
 
-    Only where the playout is greedy's own: a game with a cheaper ``playout`` policy plays
-    that instead, so its ``finish`` (if any) would play different moves. The search and
-    the coach both ask here.
+    ``finish(game, stop)`` must play exactly the moves of the game's playout policy: its
+    ``playout`` knob where it has one (Montana), else greedy's ``choose`` (Eighty and
+    Rounce, compiled). The search and the coach both ask here.
     """
-    if knobs is None or hasattr(knobs, "playout"):
-        return None
-    return getattr(knobs, "finish", None)
+    return None if knobs is None else getattr(knobs, "finish", None)
 
 
 def play_phase_view(game: Any, built: bool) -> dict[str, Any] | None:

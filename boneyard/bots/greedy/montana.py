@@ -187,15 +187,22 @@ def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rand
         return quad
     if not discards:
         return passing if passing is not None else legal_actions[0]
-    # per suit (the high end), copies of each low end, padded so that low - 2 .. low + 2 index safely
-    suits = [[0] * 11 for _ in range(7)]
-    for text in view["hand"]:
-        t = tile(text)
+    return _loosest([tile(text) for text in view["hand"]], [(tile(k.split()[1]), a) for k, a in discards])
+
+
+def _loosest(hand: Sequence[Tile], discards: Sequence[tuple[Tile, Any]]) -> Any:
+    """The discard (a ``(tile, action)`` pair's action) of the tile least tied to its suit in ``hand``.
+
+    Tied by copies (2 each), then neighbours one apart (1 each side) and two apart (0.5):
+    the lowest score goes, then a tile of an upper suit (lower-suit sets score double),
+    then the first by name.
+    """
+    suits = [[0] * 11 for _ in range(7)]  # per suit (the high end), copies of each low end, padded by 2
+    for t in hand:
         suits[t.high][t.low + 2] += 1
     best = None
     best_key: tuple[float, bool, str] | None = None
-    for k, a in discards:
-        t = tile(k.split()[1])
+    for t, a in discards:
         row = suits[t.high]
         low = t.low + 2
         key = (
@@ -204,11 +211,52 @@ def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rand
             + (1.0 if row[low + 1] else 0.0)
             + 0.5 * ((1 if row[low - 2] else 0) + (1 if row[low + 2] else 0)),
             t.high < 4,
-            k,
+            str(t),
         )
         if best_key is None or key < best_key:
             best, best_key = a, key
     return best
+
+
+def finish(game: Any, stop: int = 0) -> bool:
+    """``ismcts`` knob: the hand played to its end with :func:`playout`'s choices, in one call.
+
+    The same actions, in the same order, as calling :func:`playout` on every seat's view
+    (checked in ``tests/bots``), but read from the sampled world's own state (each seat's
+    hand, the actions' kind and tile) instead of a view built and parsed every move: that
+    was most of a search iteration. ``stop`` is for the trick games' solver; Montana has
+    none, so it is ignored. ``False`` when nothing was played (the hand already over).
+    """
+    hand = game.hand_number
+    played = False
+    while not game.is_over and game.hand_number == hand:
+        actions = game.legal_actions()
+        game.apply(actions[0] if len(actions) == 1 else _playout_pick(game.hands[game.current_player], actions))
+        played = True
+    return played
+
+
+def _playout_pick(hand: Sequence[Tile], actions: Sequence[Any]) -> Any:
+    """:func:`playout`'s choice among the engine's ``MontanaAction``s, for a seat holding ``hand``."""
+    outs = quad = passing = None
+    discards: list[Any] = []
+    for a in actions:
+        kind = a.kind
+        if kind == "out" or kind == "claim out":
+            outs = outs or a
+        elif kind == "quad" or kind == "add":
+            quad = quad or a
+        elif kind == "discard":
+            discards.append(a)
+        elif kind == "pass":
+            passing = a
+    if outs is not None:
+        return outs
+    if quad is not None:
+        return quad
+    if not discards:
+        return passing if passing is not None else actions[0]
+    return _loosest(hand, [(a.tile, a) for a in discards])
 
 
 # ----- defence (read by ismcts; see defend) ------------------------------------------
