@@ -12,12 +12,13 @@ still mean something; wall time is shown beside it.
 
 The last column is the number of ismcts playouts a 200 ms decision affords through the
 engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
-the same search with a game's own compiled playouts (two-box's ``outcomes`` knob, the C
+the same search with a game's own fast playouts (two-box's ``outcomes`` knob, the C
 file ``bots/_twobox_playout.c``; the ``finish`` knob of Eighty and Rounce,
-``bots/_eighty_playout.c`` and ``_rounce_playout.c``) switched off, so every playout
-goes through ``legal_actions()`` and ``apply()`` with one greedy call a move. For
-two-box it is the figure to hold against the C playouts' count (about 19,000 a
-decision); for Eighty and Rounce, against the iterations column.
+``bots/_eighty_playout.c`` and ``_rounce_playout.c``, and of Montana, which reads the
+sampled world's state) switched off, so every playout goes through ``legal_actions()``
+and ``apply()`` with one call of the playout policy a move, on a view. For two-box it is
+the figure to hold against the C playouts' count (about 19,000 a decision); for Eighty,
+Rounce and Montana, against the iterations column.
 """
 
 from __future__ import annotations
