@@ -89,20 +89,26 @@ def _spots(count: int) -> list[tuple[dict[str, Any], list[Any]]]:
     return out[:count]
 
 
-def test_the_search_with_the_fast_playout_is_todays_search_made_cheaper(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each call of Montana's ``finish`` returned while the test ran (a spy around it)."""
+    made: list[bool] = []
+    real = greedy_montana.finish
+
+    def spy(game: Any, stop: int = 0) -> bool:
+        made.append(real(game, stop))
+        return made[-1]
+
+    monkeypatch.setattr(greedy_montana, "finish", spy)
+    return made
+
+
+def test_the_search_with_the_fast_playout_is_todays_search_made_cheaper(calls: list[bool]) -> None:
     """Same iterations, same choices as ``rollout=policy``, and the fast playout really ran.
 
     The policy uses no random numbers, so with an iteration budget both searches play the
     same playouts on the same worlds.
     """
-    calls: list[bool] = []
-    real = greedy_montana.finish
-
-    def spy(game: Any, stop: int = 0) -> bool:
-        calls.append(real(game, stop))
-        return calls[-1]
-
-    monkeypatch.setattr(greedy_montana, "finish", spy)
     fast = IsmctsBot(iterations=30, defence=0)
     slow = IsmctsBot(iterations=30, rollout="policy", defence=0)
     searched = 0
@@ -117,19 +123,13 @@ def test_the_search_with_the_fast_playout_is_todays_search_made_cheaper(monkeypa
     assert searched >= 3, "the search did not use the fast playout"
 
 
-def test_the_coach_values_are_the_same_with_the_fast_playout(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_coach_values_are_the_same_with_the_fast_playout(
+    calls: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The coach plays its rounds with the fast playout: same values, to the last bit."""
     spots = _spots(3)
-    played: list[bool] = []
-    real = greedy_montana.finish
-
-    def spy(game: Any, stop: int = 0) -> bool:
-        played.append(real(game, stop))
-        return played[-1]
-
-    monkeypatch.setattr(greedy_montana, "finish", spy)
     fast = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
-    assert any(played), "the coach did not use the fast playout"
+    assert any(calls), "the coach did not use the fast playout"
     monkeypatch.setattr(greedy_montana, "finish", None)
     slow = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
     assert fast == slow

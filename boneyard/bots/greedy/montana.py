@@ -167,27 +167,41 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
 
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
     """A cheap Montana policy for search playouts (see the module docstring)."""
-    outs = None
-    quad = None
-    discards: list[tuple[str, Any]] = []
-    passing = None
+    moves: list[tuple[str, Tile | None, Any]] = []
     for a in legal_actions:
         k = str(a)
-        if k == "out" or k == "claim out":
+        words = k.split()
+        if words[0] in ("quad", "add", "discard") and len(words) > 1:
+            moves.append(("ready" if k.endswith(" ready") else words[0], tile(words[1]), a))
+        else:
+            moves.append((k, None, a))
+    return _pick([tile(text) for text in view["hand"]], moves)
+
+
+def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Any]]) -> Any:
+    """:func:`playout`'s choice among ``(kind, tile, action)`` moves (the engine's action kinds).
+
+    Go out, else a quad or an add, else discard the loosest tile (:func:`_loosest`), else
+    pass; with none of those, the first move.
+    """
+    outs = quad = passing = None
+    discards: list[tuple[Tile, Any]] = []
+    for kind, t, a in moves:
+        if kind == "out" or kind == "claim out":
             outs = outs or a
-        elif k.startswith(("quad ", "add ")):
+        elif kind == "quad" or kind == "add":
             quad = quad or a
-        elif k.startswith("discard") and not k.endswith("ready"):
-            discards.append((k, a))
-        elif k == "pass":
+        elif kind == "discard" and t is not None:
+            discards.append((t, a))
+        elif kind == "pass":
             passing = a
     if outs is not None:
         return outs
     if quad is not None:
         return quad
     if not discards:
-        return passing if passing is not None else legal_actions[0]
-    return _loosest([tile(text) for text in view["hand"]], [(tile(k.split()[1]), a) for k, a in discards])
+        return passing if passing is not None else moves[0][2]
+    return _loosest(hand, discards)
 
 
 def _loosest(hand: Sequence[Tile], discards: Sequence[tuple[Tile, Any]]) -> Any:
@@ -231,32 +245,13 @@ def finish(game: Any, stop: int = 0) -> bool:
     played = False
     while not game.is_over and game.hand_number == hand:
         actions = game.legal_actions()
-        game.apply(actions[0] if len(actions) == 1 else _playout_pick(game.hands[game.current_player], actions))
+        game.apply(
+            actions[0]
+            if len(actions) == 1
+            else _pick(game.hands[game.current_player], [(a.kind, a.tile, a) for a in actions])
+        )
         played = True
     return played
-
-
-def _playout_pick(hand: Sequence[Tile], actions: Sequence[Any]) -> Any:
-    """:func:`playout`'s choice among the engine's ``MontanaAction``s, for a seat holding ``hand``."""
-    outs = quad = passing = None
-    discards: list[Any] = []
-    for a in actions:
-        kind = a.kind
-        if kind == "out" or kind == "claim out":
-            outs = outs or a
-        elif kind == "quad" or kind == "add":
-            quad = quad or a
-        elif kind == "discard":
-            discards.append(a)
-        elif kind == "pass":
-            passing = a
-    if outs is not None:
-        return outs
-    if quad is not None:
-        return quad
-    if not discards:
-        return passing if passing is not None else actions[0]
-    return _loosest(hand, [(a.tile, a) for a in discards])
 
 
 # ----- defence (read by ismcts; see defend) ------------------------------------------
