@@ -438,7 +438,9 @@ def test_resigning_a_two_player_game_decides_it_at_once(client: TestClient) -> N
 
 def test_a_resigned_player_ranks_last_while_the_others_play_on(client: TestClient) -> None:
     codes = [register(client, n) for n in ("Ann", "Bob")]
-    table_id, _host = create(client, ["human", "human", "bot:greedy"])
+    # two hands: in one hand, a dealer whose two opponents fold takes it without a call, so
+    # the game could end before Ann acts; over two deals she must make a call
+    table_id, _host = create(client, ["human", "human", "bot:greedy"], rules={"max_hands": 2}, next_timeout=0)
     tokens = {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
     for seat, token in tokens.items():
         client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": codes[seat]})
@@ -446,6 +448,7 @@ def test_a_resigned_player_ranks_last_while_the_others_play_on(client: TestClien
     view = room(client, table_id)
     assert view["decided"] is None and view["log"][-1]["text"] == \
         "Bob resigned: the greedy bot plays their seat to the end"
+    assert not state(client, table_id)["is_over"]
     assert client.get("/api/games/rounce/leaderboard").json() == []  # Ann and the bot still play
     play_out(client, table_id, {0: tokens[0]})
     board = wait_for(lambda: client.get("/api/games/rounce/leaderboard").json())
