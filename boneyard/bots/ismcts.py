@@ -317,7 +317,8 @@ class IsmctsBot:
         self.last_iterations = 0
         if seat is None or len(keys) < 2:
             return greedy_action
-        actions = [legal[k] for k in keys]
+        # greedy's choice may be an unlisted play (a whole Rummikub table), so it is kept as is
+        actions = [greedy_action, *(legal[k] for k in keys[1:])]
         rewards: list[list[float]] = [[] for _ in keys]
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)

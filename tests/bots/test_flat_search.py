@@ -45,6 +45,18 @@ def test_flat_search_is_reproducible_from_a_seed(game_id: str) -> None:
         assert first in legal
 
 
+def test_flat_search_compares_an_unlisted_greedy_play() -> None:
+    """Rummikub's greedy may answer with a whole-table play the engine did not list; the
+    flat search compares it with the listed ones and may play it, as the tree search does."""
+    view, legal = decision("rummikub", 2, skip=8)
+    expected = GreedyBot().choose(view, legal, random.Random(0))
+    assert str(expected) not in {str(a) for a in legal}  # the case this test is about
+    chosen = IsmctsBot(iterations=6 * len(legal), shape="flat").choose(view, legal, random.Random(1))
+    assert chosen in legal or chosen == expected
+    world = boneyard.sample_game(view, random.Random(2))
+    world.apply(chosen)  # the engine takes it
+
+
 def test_flat_search_plays_every_candidate_on_the_same_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Common random numbers: one sampled world per round, each candidate on a copy of it."""
     sampled: list[Any] = []
