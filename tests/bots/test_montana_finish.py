@@ -140,3 +140,25 @@ def test_an_unknown_rollout_names_the_choices() -> None:
     IsmctsBot(rollout="policy")
     with pytest.raises(ValueError, match="auto, policy, greedy, random"):
         IsmctsBot(rollout="fast")
+
+
+@pytest.mark.parametrize(
+    ("hand", "legal", "expected"),
+    [
+        # a pair of the discard: claim the triple
+        (["5-3", "5-3", "6-1", "2-0"], ["claim triple", "pass"], "claim triple"),
+        # three of it: the quad rather than the triple
+        (["5-3", "5-3", "5-3", "2-0"], ["claim triple", "claim quad", "pass"], "claim quad"),
+        # going out beats every set
+        (["5-3", "5-3"], ["claim triple", "claim out", "pass"], "claim out"),
+        # a run from two tiles held singly
+        (["5-2", "5-4", "6-1", "2-0"], ["claim run 5-2 5-4", "pass"], "claim run 5-2 5-4"),
+        # a run that would break up a pair: pass
+        (["5-2", "5-2", "5-4", "2-0"], ["claim run 5-2 5-4", "pass"], "pass"),
+        # a triple rather than a run
+        (["5-3", "5-3", "5-2", "5-4"], ["claim run 5-2 5-4", "claim triple", "pass"], "claim triple"),
+    ],
+)
+def test_the_playout_policy_claims_sets(hand: list[str], legal: list[str], expected: str) -> None:
+    """The cheap policy claims what greedy usually claims: quads, triples, runs of single tiles."""
+    assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == expected

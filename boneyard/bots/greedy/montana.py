@@ -17,8 +17,9 @@ player would recognise:
 
 :func:`playout` is a much cheaper policy for the ``ismcts`` bot's playouts (the hand
 analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
-quads and adds as above, never claim otherwise, and discard the tile least connected to
-the rest of its suit in hand (copies, then neighbours one and two apart). Playouts run
+quads and adds as above, claim every quad and triple and the runs made of two tiles held
+singly, and discard the tile least connected to the rest of its suit in hand (copies,
+then neighbours one and two apart). Playouts run
 to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
 the same sampled worlds for every candidate), keeping greedy's choice unless another
 candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero.
@@ -167,30 +168,41 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
 
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
     """A cheap Montana policy for search playouts (see the module docstring)."""
-    moves: list[tuple[str, Tile | None, Any]] = []
+    moves: list[tuple[str, Tile | None, Tile | None, Any]] = []
     for a in legal_actions:
         k = str(a)
         words = k.split()
         if words[0] in ("quad", "add", "discard") and len(words) > 1:
-            moves.append(("ready" if k.endswith(" ready") else words[0], tile(words[1]), a))
+            moves.append(("ready" if k.endswith(" ready") else words[0], tile(words[1]), None, a))
+        elif k.startswith("claim run "):
+            moves.append(("claim run", tile(words[2]), tile(words[3]), a))
         else:
-            moves.append((k, None, a))
+            moves.append((k, None, None, a))
     return _pick([tile(text) for text in view["hand"]], moves)
 
 
-def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Any]]) -> Any:
-    """:func:`playout`'s choice among ``(kind, tile, action)`` moves (the engine's action kinds).
+def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Tile | None, Any]]) -> Any:
+    """:func:`playout`'s choice among ``(kind, tile, second, action)`` moves (the engine's action kinds).
 
-    Go out, else a quad or an add, else discard the loosest tile (:func:`_loosest`), else
-    pass; with none of those, the first move.
+    Go out, else a quad or an add, else claim a quad or a triple, else claim a run made
+    with two tiles held singly (a run that breaks up a pair or a triple is not worth it),
+    else discard the loosest tile (:func:`_loosest`), else pass; with none of those, the
+    first move. The claims make the playouts' hands nearer real play: against the same
+    policy without them, this one gains about six chips a hand (``docs/bots.md``).
     """
-    outs = quad = passing = None
+    outs = quad = claim = run = passing = None
     discards: list[tuple[Tile, Any]] = []
-    for kind, t, a in moves:
+    for kind, t, second, a in moves:
         if kind == "out" or kind == "claim out":
             outs = outs or a
         elif kind == "quad" or kind == "add":
             quad = quad or a
+        elif kind == "claim quad":
+            claim = a
+        elif kind == "claim triple":
+            claim = claim or a
+        elif kind == "claim run" and run is None and hand.count(t) == 1 and hand.count(second) == 1:
+            run = a
         elif kind == "discard" and t is not None:
             discards.append((t, a))
         elif kind == "pass":
@@ -199,8 +211,12 @@ def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Any]]) -
         return outs
     if quad is not None:
         return quad
+    if claim is not None:
+        return claim
+    if run is not None:
+        return run
     if not discards:
-        return passing if passing is not None else moves[0][2]
+        return passing if passing is not None else moves[0][3]
     return _loosest(hand, discards)
 
 
@@ -248,7 +264,7 @@ def finish(game: Any, stop: int = 0) -> bool:
         game.apply(
             actions[0]
             if len(actions) == 1
-            else _pick(game.hands[game.current_player], [(a.kind, a.tile, a) for a in actions])
+            else _pick(game.hands[game.current_player], [(a.kind, a.tile, a.second, a) for a in actions])
         )
         played = True
     return played
