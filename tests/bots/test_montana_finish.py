@@ -162,3 +162,13 @@ def test_an_unknown_rollout_names_the_choices() -> None:
 def test_the_playout_policy_claims_sets(hand: list[str], legal: list[str], expected: str) -> None:
     """The cheap policy claims what greedy usually claims: quads, triples, runs of single tiles."""
     assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == expected
+
+
+def test_the_playout_policy_declares_ready_with_its_loosest_waiting_discard() -> None:
+    """Ready raises the hand's value, so the policy declares it when a discard allows,
+    choosing among the ready discards the tile least tied to the rest of the hand."""
+    hand = ["5-3", "5-3", "5-2", "6-1", "2-0"]
+    legal = ["discard 5-3", "discard 6-1", "discard 2-0", "discard 6-1 ready", "discard 5-3 ready"]
+    assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == "discard 6-1 ready"
+    # with no ready discard, the loosest tile goes plainly
+    assert greedy_montana.playout({"hand": hand}, legal[:3], random.Random(0)) == "discard 6-1"
