@@ -12,6 +12,7 @@ import boneyard
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.tiles import Tile
 
 
 def _positions(count: int, seed: int) -> Iterator[Any]:
@@ -172,3 +173,18 @@ def test_the_playout_policy_declares_ready_with_its_loosest_waiting_discard() ->
     assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == "discard 6-1 ready"
     # with no ready discard, the loosest tile goes plainly
     assert greedy_montana.playout({"hand": hand}, legal[:3], random.Random(0)) == "discard 6-1"
+
+
+def test_the_policys_parts_switch_off_for_the_benchmark() -> None:
+    """``benchmarks/montana_playout.py`` measures each part by switching it off."""
+    pair = [greedy_montana.tile("5-3")] * 2
+    moves: list[tuple[str, Tile | None, Tile | None, Any]] = [
+        ("claim triple", None, None, "claim triple"),
+        ("pass", None, None, "pass"),
+    ]
+    assert greedy_montana.pick(pair, moves) == "claim triple"
+    assert greedy_montana.pick(pair, moves, claims=False) == "pass"
+    hand = [greedy_montana.tile(t) for t in ("6-1", "2-0")]
+    moves = [("discard", hand[0], None, "discard 6-1"), ("ready", hand[1], None, "discard 2-0 ready")]
+    assert greedy_montana.pick(hand, moves) == "discard 2-0 ready"
+    assert greedy_montana.pick(hand, moves, ready=False) == "discard 6-1"

@@ -179,10 +179,15 @@ def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rand
             moves.append(("claim run", tile(words[2]), tile(words[3]), a))
         else:
             moves.append((k, None, None, a))
-    return _pick([tile(text) for text in view["hand"]], moves)
+    return pick([tile(text) for text in view["hand"]], moves)
 
 
-def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Tile | None, Any]]) -> Any:
+def pick(
+    hand: Sequence[Tile],
+    moves: Sequence[tuple[str, Tile | None, Tile | None, Any]],
+    claims: bool = True,
+    ready: bool = True,
+) -> Any:
     """:func:`playout`'s choice among ``(kind, tile, second, action)`` moves (the engine's action kinds).
 
     Go out, else a quad or an add, else claim a quad or a triple, else claim a run made
@@ -190,7 +195,8 @@ def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Tile | N
     else declare ready with the loosest tile whose discard allows it, else discard the
     loosest tile (:func:`_loosest`), else pass; with none of those, the first move. The
     claims and the ready declarations make the playouts nearer real play: each gains
-    chips a hand against the same policy without it (``docs/bots.md``).
+    chips a hand against the same policy without it (``benchmarks/montana_playout.py``
+    switches each off with ``claims`` and ``ready``).
     """
     outs = quad = claim = run = passing = None
     discards: list[tuple[Tile, Any]] = []
@@ -200,15 +206,15 @@ def _pick(hand: Sequence[Tile], moves: Sequence[tuple[str, Tile | None, Tile | N
             outs = outs or a
         elif kind == "quad" or kind == "add":
             quad = quad or a
-        elif kind == "claim quad":
+        elif kind == "claim quad" and claims:
             claim = a
-        elif kind == "claim triple":
+        elif kind == "claim triple" and claims:
             claim = claim or a
-        elif kind == "claim run" and run is None and hand.count(t) == 1 and hand.count(second) == 1:
+        elif kind == "claim run" and claims and run is None and hand.count(t) == 1 and hand.count(second) == 1:
             run = a
         elif kind == "discard" and t is not None:
             discards.append((t, a))
-        elif kind == "ready" and t is not None:
+        elif kind == "ready" and t is not None and ready:
             readies.append((t, a))
         elif kind == "pass":
             passing = a
@@ -271,7 +277,7 @@ def finish(game: Any, stop: int = 0) -> bool:
         game.apply(
             actions[0]
             if len(actions) == 1
-            else _pick(game.hands[game.current_player], [(a.kind, a.tile, a.second, a) for a in actions])
+            else pick(game.hands[game.current_player], [(a.kind, a.tile, a.second, a) for a in actions])
         )
         played = True
     return played
