@@ -150,7 +150,7 @@ def _record(first: str) -> dict[str, Any]:
 
 def test_review_marks_the_deliberate_blunder() -> None:
     bad = _record("fold")
-    decisions = review(bad, 0, ms=300, seed=1)
+    decisions = review(bad, 0, ms=1000, seed=1)
     assert decisions[0].played == "fold"
     assert decisions[0].mark == "blunder"
     assert str(decisions[0].ranking[0].action) != "fold"
@@ -162,7 +162,7 @@ def test_review_marks_the_deliberate_blunder() -> None:
 def test_review_command_prints_the_verdict(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_record("fold")))
-    result = CliRunner().invoke(app, ["review", str(path), "--seat", "0", "--ms", "200"])
+    result = CliRunner().invoke(app, ["review", str(path), "--seat", "0", "--ms", "1000"])
     assert result.exit_code == 0, result.output
     assert "blunder" in result.output
     assert "fold" in result.output
