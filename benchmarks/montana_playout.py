@@ -57,11 +57,11 @@ def main() -> None:
     print(f"Montana playout policy, {args.players} players, {args.deals} deals (each played twice)")
     print("| full policy against | chips a hand [95% interval] |")
     print("| --- | ---: |")
+    even = {s for s in range(args.players) if s % 2 == 0}
+    odd = set(range(args.players)) - even
     for name, options in VARIANTS.items():
         leads = []
         for seed in track(range(args.deals), description=name, transient=True):
-            even = {s for s in range(args.players) if s % 2 == 0}
-            odd = set(range(args.players)) - even
             both = first_hand(seed, args.players, even, options) + first_hand(seed, args.players, odd, options)
             leads.append(both / 2)
         mean = statistics.mean(leads)

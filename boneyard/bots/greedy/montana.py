@@ -18,10 +18,9 @@ player would recognise:
 :func:`playout` is a much cheaper policy for the ``ismcts`` bot's playouts (the hand
 analysis costs milliseconds a discard, over hands of about a hundred moves): go out,
 quads and adds as above, claim every quad and triple and the runs made of two tiles held
-singly, declare ready whenever a discard allows it, and discard the tile least
-connected to the rest of its suit in hand (copies, then neighbours one and two apart).
-Playouts run
-to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
+singly, declare ready whenever a discard allows it, and discard the tile least connected
+to the rest of its suit in hand (copies, then neighbours one and two apart). Playouts
+run to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
 the same sampled worlds for every candidate), keeping greedy's choice unless another
 candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero.
 """
