@@ -1,0 +1,192 @@
+"""What the hidden tiles are worth to the search: an oracle search against the real one.
+
+Inference (``docs/bots.md``) can only make the search's sampled worlds nearer the real
+deal. How much that could ever gain is measured here, in the arena's duplicate format:
+the *oracle* is ``ismcts`` whose every sampled world is the real game (the other hands as
+they are, the boneyard or woodpile reshuffled, so the order of future draws stays
+unknown), playing the same ``ismcts`` as it is. A large gain says hidden information
+limits the search and better inference could pay; a gain near nothing says no inference
+can help in that game, whatever it reads.
+
+``--knows playable`` (Rummikub only) gives the oracle less: for each other seat only
+whether its real hand could play on the table now (opened seats) or open (the others),
+each sampled hand redealt until it agrees. That is the most a reading of the other
+seats' draws could tell.
+
+The oracle reads the real game, which no bot may do: it exists only in this script, as a
+measuring rod, and is never registered as a bot.
+
+Run: ``.venv/bin/python benchmarks/hidden_info.py GAME [--games N] [--seed S] [--ms MS]
+[--workers K] [--knows hands|playable]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from rich.progress import Progress
+
+from boneyard import api
+from boneyard.bots import arena
+from boneyard.bots import ismcts as search
+from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.spec import BotSpec, parse_bot_spec
+from boneyard.games.rummikub import solver
+from boneyard.games.rummikub.groups import best_opening, valid_triples
+
+ORACLE = "oracle"
+_TRUTH: dict[str, Any] = {}  # the game being played, for the oracle's sampler (this process only)
+
+
+def _reshuffled(game: Any, rng: random.Random) -> Any:
+    """A copy of the real game whose undrawn tiles are in a fresh order, with a fresh rng."""
+    world = game.clone()
+    world.rng = random.Random(rng.getrandbits(63))
+    if hasattr(world, "boneyard"):
+        rng.shuffle(world.boneyard)
+    if hasattr(world, "wood"):  # Montana's woodpile: only the part not yet pulled
+        rest = world.wood[world.wood_at :]
+        rng.shuffle(rest)
+        world.wood[world.wood_at :] = rest
+    return world
+
+
+def could_play(hand: list[Any], opened: bool, table: Counter[Any], distinct: bool) -> bool:
+    """Whether a Rummikub hand could open (not opened yet) or lay a tile on ``table`` (opened)."""
+    if valid_triples(hand, distinct):
+        return True
+    if not opened:
+        return best_opening(hand, distinct) is not None
+    return solver.best_play(list(table.elements()), hand, distinct) is not None
+
+
+class HandsOracle:
+    """Sampled worlds that are the real game (stands in for :class:`~boneyard.bots.inference.Inference`)."""
+
+    def __init__(self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None) -> None:
+        self.view = view
+
+    def sample(self, rng: random.Random) -> Any:
+        """The real game, its undrawn tiles reshuffled."""
+        return _reshuffled(_TRUTH["game"], rng)
+
+
+class PlayableOracle(HandsOracle):
+    """Uniform Rummikub worlds, each other hand redealt until its 'could play' agrees with the real one."""
+
+    def __init__(self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None) -> None:
+        super().__init__(view)
+        truth = _TRUTH["game"]
+        self.distinct = bool(view["rules"].get("distinct_sums", False))
+        self.table: Counter[Any] = Counter(t for g in truth.table for t in g)
+        self.want = {
+            s: could_play(list(truth.hands[s]), truth.opened[s], self.table, self.distinct)
+            for s in range(truth.players)
+            if s != view["seat"]
+        }
+
+    def sample(self, rng: random.Random) -> Any:
+        """A uniform world with each other hand redealt (up to 60 tries) to match the real 'could play'."""
+        world = api.sample_game(self.view, rng)
+        others = list(self.want)
+        pool = [t for s in others for t in world.hands[s]] + list(world.boneyard)
+        for s in others:
+            size = len(world.hands[s])
+            for _ in range(60):
+                rng.shuffle(pool)
+                if could_play(pool[:size], world.opened[s], self.table, self.distinct) == self.want[s]:
+                    break
+            world.hands[s] = sorted(pool[:size], reverse=True)
+            pool = pool[size:]
+        world.boneyard = pool
+        return world
+
+
+class OracleSearch(IsmctsBot):
+    """``ismcts`` sampling from an oracle instead of the view (this script's measuring rod only)."""
+
+    name = ORACLE
+
+    def __init__(self, knows: str = "hands", **params: Any) -> None:
+        super().__init__(**params)
+        self.sampler = PlayableOracle if knows == "playable" else HandsOracle
+
+    def choose(self, view: dict[str, Any], legal_actions: Any, rng: random.Random) -> Any:
+        """The search's choice with the oracle's worlds swapped in for the length of the decision."""
+        saved = search.Inference
+        search.Inference = self.sampler  # type: ignore[misc,assignment]
+        try:
+            return super().choose(view, legal_actions, rng)
+        finally:
+            search.Inference = saved  # type: ignore[misc]
+
+
+def play(task: arena.Task, ms: float, knows: str) -> dict[str, Any]:
+    """One arena game; the oracle's seats decide with the real game at hand."""
+    game = api.new_game(task.game, players=task.players, seed=task.deal_seed, rules=dict(task.rules))
+    made = [OracleSearch(knows, ms=ms) if s.name == ORACLE else s.make() for s in task.specs]
+    rngs = [random.Random(f"{task.deal_seed}:{task.rotation}:{s}") for s in range(task.players)]
+    times: list[list[float]] = [[] for _ in task.specs]
+    while not game.is_over:
+        seat = game.current_player
+        index = task.seats[seat]
+        legal = game.legal_actions()
+        _TRUTH["game"] = game
+        start = time.perf_counter()
+        action = made[index].choose(game.view(seat), legal, rngs[seat])
+        if len(legal) > 1:
+            times[index].append((time.perf_counter() - start) * 1000)
+        game.apply(action)
+    return {
+        "deal": task.deal,
+        "rotation": task.rotation,
+        "seats": [task.specs[i].label for i in task.seats],
+        "scores": list(game.scores),
+        "winners": list(game.winners),
+        "decisions": {
+            task.specs[i].label: {"count": len(t), "total_ms": sum(t), "max_ms": max(t, default=0.0)}
+            for i, t in enumerate(times)
+        },
+    }
+
+
+def main() -> None:
+    """Play the oracle against the search and print both rows of the arena's summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--games", type=int, default=40, help="games (rounded up to whole duplicate sets)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ms", type=float, default=200.0, help="each search's time a decision")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--knows", choices=("hands", "playable"), default="hands")
+    args = parser.parse_args()
+    if args.knows == "playable" and args.game != "rummikub":
+        parser.error("--knows playable is defined for rummikub only")
+    ms = int(args.ms) if float(args.ms).is_integer() else args.ms
+    specs = [BotSpec(ORACLE, (("ms", ms),)), parse_bot_spec(f"ismcts:ms={ms}")]
+    tasks = arena.Arena(args.game, specs, games=args.games, seed=args.seed, workers=args.workers).tasks()
+    results: list[dict[str, Any]] = []
+    with Progress() as progress, ProcessPoolExecutor(args.workers) as pool:
+        bar = progress.add_task(f"{args.game}: oracle ({args.knows}) against ismcts", total=len(tasks))
+        for future in as_completed([pool.submit(play, t, args.ms, args.knows) for t in tasks]):
+            results.append(future.result())
+            progress.advance(bar)
+    print(f"{args.game}, {len(results)} games, {args.ms:g} ms a decision, the oracle knows: {args.knows}")
+    print("| bot | win rate [95%] | margin [95%] | ms a decision |")
+    print("| --- | ---: | ---: | ---: |")
+    for row in arena.summarize(args.game, specs, results):
+        lo, hi = row["win_rate_ci"]
+        mlo, mhi = row["margin_ci"]
+        print(
+            f"| {row['bot']} | {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] "
+            f"| {row['margin']:+.2f} [{mlo:+.2f}, {mhi:+.2f}] | {row['mean_decision_ms']:.0f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
