@@ -8,6 +8,10 @@ unknown), playing the same ``ismcts`` as it is. A large gain says hidden informa
 limits the search and better inference could pay; a gain near nothing says no inference
 can help in that game, whatever it reads.
 
+``--phases call,discard`` gives the oracle its real worlds only in those phases (it searches
+from the view like the other bot elsewhere): in Rounce, which decisions the hidden tiles
+matter to, the calls or the tricks.
+
 ``--knows playable`` (Rummikub only) gives the oracle less: for each other seat only
 whether its real hand could play on the table now (opened seats) or open (the others),
 each sampled hand redealt until it agrees. That is the most a reading of the other
@@ -17,7 +21,7 @@ The oracle reads the real game, which no bot may do: it exists only in this scri
 measuring rod, and is never registered as a bot.
 
 Run: ``.venv/bin/python benchmarks/hidden_info.py GAME [--games N] [--seed S] [--ms MS]
-[--workers K] [--knows hands|playable]``.
+[--workers K] [--knows hands|playable] [--phases P,Q]``.
 """
 
 from __future__ import annotations
@@ -112,12 +116,18 @@ class OracleSearch(IsmctsBot):
 
     name = ORACLE
 
-    def __init__(self, knows: str = "hands", **params: Any) -> None:
+    def __init__(self, knows: str = "hands", phases: tuple[str, ...] = (), **params: Any) -> None:
         super().__init__(**params)
         self.sampler = PlayableOracle if knows == "playable" else HandsOracle
+        self.phases = phases
 
     def choose(self, view: dict[str, Any], legal_actions: Any, rng: random.Random) -> Any:
-        """The search's choice with the oracle's worlds swapped in for the length of the decision."""
+        """The search's choice with the oracle's worlds swapped in for the length of the decision.
+
+        Outside ``phases`` (when given) the search samples from the view as usual.
+        """
+        if self.phases and view.get("phase") not in self.phases:
+            return super().choose(view, legal_actions, rng)
         saved = search.Inference
         search.Inference = self.sampler  # type: ignore[misc,assignment]
         try:
@@ -126,10 +136,10 @@ class OracleSearch(IsmctsBot):
             search.Inference = saved  # type: ignore[misc]
 
 
-def play(task: arena.Task, ms: float, knows: str) -> dict[str, Any]:
+def play(task: arena.Task, ms: float, knows: str, phases: tuple[str, ...]) -> dict[str, Any]:
     """One arena game; the oracle's seats decide with the real game at hand."""
     game = api.new_game(task.game, players=task.players, seed=task.deal_seed, rules=dict(task.rules))
-    made = [OracleSearch(knows, ms=ms) if s.name == ORACLE else s.make() for s in task.specs]
+    made = [OracleSearch(knows, phases, ms=ms) if s.name == ORACLE else s.make() for s in task.specs]
     rngs = [random.Random(f"{task.deal_seed}:{task.rotation}:{s}") for s in range(task.players)]
     times: list[list[float]] = [[] for _ in task.specs]
     while not game.is_over:
@@ -164,7 +174,9 @@ def main() -> None:
     parser.add_argument("--ms", type=float, default=200.0, help="each search's time a decision")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--knows", choices=("hands", "playable"), default="hands")
+    parser.add_argument("--phases", default="", help="comma-separated phases the oracle knows in (default: all)")
     args = parser.parse_args()
+    phases = tuple(p for p in args.phases.split(",") if p)
     if args.knows == "playable" and args.game != "rummikub":
         parser.error("--knows playable is defined for rummikub only")
     ms = int(args.ms) if float(args.ms).is_integer() else args.ms
@@ -173,10 +185,11 @@ def main() -> None:
     results: list[dict[str, Any]] = []
     with Progress() as progress, ProcessPoolExecutor(args.workers) as pool:
         bar = progress.add_task(f"{args.game}: oracle ({args.knows}) against ismcts", total=len(tasks))
-        for future in as_completed([pool.submit(play, t, args.ms, args.knows) for t in tasks]):
+        for future in as_completed([pool.submit(play, t, args.ms, args.knows, phases) for t in tasks]):
             results.append(future.result())
             progress.advance(bar)
-    print(f"{args.game}, {len(results)} games, {args.ms:g} ms a decision, the oracle knows: {args.knows}")
+    where = ", in phases " + "+".join(phases) if phases else ""
+    print(f"{args.game}, {len(results)} games, {args.ms:g} ms a decision, the oracle knows: {args.knows}{where}")
     print("| bot | win rate [95%] | margin [95%] | ms a decision |")
     print("| --- | ---: | ---: | ---: |")
     for row in arena.summarize(args.game, specs, results):

@@ -31,11 +31,12 @@ With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search 
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.
 
-With ``shape="flat"`` (or a game's ``SEARCH = "flat"``) the bot instead compares a few
-candidates (the game's ``candidates`` knob, else every legal action) on common sampled
-worlds: see :meth:`IsmctsBot._flat`. A game may play those rounds itself, faster (the
-``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them unless it was
-given its own ``rollout`` or ``depth``.
+With ``shape="flat"`` (or a game's ``SEARCH = "flat"``, or ``SEARCH_BY_PHASE`` naming the
+decision's phase: Rounce's calls) the bot instead compares a few candidates (the game's
+``candidates`` knob, else every legal action) on common sampled worlds: see
+:meth:`IsmctsBot._flat` and :func:`search_shape`. A game may play those rounds itself,
+faster (the ``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them
+unless it was given its own ``rollout`` or ``depth``.
 
 Three ingredients read more than the rules prove, each switched by a parameter (0: off;
 default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
@@ -74,7 +75,8 @@ HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 MAX_SAMPLE_FAILURES = 3
 # Share of an ``ms`` budget a game's defence may spend drawing worlds before the search.
 DEFENCE_SHARE = 0.25
-# Search shapes: ``auto`` takes the game's ``SEARCH`` knob (default ``tree``).
+# Search shapes: ``auto`` takes the game's ``SEARCH_BY_PHASE`` knob for the decision's
+# phase, else its ``SEARCH`` knob (default ``tree``): see :func:`search_shape`.
 SHAPES = ("auto", "tree", "flat")
 
 
@@ -191,7 +193,7 @@ class IsmctsBot:
                 view, legal_actions, greedy_action, self._drawer(sampler, search_rng, started), worlds
             )
             favourite = str(greedy_action)
-        shape = self.shape if self.shape != "auto" else str(getattr(knobs, "SEARCH", "tree"))
+        shape = self.shape if self.shape != "auto" else search_shape(knobs, view.get("phase"))
         if shape == "flat":
             return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
         looping = time.perf_counter()
@@ -548,6 +550,21 @@ class IsmctsBot:
         winners = game.winners if game.is_over else None
         lower, scale = bool(game_class(game_id).lower_is_better), margin_scale(game_id)
         return [seat_reward(delta, seat, winners, lower, scale) for seat in range(game.players)]
+
+
+def search_shape(knobs: Any, phase: Any) -> str:
+    """The shape a game's decision is searched in: its phase's entry in ``SEARCH_BY_PHASE``, else ``SEARCH``.
+
+    A tree's nodes for the other seats' decisions are chosen from statistics pooled over
+    every sampled world, so in the tree those seats decide without regard to the hands
+    the world gave them. Where their next decisions turn on their hands (Rounce's calls:
+    keep a strong hand, fold a weak one), a game searches that phase flat instead: each
+    candidate is followed by the playout policy, which reads every seat's own hand.
+    """
+    if knobs is None:
+        return "tree"
+    by_phase = getattr(knobs, "SEARCH_BY_PHASE", None) or {}
+    return str(by_phase.get(phase, getattr(knobs, "SEARCH", "tree")))
 
 
 def margin_scale(game_id: str) -> float:

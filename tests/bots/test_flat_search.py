@@ -11,6 +11,7 @@ import boneyard
 from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
+from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead, seat_reward
 
@@ -198,3 +199,60 @@ def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: 
 def test_the_twobox_playouts_are_compiled() -> None:
     """make (and pip install) builds the module; without it two-box's search is much weaker."""
     assert greedy_twobox.COMPILED, "boneyard/bots/_twobox_playout.c was not compiled: reinstall with a C compiler"
+
+
+def _rounce_decision(phase: str, seed: int = 3) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """A Rounce view in ``phase`` with a real choice, reached by greedy play."""
+    for s in range(seed, seed + 200):
+        g = boneyard.new_game("rounce", players=4, seed=s)
+        greedy = GreedyBot()
+        rng = random.Random(s)
+        while not g.is_over:
+            legal = g.legal_actions()
+            view = g.view(g.current_player)
+            if view["phase"] == phase and len(legal) > 1:
+                return view, legal
+            g.apply(greedy.choose(view, legal, rng))
+    raise AssertionError(f"no Rounce decision in phase {phase}")
+
+
+@pytest.mark.parametrize(
+    ("phase", "shape", "expected"),
+    [("call", "auto", "flat"), ("play", "auto", "tree"), ("call", "tree", "tree"), ("play", "flat", "flat")],
+)
+def test_rounce_searches_its_calls_flat_and_its_tricks_in_the_tree(
+    phase: str, shape: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view, legal = _rounce_decision(phase)
+    used: list[str] = []
+    flat = IsmctsBot._flat
+    iterate = IsmctsBot._iterate
+
+    def spy_flat(self: IsmctsBot, *args: Any, **kwargs: Any) -> Any:
+        used.append("flat")
+        return flat(self, *args, **kwargs)
+
+    def spy_tree(self: IsmctsBot, *args: Any, **kwargs: Any) -> Any:
+        used.append("tree")
+        return iterate(self, *args, **kwargs)
+
+    monkeypatch.setattr(IsmctsBot, "_flat", spy_flat)
+    monkeypatch.setattr(IsmctsBot, "_iterate", spy_tree)
+    action = IsmctsBot(iterations=40, shape=shape).choose(view, legal, random.Random(1))
+    assert action in legal
+    assert used and set(used) == {expected}
+
+
+def test_search_shape_reads_the_phase_before_the_game_wide_knob() -> None:
+    from types import SimpleNamespace
+
+    from boneyard.bots.ismcts import search_shape
+
+    knobs = SimpleNamespace(SEARCH="flat", SEARCH_BY_PHASE={"bid": "tree"})
+    assert search_shape(knobs, "bid") == "tree"
+    assert search_shape(knobs, "play") == "flat"
+    assert search_shape(SimpleNamespace(), "play") == "tree"
+    assert search_shape(None, "call") == "tree"
+    assert search_shape(greedy_rounce, "call") == "flat"
+    assert search_shape(greedy_rounce, "discard") == "flat"
+    assert search_shape(greedy_rounce, "play") == "tree"

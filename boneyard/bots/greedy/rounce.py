@@ -36,6 +36,10 @@ COMPILED = _compiled is not None
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 ENDGAME_TRICKS = 4  # ismcts: playouts hand over to the exact solver with this many tricks left
+# ismcts: the calls, the discards after them and the dealer's defend are searched flat, so
+# that the other seats' calls in its playouts follow their own hands (in a tree they would
+# be chosen blind to them); the tricks are searched in the tree
+SEARCH_BY_PHASE = {"call": "flat", "discard": "flat", "defend": "flat"}
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 tile = tile_of  # a tile from its notation (a table lookup)
