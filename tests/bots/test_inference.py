@@ -99,8 +99,9 @@ def test_a_world_where_a_seat_would_have_played_otherwise_weighs_less() -> None:
 
 
 def test_inference_knobs_and_switch() -> None:
-    assert candidates_for("rounce") > 1
-    assert candidates_for("eighty") == 0  # off by default (the arena, docs/bots.md); infer=N switches it on
+    # off by default in both trick games (the arena, docs/bots.md); infer=N switches it on
+    assert candidates_for("rounce") == 0
+    assert candidates_for("eighty") == 0
     assert candidates_for("twobox") == 0  # no past_decisions knob: nothing to weigh
     game = _positions("rounce", 1, 3)[0]
     view = game.view(game.current_player)

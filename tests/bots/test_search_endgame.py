@@ -48,10 +48,11 @@ def test_endgame_knob_defaults_to_the_games_threshold_and_switches_off() -> None
     from boneyard.bots.greedy import policy
 
     play = {"phase": "play"}
-    assert IsmctsBot()._solve_at(policy("rounce"), play) == policy("rounce").ENDGAME_TRICKS > 0
-    # in Eighty the solver is off by default (it costs the compiled playouts' iterations)
+    # off by default in both trick games (the arena, docs/bots.md); endgame=N switches it on
+    assert IsmctsBot()._solve_at(policy("rounce"), play) == policy("rounce").ENDGAME_TRICKS == 0
     assert IsmctsBot()._solve_at(policy("eighty"), play) == policy("eighty").ENDGAME_TRICKS == 0
     assert IsmctsBot(endgame=3)._solve_at(policy("eighty"), play) == 3
+    assert IsmctsBot(endgame=4)._solve_at(policy("rounce"), play) == 4
     assert IsmctsBot(endgame=0)._solve_at(policy("rounce"), play) == 0
     assert IsmctsBot()._solve_at(policy("twobox"), {"phase": "turn"}) == 0
     # bids and calls compare whole hands: the solver's biased values stay out of them

@@ -35,7 +35,11 @@ COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
-ENDGAME_TRICKS = 4  # ismcts: playouts hand over to the exact solver with this many tricks left
+# ismcts: playouts hand over to the exact solver with this many tricks left; 0: off (with the
+# calls searched flat, the solver and inference lost points in the arena, docs/bots.md);
+# ismcts:endgame=4:infer=4 switches both on
+ENDGAME_TRICKS = 0
+INFER_CANDIDATES = 0  # ismcts: inference from the plays off by default (see ENDGAME_TRICKS)
 # ismcts: the calls, the discards after them and the dealer's defend are searched flat, so
 # that the other seats' calls in its playouts follow their own hands (in a tree they would
 # be chosen blind to them); the tricks are searched in the tree
