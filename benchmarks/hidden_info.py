@@ -152,17 +152,7 @@ def play(task: arena.Task, ms: float, knows: str, phases: tuple[str, ...]) -> di
         if len(legal) > 1:
             times[index].append((time.perf_counter() - start) * 1000)
         game.apply(action)
-    return {
-        "deal": task.deal,
-        "rotation": task.rotation,
-        "seats": [task.specs[i].label for i in task.seats],
-        "scores": list(game.scores),
-        "winners": list(game.winners),
-        "decisions": {
-            task.specs[i].label: {"count": len(t), "total_ms": sum(t), "max_ms": max(t, default=0.0)}
-            for i, t in enumerate(times)
-        },
-    }
+    return arena.task_result(task, game, times)
 
 
 def main() -> None:

@@ -93,6 +93,16 @@ def play_task(task: Task) -> dict[str, Any]:
         steps += 1
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"{task.game} deal {task.deal} did not end after {MAX_ACTIONS} actions")
+    return {**task_result(task, game, times), "record": game.record()}
+
+
+def task_result(task: Task, game: Any, times: Sequence[Sequence[float]]) -> dict[str, Any]:
+    """A finished arena game's result as :func:`summarize` reads it (without the record).
+
+    ``times``: per bot of the task, the milliseconds of each of its decisions with a
+    choice. Shared with scripts that play arena tasks their own way (a benchmark's
+    measuring-rod bot that is not in the registry).
+    """
     return {
         "deal": task.deal,
         "rotation": task.rotation,
@@ -103,7 +113,6 @@ def play_task(task: Task) -> dict[str, Any]:
             task.specs[i].label: {"count": len(t), "total_ms": round(sum(t), 3), "max_ms": round(max(t, default=0), 3)}
             for i, t in enumerate(times)
         },
-        "record": game.record(),
     }
 
 
