@@ -134,8 +134,13 @@ def test_ismcts_simulates_only_on_sampled_games(monkeypatch: pytest.MonkeyPatch)
     g = boneyard.new_game("rounce", seed=2)
     seat = g.current_player
     view = g.view(seat)
-    boneyard.bot("ismcts", iterations=12).choose(view, g.legal_actions(), random.Random(1))
-    assert len(seen) == 12
+    boneyard.bot("ismcts", iterations=12, shape="tree").choose(view, g.legal_actions(), random.Random(1))
+    assert len(seen) == 12  # the tree: one sampled world an iteration
+    assert all(v is view for v in seen)
+    seen.clear()
+    legal = g.legal_actions()
+    boneyard.bot("ismcts", iterations=12).choose(view, legal, random.Random(1))
+    assert len(seen) == 12 // len(legal)  # a call is searched flat: one world a round of every call
     assert all(v is view for v in seen)
 
 
