@@ -78,6 +78,11 @@ DEFENCE_SHARE = 0.25
 # Search shapes: ``auto`` takes the game's ``SEARCH_BY_PHASE`` knob for the decision's
 # phase, else its ``SEARCH`` knob (default ``tree``): see :func:`search_shape`.
 SHAPES = ("auto", "tree", "flat")
+# How the tree search decides the other seats' moves: ``tree`` by the tree's statistics,
+# ``policy`` by the playout policy on the mover's own hand in the sampled world, ``auto``
+# by the policy in the phases the game's ``OTHERS_BY_POLICY`` knob names: see
+# :func:`policy_phases`.
+OTHERS = ("auto", "tree", "policy")
 
 
 class _Node:
@@ -121,6 +126,7 @@ class IsmctsBot:
         endgame: int | None = None,
         infer: int | None = None,
         defence: int | None = None,
+        others: str = "auto",
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -136,6 +142,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts evidence must be >= 0 standard errors, got {evidence!r}")
         if shape not in SHAPES:
             raise ValueError(f"ismcts shape must be one of {', '.join(SHAPES)}, got {shape!r}")
+        if others not in OTHERS:
+            raise ValueError(f"ismcts others must be one of {', '.join(OTHERS)}, got {others!r}")
         for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
@@ -151,6 +159,7 @@ class IsmctsBot:
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
         self.shape = shape
+        self.others = others
         self.endgame = endgame
         self.infer = infer
         self.defence = defence
@@ -396,11 +405,42 @@ class IsmctsBot:
             return False
         start = list(game.scores)
         hand = view["hand_number"]
+        knobs = policy(view["game"])
+        chooser = self._chooser(knobs)
+        by_policy = policy_phases(knobs, self.others)
+        seat = view["seat"]
         node = root
         path = [root]
         first = True
         while not game.is_over:
             actions = game.legal_actions()
+            mover = game.current_player
+            if (
+                by_policy is not None
+                and not first
+                and mover != seat
+                and (not by_policy or str(game.phase) in by_policy)
+            ):
+                # another seat's decision taken by the playout policy on its own hand in
+                # this world; its node keeps the searcher's later decisions apart by what
+                # that seat did, but is never chosen between by statistics
+                if len(actions) == 1 or chooser is None:
+                    a = actions[rng.randrange(len(actions))]
+                else:
+                    a = chooser(game.view(mover), actions, rng)
+                k = str(a)
+                child = node.children.get(k)
+                game.apply(a)
+                if child is None:
+                    child = _Node(mover)
+                    node.children[k] = child
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                if self._hand_over(game, start, hand):
+                    break
+                continue
             keys = [str(a) for a in actions]
             if first:
                 pairs = [(k, a) for k, a in zip(keys, actions, strict=True) if k in legal] or list(
@@ -409,7 +449,6 @@ class IsmctsBot:
                 first = False
             else:
                 pairs = list(zip(keys, actions, strict=True))
-            mover = game.current_player
             untried = []
             for k, a in pairs:
                 child = node.children.get(k)
@@ -430,11 +469,9 @@ class IsmctsBot:
             path.append(node)
             if self._hand_over(game, start, hand):
                 break
-        knobs = policy(view["game"])
-        chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
         finish = self._finisher(knobs, depth)
-        cut = self._playout(game, start, hand, rng, chooser, depth, view["seat"], self._solve_at(knobs, view), finish)
+        cut = self._playout(game, start, hand, rng, chooser, depth, seat, self._solve_at(knobs, view), finish)
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
         reward = self._reward(view["game"], game, start, rest)
         for n in path[1:]:
@@ -565,6 +602,23 @@ def search_shape(knobs: Any, phase: Any) -> str:
         return "tree"
     by_phase = getattr(knobs, "SEARCH_BY_PHASE", None) or {}
     return str(by_phase.get(phase, getattr(knobs, "SEARCH", "tree")))
+
+
+def policy_phases(knobs: Any, others: str) -> frozenset[str] | None:
+    """The phases in which the tree search lets the playout policy decide for the other seats.
+
+    ``None``: none (every decision in the tree is chosen by its statistics); an empty set:
+    every phase. ``others="auto"`` reads the game's ``OTHERS_BY_POLICY`` knob (no knob:
+    none). A tree's node for another seat is chosen from statistics pooled over every
+    sampled world, blind to the hand the world gave that seat; the policy reads that hand,
+    at the price of modelling the seat as playing like the policy.
+    """
+    if others == "tree":
+        return None
+    if others == "policy":
+        return frozenset()
+    phases = getattr(knobs, "OTHERS_BY_POLICY", None) if knobs is not None else None
+    return frozenset(phases) if phases else None
 
 
 def margin_scale(game_id: str) -> float:

@@ -44,6 +44,9 @@ INFER_CANDIDATES = 0  # ismcts: inference from the plays off by default (see END
 # that the other seats' calls in its playouts follow their own hands (in a tree they would
 # be chosen blind to them); the tricks are searched in the tree
 SEARCH_BY_PHASE = {"call": "flat", "discard": "flat", "defend": "flat"}
+# ismcts searching those phases in the tree (shape=tree): the other seats' calls, discards
+# and defend there follow the playout policy on their own hands, not the tree's statistics
+OTHERS_BY_POLICY = ("call", "discard", "defend")
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 tile = tile_of  # a tile from its notation (a table lookup)

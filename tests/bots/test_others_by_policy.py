@@ -1,0 +1,101 @@
+"""The tree search's other seats decided by the playout policy on their own hands (``others``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.greedy import rounce as greedy_rounce
+from boneyard.bots.inference import Inference
+from boneyard.bots.ismcts import IsmctsBot, _Node, policy_phases
+
+
+def _first(phase: str) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """A Rounce decision in ``phase`` that other seats answer (the hand's first call, or a
+    lead), reached by greedy play."""
+    for s in range(200):
+        g = boneyard.new_game("rounce", players=4, seed=s)
+        greedy = GreedyBot()
+        rng = random.Random(s)
+        while not g.is_over:
+            legal = g.legal_actions()
+            view = g.view(g.current_player)
+            fresh = not any(c is not None for c in view["calls"]) if phase == "call" else not view["trick"]
+            if view["phase"] == phase and len(legal) > 1 and fresh:
+                return view, legal
+            g.apply(greedy.choose(view, legal, rng))
+    raise AssertionError(f"no first {phase} in a Rounce hand")
+
+
+def _descents(
+    others: str, monkeypatch: pytest.MonkeyPatch, phase: str = "call"
+) -> tuple[list[tuple[int, str]], dict[str, Any]]:
+    """The (seat, phase) of every playout-policy call made in the tree's descent, before a playout."""
+    view, legal = _first(phase)
+    in_playout = [False]
+    asked: list[tuple[int, str]] = []
+
+    def last(seen: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
+        if not in_playout[0]:
+            asked.append((seen["seat"], seen["phase"]))
+        return actions[-1]
+
+    playout = IsmctsBot._playout
+
+    def watch(self: IsmctsBot, *args: Any, **kwargs: Any) -> bool:
+        in_playout[0] = True
+        try:
+            return playout(self, *args, **kwargs)
+        finally:
+            in_playout[0] = False
+
+    monkeypatch.setattr(IsmctsBot, "_chooser", lambda self, knobs: last)
+    monkeypatch.setattr(IsmctsBot, "_playout", watch)
+    bot = IsmctsBot(iterations=200, shape="tree", others=others)
+    root = _Node(None)
+    rng = random.Random(4)
+    sampler = Inference(view, 0)
+    keyed = {str(a): a for a in legal}
+    for _ in range(200):
+        assert bot._iterate(root, view, keyed, rng, sampler)
+    return asked, view
+
+
+def test_the_other_callers_follow_the_policy_in_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Rounce's knob the other seats' calls and discards in the tree are the policy's,
+    on their own hands, and never the searcher's own decisions nor a trick."""
+    asked, view = _descents("auto", monkeypatch)
+    assert asked, "the tree never reached another seat's call"
+    assert all(seat != view["seat"] for seat, _ in asked)
+    assert {phase for _, phase in asked} <= {"call", "discard", "defend"}
+    assert "call" in {phase for _, phase in asked}
+
+
+def test_without_the_knob_the_tree_chooses_for_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked, _ = _descents("tree", monkeypatch)
+    assert asked == []
+
+
+def test_with_policy_everywhere_the_tree_asks_it_in_the_tricks_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked, view = _descents("policy", monkeypatch, "play")
+    assert all(seat != view["seat"] for seat, _ in asked)
+    assert "play" in {phase for _, phase in asked}
+
+
+def test_policy_phases_reads_the_parameter_then_the_games_knob() -> None:
+    assert policy_phases(greedy_rounce, "tree") is None
+    assert policy_phases(greedy_rounce, "policy") == frozenset()
+    assert policy_phases(greedy_rounce, "auto") == {"call", "discard", "defend"}
+    assert policy_phases(SimpleNamespace(), "auto") is None
+    assert policy_phases(None, "auto") is None
+
+
+def test_ismcts_rejects_an_unknown_others() -> None:
+    with pytest.raises(ValueError, match="ismcts others"):
+        IsmctsBot(iterations=5, others="oracle")
