@@ -38,6 +38,13 @@ decision's phase: Rounce's calls) the bot instead compares a few candidates (the
 faster (the ``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them
 unless it was given its own ``rollout`` or ``depth``.
 
+In the tree, another seat's node is chosen from statistics pooled over every sampled
+world, blind to the hand the world gave that seat. With ``others="policy"`` (every phase)
+or ``others="auto"`` and the game's ``OTHERS_BY_POLICY`` knob naming the phase, the other
+seats' decisions in the tree are instead the playout policy's on their own hands; their
+nodes stay in the tree, so the searcher's later decisions are still kept apart by what
+they did: see :func:`policy_phases`.
+
 Three ingredients read more than the rules prove, each switched by a parameter (0: off;
 default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
 likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`);
