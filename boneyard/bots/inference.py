@@ -19,6 +19,13 @@ resampling, SIR):
   (a past view of that seat, the legal actions then, and a test for the action taken),
   built from the searching seat's view (public history only) and that seat's hand in the
   sampled world. A game without the knob is not weighted (every world counts the same).
+- **A cheaper model.** A game may instead give a ``seat_weight(view, world, seat)`` knob:
+  the likelihood of a seat's hand in the world, read from the view's public state without
+  re-asking past decisions (Montana: how far the hand is from going out, against how far
+  real hands are at that point of a hand). It is used in place of ``past_decisions``.
+- **Importance weights.** With one candidate and a ``seat_weight`` knob, the flat
+  search draws worlds uniformly and weighs each one's playouts by its weight
+  (:meth:`Inference.sample_weighted`): the same reading with no world drawn in vain.
 - **The cost cap.** Each weighted sample draws ``candidates`` worlds and keeps one with
   probability proportional to its weight, so a sample costs ``candidates`` uniform draws
   plus the weighing; at most :data:`MAX_DECISIONS` of a seat's most recent decisions are
@@ -50,11 +57,11 @@ Decision = tuple[dict[str, Any], Sequence[Any], Callable[[Any], bool]]
 def candidates_for(game_id: str) -> int:
     """Worlds drawn per weighted sample for a game: its ``INFER_CANDIDATES`` knob, else the default.
 
-    0 for a game whose greedy module has no ``past_decisions`` knob: there is nothing to
-    weigh, so the search samples uniformly.
+    0 for a game whose greedy module has neither a ``past_decisions`` nor a ``seat_weight``
+    knob: there is nothing to weigh, so the search samples uniformly.
     """
     knobs = policy(game_id)
-    if knobs is None or not hasattr(knobs, "past_decisions"):
+    if knobs is None or not (hasattr(knobs, "past_decisions") or hasattr(knobs, "seat_weight")):
         return 0
     return int(getattr(knobs, "INFER_CANDIDATES", DEFAULT_CANDIDATES))
 
@@ -76,7 +83,11 @@ class Inference:
         self.choose: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None = (
             getattr(knobs, "choose", None) if knobs is not None else None
         )
-        self.candidates = candidates if self.decisions is not None and self.seat is not None else 0
+        self.seat_weight: Callable[[dict[str, Any], Any, int], float] | None = (
+            getattr(knobs, "seat_weight", None) if knobs is not None else None
+        )
+        weighable = self.decisions is not None or self.seat_weight is not None
+        self.candidates = candidates if weighable and self.seat is not None else 0
         eps = epsilon if epsilon is not None else float(getattr(knobs, "INFER_EPSILON", DEFAULT_EPSILON))
         if not 0 < eps <= 1:
             raise ValueError(f"inference epsilon must be in (0, 1], got {eps!r}")
@@ -109,6 +120,19 @@ class Inference:
                 return world
         return worlds[-1]
 
+    def sample_weighted(self, rng: random.Random) -> tuple[Any, float]:
+        """One world and the weight its statistics should carry (for the flat search).
+
+        With ``candidates`` 1 and the game's ``seat_weight`` knob (*importance weights*),
+        one uniform world and its weight: nothing is drawn in vain, and the search weighs
+        each world's playouts instead of choosing among worlds. Otherwise :meth:`sample`'s
+        world with weight 1.
+        """
+        if self.candidates == 1 and self.seat_weight is not None:
+            world = sample_game(self.view, rng)
+            return world, self.weight(world)
+        return self.sample(rng), 1.0
+
     def weight(self, world: Any) -> float:
         """The likelihood of the other seats' past actions in ``world`` under the model."""
         self.weighed += 1
@@ -119,11 +143,19 @@ class Inference:
         return out
 
     def seat_likelihood(self, world: Any, seat: int) -> float:
-        """The likelihood of ``seat``'s past actions given its hand in ``world`` (cached by hand)."""
+        """The likelihood of ``seat``'s past actions given its hand in ``world`` (cached by hand).
+
+        With the game's ``seat_weight`` knob, that knob's weight of the hand instead.
+        """
         key = (seat, tuple(str(t) for t in world.hands[seat]))
         found = self._cache.get(key)
         if found is not None:
             return found
+        if self.seat_weight is not None:
+            value = float(self.seat_weight(self.view, world, seat))
+            self._judged = True
+            self._cache[key] = value
+            return value
         assert self.decisions is not None and self.choose is not None
         value = 1.0
         eps = self.epsilon

@@ -338,6 +338,7 @@ class IsmctsBot:
         # greedy's choice may be an unlisted play (a whole Rummikub table), so it is kept as is
         actions = [greedy_action, *(legal[k] for k in keys[1:])]
         rewards: list[list[float]] = [[] for _ in keys]
+        weights: list[float] = []  # each round's importance weight (1 unless the game reads hands)
         chooser = self._chooser(knobs)
         depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
         solve_at = self._solve_at(knobs, view)
@@ -365,12 +366,13 @@ class IsmctsBot:
                 if now + per * len(keys) * batch > deadline:
                     break
             try:
-                world = sampler.sample(rng)
+                world, weight = sampler.sample_weighted(rng)
             except ValueError:
                 failures += 1
                 continue
             seed = rng.getrandbits(64)
             rows = fast(world, actions, seat, seed) if fast is not None else None
+            weights.extend([weight] * (len(rows) if rows is not None else 1))
             start = list(world.scores)
             if rows is not None:
                 for row in rows:
@@ -392,11 +394,15 @@ class IsmctsBot:
         rounds = len(rewards[0])
         if rounds == 0:
             return greedy_action
-        best = max(range(len(keys)), key=lambda i: (sum(rewards[i]), i == 0))
+        if any(w != 1.0 for w in weights):
+            totals = [sum(w * r for w, r in zip(weights, row, strict=True)) for row in rewards]
+        else:
+            totals = [sum(row) for row in rewards]
+        best = max(range(len(keys)), key=lambda i: (totals[i], i == 0))
         if best == 0:
             return greedy_action
         z = self.evidence if self.evidence is not None else float(getattr(knobs, "EVIDENCE_Z", 0.0))
-        if _paired_lead(rewards[best], rewards[0]) > z:
+        if _paired_lead(rewards[best], rewards[0], weights) > z:
             return actions[best]
         return greedy_action
 
@@ -659,12 +665,25 @@ def seat_reward(
     return 0.5 * margin + 0.5 * won
 
 
-def _paired_lead(mine: Sequence[float], theirs: Sequence[float]) -> float:
+def _paired_lead(mine: Sequence[float], theirs: Sequence[float], weights: Sequence[float] | None = None) -> float:
     """How many standard errors the mean of ``mine - theirs`` (paired by round) lies above zero.
 
     ``inf`` for a positive lead with no spread (every round agrees), ``-inf`` for none.
+    With ``weights`` not all 1 (importance weights, one a round), the weighted mean and
+    its self-normalized standard error, ``sqrt(sum(w² (d - mean)²)) / sum(w)``.
     """
     diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    if weights is not None and any(w != 1.0 for w in weights):
+        total = sum(weights)
+        if total <= 0:
+            return -math.inf
+        if len(diffs) < 2:
+            return 0.0 if diffs[0] > 0 else -math.inf
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        if mean <= 0:
+            return -math.inf
+        spread = sum((w * (d - mean)) ** 2 for w, d in zip(weights, diffs, strict=True))
+        return math.inf if spread <= 0 else mean * total / math.sqrt(spread)
     n = len(diffs)
     mean = sum(diffs) / n
     if mean <= 0:

@@ -361,3 +361,54 @@ def defend(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: An
         if _live_waits(left, one_pair, rest) >= READY_MIN_WAITS:
             return texts[f"discard {best} ready"]
     return plain[best]
+
+
+# ----- reading the other hands (read by ismcts's inference; see seat_weight) ---------
+
+# ismcts: worlds drawn per weighted sample; 0: off unless asked for (ismcts:infer=N)
+INFER_CANDIDATES = 0
+READING_STEP = 8  # pulls from the woodpile a stage of the hand spans (see reading_stage)
+READING_STAGES = 5  # stages told apart; later pulls count as the last
+READING_AWAY = 6  # tiles away told apart (0 to 5); farther counts as the last
+# How much more often real play leaves a (not ready) hand this many tiles from going out
+# than the sampler deals it, by stage of the hand: real hands over sampled ones, each as a
+# share of its stage; 1 where the sampler too rarely deals such a hand to judge. Written by
+# benchmarks/montana_reading.py (400 greedy self-play hands, the default run).
+AWAY_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (1.0, 1.0, 2.47, 1.127, 0.685, 0.507),
+    (1.0, 1.0, 5.0, 0.976, 0.291, 0.114),
+    (1.0, 1.0, 6.056, 0.724, 0.144, 0.064),
+    (1.0, 1.0, 6.86, 0.549, 0.066, 0.02),
+    (1.0, 1.0, 6.323, 0.391, 0.038, 0.024),
+)
+
+
+def reading_stage(view: dict[str, Any]) -> int:
+    """How far into the hand a view is, in :data:`READING_STEP` pulls from the woodpile.
+
+    Hands grow nearer to going out as they are played, so real hands are compared with
+    sampled ones at the same stage.
+    """
+    pulled = 72 - int(view["woodpile"])
+    return min(max(pulled, 0) // READING_STEP, READING_STAGES - 1)
+
+
+def hidden_away(hand: Sequence[Tile]) -> int:
+    """Tiles a seat's concealed hand is from going out (capped at ``READING_AWAY - 1``)."""
+    found = hands.tiles_away(hand)
+    return READING_AWAY - 1 if found is None else min(found, READING_AWAY - 1)
+
+
+def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
+    """The weight of ``seat``'s hand in a sampled ``world``, for inference from play.
+
+    A uniform deal gives the other seats hands as scattered as chance makes them, but
+    real players keep the tiles that fit and throw the rest: by the middle of a hand
+    most real hands are two tiles from going out, most dealt ones three or four. A
+    world is weighted by how much more often real play leaves a hand as far from going
+    out as this one, at this stage of the hand (:data:`AWAY_WEIGHTS`). A ready seat's
+    hand is already fixed by the sampler (weight 1).
+    """
+    if view["ready"][seat] or not AWAY_WEIGHTS:
+        return 1.0
+    return AWAY_WEIGHTS[reading_stage(view)][hidden_away(world.hands[seat])]
