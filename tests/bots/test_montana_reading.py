@@ -102,3 +102,25 @@ def test_weighted_paired_lead() -> None:
     # sqrt((3 * 0.05)^2 + (1 * 0.15)^2) / 4 = 0.0530..., so 2.83 standard errors
     assert _paired_lead([0.7, 0.5], [0.5, 0.5], [3.0, 1.0]) == pytest.approx(0.15 / (math.sqrt(0.0225 + 0.0225) / 4))
     assert _paired_lead([0.5, 0.5], [0.7, 0.5], [3.0, 1.0]) == -math.inf
+
+
+def test_the_benchmark_measures_what_the_table_says() -> None:
+    """A short run of benchmarks/montana_reading.py finds the table's shape: from the second
+    stage on, real play leaves more hands two tiles away, and fewer four away, than dealt."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "montana_reading.py"
+    spec = importlib.util.spec_from_file_location("montana_reading", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    real, dealt = bench.measure(40, 2, 3)
+    for stage in (1, 2):
+        r_total, d_total = sum(real[stage].values()), sum(dealt[stage].values())
+        assert real[stage][2] / r_total > 2 * dealt[stage][2] / d_total
+        assert real[stage][4] / r_total < dealt[stage][4] / d_total
+        assert greedy_montana.AWAY_WEIGHTS[stage][2] > 2 > 1 > greedy_montana.AWAY_WEIGHTS[stage][4]
+    table = bench.weights(real, dealt)
+    assert len(table) == greedy_montana.READING_STAGES
+    assert all(len(row) == greedy_montana.READING_AWAY for row in table)
