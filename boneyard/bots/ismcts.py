@@ -47,7 +47,9 @@ they did: see :func:`policy_phases`.
 
 Three ingredients read more than the rules prove, each switched by a parameter (0: off;
 default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
-likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`);
+likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`; with
+``infer=1`` in a game whose hands are weighed by its ``seat_weight`` knob, Montana's, the
+flat search instead weighs each uniform world's playouts by that weight);
 ``endgame`` hands a play-phase playout with that many tricks left to the exact solver
 (:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
 before the search (Montana's ``defend`` knob). See ``docs/bots.md``.
