@@ -201,8 +201,11 @@ def test_the_twobox_playouts_are_compiled() -> None:
     assert greedy_twobox.COMPILED, "boneyard/bots/_twobox_playout.c was not compiled: reinstall with a C compiler"
 
 
-def _rounce_decision(phase: str, seed: int = 3) -> tuple[dict[str, Any], tuple[Any, ...]]:
-    """A Rounce view in ``phase`` with a real choice, reached by greedy play."""
+def _rounce_decision(phase: str, seed: int = 3, first: bool = False) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """A Rounce view in ``phase`` with a real choice, reached by greedy play.
+
+    ``first``: one that the other seats answer (the hand's first call, or a lead).
+    """
     for s in range(seed, seed + 200):
         g = boneyard.new_game("rounce", players=4, seed=s)
         greedy = GreedyBot()
@@ -210,7 +213,8 @@ def _rounce_decision(phase: str, seed: int = 3) -> tuple[dict[str, Any], tuple[A
         while not g.is_over:
             legal = g.legal_actions()
             view = g.view(g.current_player)
-            if view["phase"] == phase and len(legal) > 1:
+            fresh = not any(view["calls"]) if phase == "call" else not view["trick"]
+            if view["phase"] == phase and len(legal) > 1 and (fresh or not first):
                 return view, legal
             g.apply(greedy.choose(view, legal, rng))
     raise AssertionError(f"no Rounce decision in phase {phase}")

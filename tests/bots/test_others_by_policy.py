@@ -9,35 +9,18 @@ from typing import Any
 
 import pytest
 
-import boneyard
-from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot, _Node, policy_phases
 
-
-def _first(phase: str) -> tuple[dict[str, Any], tuple[Any, ...]]:
-    """A Rounce decision in ``phase`` that other seats answer (the hand's first call, or a
-    lead), reached by greedy play."""
-    for s in range(200):
-        g = boneyard.new_game("rounce", players=4, seed=s)
-        greedy = GreedyBot()
-        rng = random.Random(s)
-        while not g.is_over:
-            legal = g.legal_actions()
-            view = g.view(g.current_player)
-            fresh = not any(c is not None for c in view["calls"]) if phase == "call" else not view["trick"]
-            if view["phase"] == phase and len(legal) > 1 and fresh:
-                return view, legal
-            g.apply(greedy.choose(view, legal, rng))
-    raise AssertionError(f"no first {phase} in a Rounce hand")
+from .test_flat_search import _rounce_decision
 
 
 def _descents(
     others: str, monkeypatch: pytest.MonkeyPatch, phase: str = "call"
 ) -> tuple[list[tuple[int, str]], dict[str, Any]]:
     """The (seat, phase) of every playout-policy call made in the tree's descent, before a playout."""
-    view, legal = _first(phase)
+    view, legal = _rounce_decision(phase, 0, first=True)
     in_playout = [False]
     asked: list[tuple[int, str]] = []
 
