@@ -444,42 +444,31 @@ class IsmctsBot:
                 else:
                     a = chooser(game.view(mover), actions, rng)
                 k = str(a)
-                child = node.children.get(k)
-                game.apply(a)
-                if child is None:
-                    child = _Node(mover)
-                    node.children[k] = child
-                    path.append(child)
-                    break
-                node = child
-                path.append(node)
-                if self._hand_over(game, start, hand):
-                    break
-                continue
-            keys = [str(a) for a in actions]
-            if first:
-                pairs = [(k, a) for k, a in zip(keys, actions, strict=True) if k in legal] or list(
-                    zip(keys, actions, strict=True)
-                )
-                first = False
+                new = k not in node.children
             else:
-                pairs = list(zip(keys, actions, strict=True))
-            untried = []
-            for k, a in pairs:
-                child = node.children.get(k)
-                if child is None:
-                    untried.append((k, a))
+                keys = [str(a) for a in actions]
+                if first:
+                    pairs = [(k, a) for k, a in zip(keys, actions, strict=True) if k in legal] or list(
+                        zip(keys, actions, strict=True)
+                    )
+                    first = False
                 else:
-                    child.avail += 1
-            if untried:
-                k, a = untried[rng.randrange(len(untried))]
+                    pairs = list(zip(keys, actions, strict=True))
+                untried = []
+                for k, a in pairs:
+                    child = node.children.get(k)
+                    if child is None:
+                        untried.append((k, a))
+                    else:
+                        child.avail += 1
+                new = bool(untried)
+                k, a = untried[rng.randrange(len(untried))] if new else self._select(node, pairs)
+            game.apply(a)
+            if new:  # expand: one node a iteration, then the playout
                 child = _Node(mover)
                 node.children[k] = child
-                game.apply(a)
                 path.append(child)
                 break
-            k, a = self._select(node, pairs)
-            game.apply(a)
             node = node.children[k]
             path.append(node)
             if self._hand_over(game, start, hand):

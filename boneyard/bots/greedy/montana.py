@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.montana import analysis as hands
+from ...games.montana.engine import HAND, SEATS
 from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
@@ -367,6 +368,7 @@ def defend(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: An
 
 # ismcts: worlds drawn per weighted sample; 0: off unless asked for (ismcts:infer=N)
 INFER_CANDIDATES = 0
+_WOODPILE = len(_FULL) - SEATS * HAND  # the woodpile at the start of a hand
 READING_STEP = 8  # pulls from the woodpile a stage of the hand spans (see reading_stage)
 READING_STAGES = 5  # stages told apart; later pulls count as the last
 READING_AWAY = 6  # tiles away told apart (0 to 5); farther counts as the last
@@ -389,7 +391,7 @@ def reading_stage(view: dict[str, Any]) -> int:
     Hands grow nearer to going out as they are played, so real hands are compared with
     sampled ones at the same stage.
     """
-    pulled = 72 - int(view["woodpile"])
+    pulled = _WOODPILE - int(view["woodpile"])
     return min(max(pulled, 0) // READING_STEP, READING_STAGES - 1)
 
 
@@ -409,6 +411,6 @@ def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
     out as this one, at this stage of the hand (:data:`AWAY_WEIGHTS`). A ready seat's
     hand is already fixed by the sampler (weight 1).
     """
-    if view["ready"][seat] or not AWAY_WEIGHTS:
+    if view["ready"][seat]:
         return 1.0
     return AWAY_WEIGHTS[reading_stage(view)][hidden_away(world.hands[seat])]
