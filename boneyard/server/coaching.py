@@ -258,8 +258,10 @@ class Coach:
                 extra.append(solved["action"])
             else:
                 solved.update(action=None, why="the solver's play is not legal now under this table's rules")
-        # a single action is still valued (briefly): the player sees where the hand stands
-        ms = self.hint_ms if len(legal) + len(extra) > 1 else min(self.hint_ms, SINGLE_MS)
+        # a single action is still valued (briefly): the player sees where the hand stands;
+        # with a cap on the rounds, the cap ends it, so the answer never depends on the clock
+        brief = len(legal) + len(extra) == 1 and self.rounds is None
+        ms = min(self.hint_ms, SINGLE_MS) if brief else self.hint_ms
         ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")

@@ -153,6 +153,7 @@ def test_the_hint_never_reveals_a_hidden_tile(client: TestClient, game: str) -> 
         assert r.status_code == 200, r.text
         hints.append({k: v for k, v in r.json().items() if k != "table"})
     assert hints[0] == hints[1]
+    assert hints[0]["rounds"] == 3  # the cap on the rounds ends the search, never the clock
 
 
 def test_a_single_sampled_deal_marks_nothing() -> None:
