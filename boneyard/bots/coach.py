@@ -1,9 +1,11 @@
 """The coach: every legal action valued for the seat, with an uncertainty, best first.
 
 :func:`analyse` answers "how good is each of my actions here?" from the seat's view
-alone. Each *round* deals the hidden tiles afresh (``boneyard.sample_game``), and in that
-one world plays every legal action followed by the same playout to the end of the hand
-(common random numbers: two actions' results in a round differ only by what the actions
+alone. Each *round* deals the hidden tiles afresh (``boneyard.sample_game``, then the
+game's ``explain`` knob, as the ``ismcts`` search draws them: in Rounce the other seats'
+calls are replayed, see :mod:`boneyard.bots.inference`), and in that one world plays
+every legal action followed by the same playout to the end of the hand (common random
+numbers: two actions' results in a round differ only by what the actions
 cause). The playout is the ``greedy`` bot for every seat (or the game's cheaper
 ``playout`` policy where its greedy module has one, as the ``ismcts`` search does:
 Montana); in Eighty and Rounce, once at
@@ -35,11 +37,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api import sample_game
 from ..errors import IllegalAction
 from ..games import game_class
 from . import endgame
 from .greedy import GreedyBot, finisher, policy
+from .inference import Inference
 from .ismcts import margin_scale
 
 ENDGAME_TRICKS = {"eighty": 3, "rounce": 3}  # tricks left at which the exact solver takes over
@@ -122,6 +124,7 @@ def analyse(
     knobs = policy(game_id)
     chooser: Chooser = knobs.playout if knobs is not None and hasattr(knobs, "playout") else GreedyBot().choose
     finish = finisher(knobs)  # the chooser's stretch of plays in one call (Eighty, Rounce, Montana): far cheaper
+    sampler = Inference(view, 0)  # uniform worlds, with the game's calls replayed where it has the knob
     done = failures = 0
     started = time.perf_counter()
     while True:
@@ -134,7 +137,7 @@ def analyse(
         if failures >= MAX_SAMPLE_FAILURES:
             break
         try:
-            world = sample_game(view, rng)
+            world = sampler.draw(rng)
         except ValueError:
             failures += 1
             continue

@@ -26,6 +26,13 @@ resampling, SIR):
 - **Importance weights.** With one candidate and a ``seat_weight`` knob, the flat
   search draws worlds uniformly and weighs each one's playouts by its weight
   (:meth:`Inference.sample_weighted`): the same reading with no world drawn in vain.
+- **Exchanges replayed.** A game may give an ``explain(view, world, rng)`` knob that
+  rebuilds, in each uniformly drawn world, what another seat kept when it exchanged
+  tiles face down, by the same model (Rounce: a dummy's or a taking dealer's best five
+  of what it drew), and may reject a world whose hands contradict a call (a weight of
+  0 or 1: a seat that passed on a weak hand), which is then drawn again, at most
+  :data:`EXPLAIN_TRIES` times. It is on wherever the knob exists (``explain=0`` switches
+  it off), whatever ``candidates``.
 - **The cost cap.** Each weighted sample draws ``candidates`` worlds and keeps one with
   probability proportional to its weight, so a sample costs ``candidates`` uniform draws
   plus the weighing; at most :data:`MAX_DECISIONS` of a seat's most recent decisions are
@@ -48,6 +55,7 @@ from .greedy import policy
 DEFAULT_EPSILON = 0.3  # chance the model gives a seat of departing from greedy's choice
 DEFAULT_CANDIDATES = 4  # worlds drawn per weighted sample (the game's INFER_CANDIDATES knob overrides)
 MAX_DECISIONS = 16  # per other seat: the most recent decisions judged
+EXPLAIN_TRIES = 64  # worlds drawn at most for one that the game's explain knob accepts
 
 # A past decision of another seat: its view then, the legal actions then, and a test of
 # whether an action (as greedy would return it) is the one the seat took.
@@ -73,10 +81,15 @@ class Inference:
     (0 or 1: plain uniform sampling). ``ValueError`` from the game's sampler passes through.
     """
 
-    def __init__(self, view: dict[str, Any], candidates: int, epsilon: float | None = None) -> None:
+    def __init__(
+        self, view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True
+    ) -> None:
         self.view = view
         self.seat: int | None = view.get("seat")
         knobs = policy(view["game"])
+        self.explain: Callable[[dict[str, Any], Any, random.Random], Any] | None = (
+            getattr(knobs, "explain", None) if knobs is not None and explain and self.seat is not None else None
+        )
         self.decisions: Callable[[dict[str, Any], Any, int], list[Decision]] | None = (
             getattr(knobs, "past_decisions", None) if knobs is not None else None
         )
@@ -95,12 +108,33 @@ class Inference:
         self._cache: dict[tuple[int, tuple[str, ...]], float] = {}
         self._judged = False  # some other seat had a decision with a choice (known after the first world)
         self.weighed = 0  # worlds weighed (for tests and benchmarks)
+        self.explained = 0  # worlds the explain knob accepted ...
+        self.rejected = 0  # ... and rejected (for tests and benchmarks)
+
+    def draw(self, rng: random.Random) -> Any:
+        """One world dealt uniformly within the rules, then the game's ``explain`` knob (if on).
+
+        A world the knob rejects (its hands contradict another seat's call) is drawn again,
+        at most :data:`EXPLAIN_TRIES` times; after that the last one is used as dealt, so a
+        view the model cannot explain costs a bounded time and still gets a world.
+        """
+        world = sample_game(self.view, rng)
+        if self.explain is None:
+            return world
+        for _ in range(EXPLAIN_TRIES):
+            explained = self.explain(self.view, world, rng)
+            if explained is not None:
+                self.explained += 1
+                return explained
+            self.rejected += 1
+            world = sample_game(self.view, rng)
+        return world
 
     def sample(self, rng: random.Random) -> Any:
-        """One world: uniform if inference is off, else the SIR pick among ``candidates`` draws."""
+        """One world: :meth:`draw`'s if inference is off, else the SIR pick among ``candidates`` draws."""
         if self.candidates <= 1:
-            return sample_game(self.view, rng)
-        worlds = [sample_game(self.view, rng)]
+            return self.draw(rng)
+        worlds = [self.draw(rng)]
         weights = [self.weight(worlds[0])]
         if not self._judged:
             # nobody else has had a choice yet (a fact of the view, not of the world):
@@ -108,7 +142,7 @@ class Inference:
             self.candidates = 1
             return worlds[0]
         for _ in range(self.candidates - 1):
-            worlds.append(sample_game(self.view, rng))
+            worlds.append(self.draw(rng))
             weights.append(self.weight(worlds[-1]))
         total = sum(weights)
         if total <= 0:
@@ -129,7 +163,7 @@ class Inference:
         world with weight 1.
         """
         if self.candidates == 1 and self.seat_weight is not None:
-            world = sample_game(self.view, rng)
+            world = self.draw(rng)
             return world, self.weight(world)
         return self.sample(rng), 1.0
 

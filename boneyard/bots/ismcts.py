@@ -52,7 +52,10 @@ likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`; wit
 flat search instead weighs each uniform world's playouts by that weight);
 ``endgame`` hands a play-phase playout with that many tricks left to the exact solver
 (:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
-before the search (Montana's ``defend`` knob). See ``docs/bots.md``.
+before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on, the default
+wherever the game has the knob; 0: off), rebuilds in every sampled world what another
+seat kept when it exchanged tiles face down, by the greedy model (Rounce: a dummy's and
+a taking dealer's best five). See ``docs/bots.md``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -136,6 +139,7 @@ class IsmctsBot:
         infer: int | None = None,
         defence: int | None = None,
         others: str = "auto",
+        explain: int | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -153,6 +157,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts shape must be one of {', '.join(SHAPES)}, got {shape!r}")
         if others not in OTHERS:
             raise ValueError(f"ismcts others must be one of {', '.join(OTHERS)}, got {others!r}")
+        if explain is not None and (isinstance(explain, bool) or explain not in (0, 1)):
+            raise ValueError(f"ismcts explain must be 1 (on) or 0 (off), got {explain!r}")
         for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
@@ -172,6 +178,7 @@ class IsmctsBot:
         self.endgame = endgame
         self.infer = infer
         self.defence = defence
+        self.explain = explain
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
@@ -201,7 +208,11 @@ class IsmctsBot:
         deadline = None if self.ms is None else started + self.ms * (1 - HEADROOM) / 1000
         game_id = view["game"]
         knobs = policy(game_id)
-        sampler = Inference(view, self.infer if self.infer is not None else candidates_for(game_id))
+        sampler = Inference(
+            view,
+            self.infer if self.infer is not None else candidates_for(game_id),
+            explain=self.explain is None or self.explain == 1,
+        )
         defend = getattr(knobs, "defend", None) if knobs is not None else None
         worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))
         if defend is not None and worlds and seat is not None:

@@ -133,8 +133,8 @@ def test_the_search_samples_through_inference_as_switched(infer: int, monkeypatc
     made: list[Inference] = []
     real = inference_module.Inference
 
-    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None) -> Inference:
-        made.append(real(view, candidates, epsilon))
+    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True) -> Inference:
+        made.append(real(view, candidates, epsilon, explain))
         return made[-1]
 
     monkeypatch.setattr(ismcts_module, "Inference", spy)

@@ -232,6 +232,95 @@ def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[di
     return out
 
 
+def _kept(hand: Sequence[Tile], trump: int, turn_up: Tile) -> bool:
+    """Whether this heuristic would keep ``hand`` at its call (estimated tricks at least ``KEEP_AT``).
+
+    Judged as the seat judged it then: every tile but its hand and the turn-up unseen.
+    """
+    rest = [t for t in _FULL if t not in hand and t != turn_up]
+    return strength(hand, trump, rest) >= KEEP_AT
+
+
+def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
+    """The other seats' calls and exchanges replayed in a sampled ``world`` (the ``ismcts`` knob).
+
+    ``sample_game`` deals every hidden tile at random, but a call tells about the hand
+    that made it. Each other seat is modelled as this heuristic, before the first play:
+
+    - a seat that passed (not the dealer) kept a hand of at least ``KEEP_AT`` estimated
+      tricks, and one that folded or called dummy threw away a hand of fewer: their old
+      hands are dealt from the face-down tiles (any of them: those are dealt at random);
+    - a seat that called dummy kept the best five (by :func:`keep_value`) of the dealt
+      five and as many face-down tiles as it discarded; a dealer who took the turn-up,
+      the best five of his old hand and the turn-up. The rest go back face down.
+
+    Returns the world (changed in place), or ``None`` when its hands contradict a call (the
+    caller draws another). The dealer's own call is not judged (it rests on more than
+    strength), and once a tile has been played the hands also answer to the tricks, so
+    from then on the world is returned unchanged. Only the view and the world are read.
+    """
+    me = view["seat"]
+    if view["tricks"] or view["trick"] or me is None:
+        return world
+    trump = view["trump"]
+    turn_up = tile(view["turn_up"])
+    mine = [tile(t) for t in view["discarded"] or ()]
+    pile = list(world.out)
+    for t in mine:
+        pile.remove(t)
+    if turn_up in pile:
+        pile.remove(turn_up)
+        spare_turn_up = True
+    else:
+        spare_turn_up = False
+    rng.shuffle(pile)
+    out = list(mine) + pile  # what lies face down once every exchange below is done
+    dealer = view["dealer"]
+    calls = world.calls
+    for seat, call in enumerate(calls):
+        if seat in (me, dealer) or call is None:
+            continue
+        if call == "pass":
+            if not _kept(world.hands[seat], trump, turn_up):
+                return None
+        elif call in ("fold", "dummy"):
+            if len(pile) < 5:
+                return world  # not a deal this model knows: leave it as dealt
+            old = pile[-5:]
+            if _kept(old, trump, turn_up):
+                return None
+            del pile[-5:]  # that hand lies face down, never to be drawn
+    for seat, call in enumerate(calls):
+        if seat == me or call not in ("dummy", "take"):
+            continue
+        if str(world.phase) == "discard" and world.current_player == seat:
+            continue  # still discarding: its hand is all it drew
+        hand = list(world.hands[seat])
+        if len(hand) != 5:
+            continue
+        if call == "take":
+            drawn = [t for t in hand if t != turn_up] + [turn_up]
+            if turn_up not in hand:
+                spare_turn_up = False  # it was his discard: back in his hand to be judged
+            extra = 6 - len(drawn)
+        else:
+            drawn = hand
+            extra = (7 if world.players == 4 else 6) - 5
+        if len(pile) < extra:
+            continue
+        drawn = drawn + pile[:extra]
+        for t in pile[:extra]:
+            out.remove(t)
+        del pile[:extra]
+        drawn.sort(key=lambda t: keep_value(t, trump), reverse=True)
+        world.hands[seat] = sorted(drawn[:5], reverse=True)
+        out.extend(drawn[5:])
+    if spare_turn_up:
+        out.append(turn_up)
+    world.out = out
+    return world
+
+
 _KEEP_BYTES: dict[int, bytes] = {}
 _BY_KEY = {t.key: t for t in _FULL}
 
