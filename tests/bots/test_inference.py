@@ -126,18 +126,8 @@ def test_a_view_with_no_choices_yet_samples_uniformly() -> None:
 
 
 @pytest.mark.parametrize("infer", [0, 3])
-def test_the_search_samples_through_inference_as_switched(infer: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from boneyard.bots import inference as inference_module
-    from boneyard.bots import ismcts as ismcts_module
-
-    made: list[Inference] = []
-    real = inference_module.Inference
-
-    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True) -> Inference:
-        made.append(real(view, candidates, epsilon, explain))
-        return made[-1]
-
-    monkeypatch.setattr(ismcts_module, "Inference", spy)
+def test_the_search_samples_through_inference_as_switched(infer: int, samplers_made: list[Inference]) -> None:
+    made = samplers_made
     game = next(g for g in _positions("rounce", 8, 40) if len(g.legal_actions()) > 1)
     view, legal = game.view(game.current_player), game.legal_actions()
     bot = boneyard.bot("ismcts", iterations=10, infer=infer, endgame=0)

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 import boneyard
-from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import EXPLAIN_TRIES, Inference
@@ -135,17 +134,8 @@ def test_a_view_the_model_cannot_explain_still_gets_a_world(monkeypatch: pytest.
     assert world is not None and sampler.rejected == EXPLAIN_TRIES and sampler.explained == 0
 
 
-def test_the_bot_passes_the_switch_and_refuses_a_bad_value(monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[Inference] = []
-    real = inference_module.Inference
-
-    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True) -> Inference:
-        made.append(real(view, candidates, epsilon, explain))
-        return made[-1]
-
-    from boneyard.bots import ismcts as ismcts_module
-
-    monkeypatch.setattr(ismcts_module, "Inference", spy)
+def test_the_bot_passes_the_switch_and_refuses_a_bad_value(samplers_made: list[Inference]) -> None:
+    made = samplers_made
     game = _at_dealers_call(4, 5, dummy=True)
     view, legal = game.view(game.dealer), game.legal_actions()
     for value, on in ((None, True), (1, True), (0, False)):
