@@ -78,7 +78,9 @@ class Inference:
     """Weighted sampling of worlds for one decision of one seat (see the module).
 
     ``Inference(view, candidates)``: ``candidates`` worlds are drawn per :meth:`sample`
-    (0 or 1: plain uniform sampling). ``ValueError`` from the game's sampler passes through.
+    (0 or 1: no weighing). Every world is drawn by :meth:`draw`, which applies the game's
+    ``explain`` knob unless ``explain=False``. ``ValueError`` from the game's sampler
+    passes through.
     """
 
     def __init__(
