@@ -144,3 +144,35 @@ def test_the_bot_passes_the_switch_and_refuses_a_bad_value(samplers_made: list[I
         assert (made[-1].explained > 0) is on
     with pytest.raises(ValueError, match="explain must be 1"):
         boneyard.bot("ismcts", explain=2)
+
+
+def test_the_calls_benchmark_reads_arena_records(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/rounce_calls.py on a short arena run: it finds the search's decisions, plays
+    its choice and greedy's out from the real deal without touching the game, and prints both tables."""
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    records = tmp_path / "arena.json"
+    subprocess.run(
+        [sys.executable, "-m", "boneyard", "arena", "rounce", "--bots", "ismcts:iterations=12,greedy",
+         "--games", "2", "--seed", "3", "--workers", "1", "--json", str(records)],
+        check=True, capture_output=True,
+    )
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "rounce_calls.py"
+    spec = importlib.util.spec_from_file_location("rounce_calls", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    found, games = bench.decisions([str(records)])
+    assert games == 2 and found
+    game, seat, mine, _ = found[0]
+    before = game.view(seat)
+    assert bench.margin_after(game, mine, seat) == bench.margin_after(game, mine, seat)  # greedy on: no chance
+    assert game.view(seat) == before  # played out on a copy
+    bench.calls_table(found, games)
+    bench.samplers_table(found, 2, 5)
+    printed = capsys.readouterr().out
+    assert "2 games" in printed and "| greedy's choice | the bot's |" in printed
+    assert "where he may defend" in printed or "no decision where the dealer may defend" in printed
