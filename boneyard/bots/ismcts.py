@@ -211,7 +211,7 @@ class IsmctsBot:
         sampler = Inference(
             view,
             self.infer if self.infer is not None else candidates_for(game_id),
-            explain=self.explain is None or self.explain == 1,
+            explain=self.explain != 0,
         )
         defend = getattr(knobs, "defend", None) if knobs is not None else None
         worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))

@@ -50,15 +50,21 @@ def test_explained_worlds_keep_every_tile_once_and_the_seats_own_discards() -> N
     full = Counter(greedy_rounce._FULL)
     for seed in range(12):
         game = _at_dealers_call(4, seed, dummy=True)
-        view = game.view(game.dealer)
-        sampler = Inference(view, 0)
-        rng = random.Random(seed)
-        for _ in range(20):
-            world = sampler.draw(rng)
-            assert _locations(world) == full
-            for seat in range(4):
-                assert len(world.hands[seat]) == len(game.hands[seat])
-            assert world.hands[game.dealer] == game.hands[game.dealer]
+        caller = next(s for s, c in enumerate(game.calls) if c == "dummy")
+        # the dealer about to call, and the dummy who has thrown two tiles face down
+        for seat in (game.dealer, caller):
+            view = game.view(seat)
+            sampler = Inference(view, 0)
+            rng = random.Random(seed)
+            own_out = Counter(Tile.parse(t) for t in view["discarded"])
+            assert seat == game.dealer or sum(own_out.values()) == 7  # its old hand and two drawn
+            for _ in range(20):
+                world = sampler.draw(rng)
+                assert _locations(world) == full
+                for other in range(4):
+                    assert len(world.hands[other]) == len(game.hands[other])
+                assert world.hands[seat] == game.hands[seat]
+                assert not own_out - Counter(world.out)  # its own face-down tiles stay face down
 
 
 def test_a_seat_that_passed_holds_a_hand_greedy_would_keep() -> None:
@@ -175,4 +181,5 @@ def test_the_calls_benchmark_reads_arena_records(tmp_path: Any, capsys: pytest.C
     bench.samplers_table(found, 2, 5)
     printed = capsys.readouterr().out
     assert "2 games" in printed and "| greedy's choice | the bot's |" in printed
-    assert "where he may defend" in printed or "no decision where the dealer may defend" in printed
+    assert "2 dealer's decisions where he may defend" in printed  # seed 3 has two
+    assert "| real deal |" in printed and "| calls replayed |" in printed
