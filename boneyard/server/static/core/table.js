@@ -340,14 +340,14 @@ function tileWords(action) {
   return action.split(" ").filter((w) => /^\d+-\d+$/.test(w));
 }
 
+let handMarkup = null; // the hand's tiles as last drawn (null: draw them anew)
+let handCtx = null; // the context the hand's tiles act in: the newest render's
+
 function renderHand(s, ctx) {
   const hand = s.view.hand;
-  if (ctx.ending) {
-    $("hand").innerHTML = "";
-    return;
-  }
-  if (!hand) {
-    $("hand").innerHTML = s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
+  if (ctx.ending || !hand) {
+    handMarkup = null;
+    $("hand").innerHTML = !ctx.ending && s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
     return;
   }
   const legal = replay ? [] : s.legal_actions;
@@ -362,7 +362,7 @@ function renderHand(s, ctx) {
     if (at >= 0) old.splice(at, 1);
     return at < 0;
   });
-  $("hand").innerHTML = handTiles
+  const markup = handTiles
     .map((t, i) => {
       const mark = (game.handMark ? game.handMark(t, s.view, i, handTiles) : null) || (fresh[i] ? { cls: "new", label: "new" } : null);
       const cls = [usable.has(t) ? "playable" : "", selected === t || (own && own.selected.has(i)) ? "selected" : "", mark ? mark.cls : ""].join(" ");
@@ -372,10 +372,20 @@ function renderHand(s, ctx) {
         mark ? `, ${escapeHtml(mark.label)}` : ""}">${tileSVG(t)}${label}</button>`;
     })
     .join("");
+  handCtx = ctx;
+  // a push that changes nothing in the hand (a presence, a chat line, another seat's play
+  // that leaves this hand as it was) keeps its tiles: a tap landing as the push arrives
+  // must not fall on a tile that was just replaced. A module that binds its own handlers
+  // to the hand's tiles (own) gets them anew each time.
+  if (!own && markup === handMarkup && $("hand").querySelector("[data-hand]")) return;
+  handMarkup = own ? null : markup;
+  $("hand").innerHTML = markup;
   $("hand").querySelectorAll("[data-hand]").forEach((b) => {
-    b.addEventListener("click", () => clickHand(b.dataset.hand, Number(b.dataset.index), ctx));
+    b.addEventListener("click", () => clickHand(b.dataset.hand, Number(b.dataset.index), handCtx));
   });
 }
+
+let actionsMarkup = null; // the action buttons as last drawn
 
 function renderActions(s, ctx) {
   const legal = replay || ctx.ending ? [] : s.legal_actions;
@@ -386,9 +396,12 @@ function renderActions(s, ctx) {
   if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
   const tapHint = !selected && !ctx.ending && legal.some((a) => tileWords(a).some((t) => inHand.has(t))) && !game.tileButtons;
   const say = (a) => game.describe(a, s.view);
-  $("actions").innerHTML = (tapHint ? `<span class="taphint">Tap a tile with a green edge to play it${list.length ? ", or:" : "."}</span>` : "") +
+  const markup = (tapHint ? `<span class="taphint">Tap a tile with a green edge to play it${list.length ? ", or:" : "."}</span>` : "") +
     list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" title="${escapeHtml(a)}" type="button">${escapeHtml(say(a))}</button>`).join("") +
     (selected ? `<button class="action cancel" data-cancel="1" type="button">cancel</button>` : "");
+  if (markup === actionsMarkup) return; // as the hand: a push that changes nothing keeps the buttons under the finger
+  actionsMarkup = markup;
+  $("actions").innerHTML = markup;
   $("actions").querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => send(b.dataset.action)));
   $("actions").querySelectorAll("[data-cancel]").forEach((b) =>
     b.addEventListener("click", () => {
