@@ -31,8 +31,10 @@ resampling, SIR):
   tiles face down, by the same model (Rounce: a dummy's or a taking dealer's best five
   of what it drew), and may reject a world whose hands contradict a call (a weight of
   0 or 1: a seat that passed on a weak hand), which is then drawn again, at most
-  :data:`EXPLAIN_TRIES` times. It is on wherever the knob exists (``explain=0`` switches
-  it off), whatever ``candidates``.
+  :data:`EXPLAIN_TRIES` times. Montana's knob instead gives each seat what its claim
+  windows proved it holds (a pair it passed on, the tiles of a claim it lost). It is on
+  wherever the knob exists unless the game's ``EXPLAIN`` knob is false (Montana's: no
+  gain measured), whatever ``candidates``; ``explain=0`` or ``1`` decides instead.
 - **The cost cap.** Each weighted sample draws ``candidates`` worlds and keeps one with
   probability proportional to its weight, so a sample costs ``candidates`` uniform draws
   plus the weighing; at most :data:`MAX_DECISIONS` of a seat's most recent decisions are
@@ -79,16 +81,18 @@ class Inference:
 
     ``Inference(view, candidates)``: ``candidates`` worlds are drawn per :meth:`sample`
     (0 or 1: no weighing). Every world is drawn by :meth:`draw`, which applies the game's
-    ``explain`` knob unless ``explain=False``. ``ValueError`` from the game's sampler
-    passes through.
+    ``explain`` knob when ``explain`` is true (``None``: the game's ``EXPLAIN`` default,
+    true unless it says otherwise). ``ValueError`` from the game's sampler passes through.
     """
 
     def __init__(
-        self, view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True
+        self, view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool | None = None
     ) -> None:
         self.view = view
         self.seat: int | None = view.get("seat")
         knobs = policy(view["game"])
+        if explain is None:  # the game's own default: on unless its EXPLAIN knob says off
+            explain = bool(getattr(knobs, "EXPLAIN", True))
         self.explain: Callable[[dict[str, Any], Any, random.Random], Any] | None = (
             getattr(knobs, "explain", None) if knobs is not None and explain and self.seat is not None else None
         )

@@ -52,10 +52,11 @@ likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`; wit
 flat search instead weighs each uniform world's playouts by that weight);
 ``endgame`` hands a play-phase playout with that many tricks left to the exact solver
 (:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
-before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on, the default
-wherever the game has the knob; 0: off), rebuilds in every sampled world what another
-seat kept when it exchanged tiles face down, by the greedy model (Rounce: a dummy's and
-a taking dealer's best five). See ``docs/bots.md``.
+before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on; 0: off; by default on
+wherever the game has the knob, unless its ``EXPLAIN`` knob says off), rebuilds in every
+sampled world what the other seats' calls showed of their hands, by the greedy model
+(Rounce: a dummy's and a taking dealer's best five; Montana, off by default: the pairs
+and runs its claim windows proved). See ``docs/bots.md``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -211,7 +212,7 @@ class IsmctsBot:
         sampler = Inference(
             view,
             self.infer if self.infer is not None else candidates_for(game_id),
-            explain=self.explain != 0,
+            explain=None if self.explain is None else self.explain != 0,
         )
         defend = getattr(knobs, "defend", None) if knobs is not None else None
         worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))

@@ -28,6 +28,7 @@ candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -414,3 +415,225 @@ def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
     if view["ready"][seat]:
         return 1.0
     return AWAY_WEIGHTS[reading_stage(view)][hidden_away(world.hands[seat])]
+
+
+# ----- what the claim windows proved the others hold (read by ismcts; see explain) -----
+
+# ismcts: whether the explain knob is on unless asked (ismcts:explain=1); off, since
+# head to head it gained nothing measurable (docs/bots.md, "Montana reads the claim windows")
+EXPLAIN = False
+
+_HAND_START = re.compile(r"hand \d+: seat \d+ deals")
+_DISCARD = re.compile(r"seat (\d) discards (\S+)( and declares ready)?")
+_READY_DISCARD = re.compile(r"seat (\d) is ready and discards the pulled (\S+)")
+_ANSWER = re.compile(r"seat (\d) (passes|claim triple|claim quad|claim out|claim run (\S+) (\S+))")
+_CLAIMED_RUN = re.compile(r"seat (\d) claims (\S+) for the run (\S+) (\S+) (\S+)")
+_CLAIMED_SET = re.compile(r"seat (\d) claims (\S+) for an? (triple|quad)")
+_QUAD = re.compile(r"seat (\d) declares a concealed quad of (\S+)")
+_ADD = re.compile(r"seat (\d) adds (\S+) to his exposed triple")
+
+# One requirement: the hand holds at least one of these multisets of tiles.
+Requirement = list[Counter[Tile]]
+
+
+def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
+    """What this hand's claim windows proved each other seat still holds, read from the history.
+
+    A seat is asked about a discard only when it has a claim on it, and everyone sees who
+    was asked and, once all have answered, the answers. So a seat that **lost a claim**
+    held its tiles: a pair for a triple, three for a quad, the two other tiles of a run.
+    A seat that **passed** held a pair of the tile, or (the seat just after the
+    discarder) the other two tiles of a run with it, or a hand the tile completed; the
+    last is left out, since a player who can go out on a discard nearly always does.
+    Every tile the seat has shown since (discarded, laid in a claimed set, a quad or an
+    add) is taken off what it was proved to hold. Not read: ready seats (their hands are
+    fixed by the sampler, tested against every pull and claim) and the seat itself.
+    Returns, per seat, the requirements still standing: each a list of options, one of
+    which the hand holds.
+    """
+    lines: list[str] = list(view["history"])
+    start = 0
+    for i in range(len(lines) - 1, -1, -1):
+        if _HAND_START.match(lines[i]):
+            start = i + 1
+            break
+    n = int(view["players"])
+    reqs: dict[int, list[Requirement]] = {}
+    ready: set[int] = set()
+    last: tuple[int, Tile] | None = None
+
+    def shown(seat: int, t: Tile, k: int = 1) -> None:
+        for req in reqs.get(seat, ()):
+            for option in req:
+                option[t] = max(0, option[t] - k)
+        reqs[seat] = [req for req in reqs.get(seat, ()) if all(+option for option in req)]
+
+    for line in lines[start:]:
+        m = _DISCARD.fullmatch(line)
+        if m:
+            seat, t = int(m[1]), tile(m[2])
+            shown(seat, t)
+            last = (seat, t)
+            if m[3]:
+                ready.add(seat)
+            continue
+        m = _READY_DISCARD.fullmatch(line)
+        if m:
+            last = (int(m[1]), tile(m[2]))
+            continue
+        parts = [_ANSWER.fullmatch(p) for p in line.split("; ")]
+        if last is not None and parts and all(parts):
+            discarder, t = last
+            for p in parts:
+                assert p is not None
+                seat = int(p[1])
+                if seat in ready or p[2] == "claim out":
+                    continue
+                req: Requirement
+                if p[2] == "passes":
+                    req = [Counter({t: 2})]
+                    if seat == (discarder + 1) % n and n > 2 and t.high >= 2:
+                        for first in range(max(0, t.low - 2), min(t.low, t.high - 2) + 1):
+                            run = [Tile(t.high, k) for k in range(first, first + 3) if k != t.low]
+                            req.append(Counter(run))
+                elif p[2] == "claim triple":
+                    req = [Counter({t: 2})]
+                elif p[2] == "claim quad":
+                    req = [Counter({t: 3})]
+                else:
+                    req = [Counter([tile(p[3]), tile(p[4])])]
+                reqs.setdefault(seat, []).append(req)
+            continue
+        m = _CLAIMED_RUN.fullmatch(line)
+        if m:
+            seat, claimed = int(m[1]), tile(m[2])
+            run = [tile(m[k]) for k in (3, 4, 5)]
+            run.remove(claimed)
+            for x in run:
+                shown(seat, x)
+            continue
+        m = _CLAIMED_SET.fullmatch(line)
+        if m:
+            shown(int(m[1]), tile(m[2]), 2 if m[3] == "triple" else 3)
+            continue
+        m = _QUAD.fullmatch(line)
+        if m:
+            shown(int(m[1]), tile(m[2]), 4)
+            continue
+        m = _ADD.fullmatch(line)
+        if m:
+            shown(int(m[1]), tile(m[2]))
+    me = view["seat"]
+    now_ready = view.get("ready") or []
+    rest = unseen(view) if me is not None else Counter(_FULL)
+    out: dict[int, list[Requirement]] = {}
+    for s, found in reqs.items():
+        if s == me or s in ready or (s < len(now_ready) and now_ready[s]):
+            continue
+        # an option the unseen tiles cannot make (the seat's reason was a hand the tile completed)
+        kept = [[o for o in req if all(rest[t] >= k for t, k in o.items())] for req in found]
+        kept = [req for req in kept if req]
+        if kept:
+            out[s] = kept
+    return out
+
+
+_held_cache: tuple[Any, int, dict[int, list[Requirement]]] | None = None
+
+
+def _held(view: dict[str, Any]) -> dict[int, list[Requirement]]:
+    """:func:`held_requirements` for ``view``, read once per decision (every world drawn asks)."""
+    global _held_cache
+    if _held_cache is not None and _held_cache[0] is view and _held_cache[1] == len(view["history"]):
+        return _held_cache[2]
+    found = held_requirements(view)
+    _held_cache = (view, len(view["history"]), found)
+    return found
+
+
+def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
+    """The claim windows replayed in a sampled ``world`` (the ``ismcts`` knob).
+
+    The sampler respects what the windows a seat was *not* asked in proved (it holds at
+    most so many copies), but not what the windows it *was* asked in proved: that it
+    holds a pair of the tile, or the two other tiles of a run, less what it has shown
+    since (:func:`held_requirements`). Uniform worlds almost never give a seat such a
+    pair. Here each such seat is given the tiles (for a choice of options, one it already
+    holds, else one at random that the hidden tiles allow), each missing tile swapped in
+    from wherever the world put it (the woodpile, a dead hand, another seat that needs
+    it less) for a tile of the seat's that no requirement names. Never touched: the
+    seat's own hand, ready seats' hands, a pulled tile. Returns the world (changed in
+    place), or ``None`` when it cannot be made to fit (a swap that breaks a proved limit,
+    or an open claim window that the new hands would change); the caller then draws
+    another.
+    """
+    needs = _held(view)
+    if not needs:
+        return world
+    me = view["seat"]
+    pulled = set(world.pulled) if world.current_player not in (None, me) else set()
+    wanted: dict[int, Counter[Tile]] = {}
+    for s, reqs in needs.items():
+        have = Counter(world.hands[s])
+        want: Counter[Tile] = Counter()
+        for req in reqs:
+            held = [o for o in req if all(have[t] >= k for t, k in o.items())]
+            option = held[0] if held else rng.choice(req)
+            want |= option
+        wanted[s] = want
+    changed: set[int] = set()
+    for s, want in wanted.items():
+        hand = world.hands[s]
+        for t, k in want.items():
+            while hand.count(t) < k:
+                if not _swap_in(world, s, t, wanted, pulled if s == world.current_player else set(), rng, me):
+                    return None
+                changed.add(s)
+    if not changed:
+        return world
+    for s in range(world.players):
+        world.hands[s].sort(reverse=True)
+        world.codes[s] = hands.encode(world.hands[s])
+    for s in range(world.players):
+        if s == me or not world.hands[s]:
+            continue
+        codes = world.codes[s]
+        pulls = world.pulls[s]
+        for key, k in world.limits[s].items():
+            if (codes[key // 8] // hands.P5[key % 8]) % 5 > k + pulls:
+                return None
+    if world.claim_tile is not None and world.claim_queue:
+        # an open window: the new hands must ask the same seats, and allow the answers given
+        queue, options = world._window(world.claim_from, world.claim_tile)
+        if queue != [*world.answers, *world.claim_queue]:
+            return None
+        if any(a not in options[s] for s, a in world.answers.items() if s != me):
+            return None
+        world.claim_options = options
+    return world
+
+
+def _swap_in(world: Any, seat: int, t: Tile, wanted: dict[int, Counter[Tile]], keep: set[Tile],
+             rng: random.Random, me: int | None) -> bool:
+    """Move one copy of ``t`` into ``seat``'s hand from a hidden place, a spare tile of the seat's out to it."""
+    hand = world.hands[seat]
+    spare = [i for i, u in enumerate(hand) if u != t and u not in keep and hand.count(u) > wanted[seat][u]]
+    if not spare:
+        return False
+    places: list[tuple[list[Tile], int]] = []
+    wood = world.wood
+    places.extend((wood, i) for i in range(world.wood_at, len(wood)) if wood[i] == t)
+    places.extend((world.dead, i) for i, u in enumerate(world.dead) if u == t)
+    for other in range(world.players):
+        if other in (seat, me) or world.ready[other]:
+            continue
+        theirs = world.hands[other]
+        pulled = world.pulled if other == world.current_player else ()
+        if theirs.count(t) > wanted.get(other, Counter())[t] and t not in pulled:
+            places.extend((theirs, i) for i, u in enumerate(theirs) if u == t)
+    if not places:
+        return False
+    where, at = rng.choice(places)
+    give = rng.choice(spare)
+    where[at], hand[give] = hand[give], where[at]
+    return True
