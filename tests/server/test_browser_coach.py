@@ -89,6 +89,7 @@ def hint_and_play_a_tile(page: Any, server: Server, table_id: str, token: str) -
     game can end before the player has a tile to play.
     """
     deadline = time.monotonic() + 120
+    missed = 0  # clicks in a row on a call button that did not land
     while True:
         assert time.monotonic() < deadline, "no turn with a tile to play came"
         state = my_turn(page, server, table_id, token)
@@ -100,7 +101,13 @@ def hint_and_play_a_tile(page: Any, server: Server, table_id: str, token: str) -
             # stay in the hand (a fold could end this one-hand game before a tile is played)
             staying = [a for a in legal if a != "fold" and page.locator(f"button.action[data-action='{a}']").count()]
             if staying:
-                page.click(f"button.action[data-action='{staying[0]}']")
+                try:
+                    page.click(f"button.action[data-action='{staying[0]}']", timeout=5_000)
+                    missed = 0
+                except Exception:
+                    # the table moved on under the click: look again, but not for ever
+                    missed += 1
+                    assert missed < 3, f"the button {staying[0]!r} did not take a click: {page.inner_html('#actions')}"
             else:
                 click_a_move(page)
             continue
