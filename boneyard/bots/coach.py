@@ -124,7 +124,7 @@ def analyse(
     knobs = policy(game_id)
     chooser: Chooser = knobs.playout if knobs is not None and hasattr(knobs, "playout") else GreedyBot().choose
     finish = finisher(knobs)  # the chooser's stretch of plays in one call (Eighty, Rounce, Montana): far cheaper
-    sampler = Inference(view, 0)  # uniform worlds, with the game's calls replayed where it has the knob
+    sampler = Inference(view, 0)  # uniform worlds, through the game's explain knob where it is on by default
     done = failures = 0
     started = time.perf_counter()
     while True:
