@@ -19,7 +19,8 @@ game's own views. The hand's end is read from the game's declared ``hand_number`
 hand that ends with nobody scoring, a blocked two-box hand, ends the playout too). The
 reward is the score margin the hand brought (plus that estimate), counted the other way
 for a game that declares ``lower_is_better``, squashed into [0, 1] by the game's
-``MARGIN_SCALE`` knob (else :data:`DEFAULT_MARGIN_SCALE`); a finished game counts the win
+``MARGIN_SCALE`` knob (else :data:`DEFAULT_MARGIN_SCALE`; the ``scale`` parameter
+overrides it); a finished game counts the win
 as well: see :func:`seat_reward`. The bot sees nothing but
 its view and legal actions: the simulations run only on sampled games.
 
@@ -141,6 +142,7 @@ class IsmctsBot:
         defence: int | None = None,
         others: str = "auto",
         explain: int | None = None,
+        scale: float | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -165,6 +167,8 @@ class IsmctsBot:
                 raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
         if float(c) < 0:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
+        if scale is not None and (isinstance(scale, bool) or not float(scale) > 0):
+            raise ValueError(f"ismcts scale must be a positive number of points, got {scale!r}")
         if not 0 <= float(prior) <= 1:
             raise ValueError(f"ismcts prior must be from 0 to 1 (a share of the iterations), got {prior!r}")
         self.iterations = None if iterations is None else int(iterations)
@@ -180,6 +184,7 @@ class IsmctsBot:
         self.infer = infer
         self.defence = defence
         self.explain = explain
+        self.scale = None if scale is None else float(scale)
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
         self.last_iterations = 0
@@ -362,7 +367,7 @@ class IsmctsBot:
         own = self.rollout != "auto" or self.depth is not None
         fast = getattr(knobs, "outcomes", None) if knobs is not None and not own else None
         finish = self._finisher(knobs, depth)
-        scale = margin_scale(game_id)
+        scale = self.scale if self.scale is not None else margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
         hand = view["hand_number"]
         per_key = self._cost_key(view) + ("" if fast is None else ":fast")
@@ -401,7 +406,7 @@ class IsmctsBot:
                 game.apply(action)
                 cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at, finish)
                 rest = evaluate(game) if cut and evaluate is not None else None
-                rewards[i].append(self._reward(game_id, game, start, rest)[seat])
+                rewards[i].append(self._reward(game_id, game, start, rest, self.scale)[seat])
             done += len(keys)
         self._learn_cost(per_key, done, time.perf_counter() - looping)
         self.last_iterations = done
@@ -489,7 +494,7 @@ class IsmctsBot:
         finish = self._finisher(knobs, depth)
         cut = self._playout(game, start, hand, rng, chooser, depth, seat, self._solve_at(knobs, view), finish)
         rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
-        reward = self._reward(view["game"], game, start, rest)
+        reward = self._reward(view["game"], game, start, rest, self.scale)
         for n in path[1:]:
             n.visits += 1
             if n.mover is not None:
@@ -592,16 +597,21 @@ class IsmctsBot:
         return bool(game.is_over or game.hand_number != hand)
 
     @staticmethod
-    def _reward(game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None) -> list[float]:
+    def _reward(
+        game_id: str, game: Any, start: list[Any], rest: Sequence[float] | None = None, scale: float | None = None
+    ) -> list[float]:
         """Each seat's reward in [0, 1]: the squashed score margin, with the win if the game ended.
 
-        ``rest``: the estimated further gain of each seat in the hand (a cut-off playout).
+        ``rest``: the estimated further gain of each seat in the hand (a cut-off playout);
+        ``scale``: the bot's own margin scale (``None``: the game's ``MARGIN_SCALE``).
         """
         delta = [float(a) - float(b) for a, b in zip(game.scores, start, strict=True)]
         if rest is not None:
             delta = [d + float(r) for d, r in zip(delta, rest, strict=True)]
         winners = game.winners if game.is_over else None
-        lower, scale = bool(game_class(game_id).lower_is_better), margin_scale(game_id)
+        lower = bool(game_class(game_id).lower_is_better)
+        if scale is None:
+            scale = margin_scale(game_id)
         return [seat_reward(delta, seat, winners, lower, scale) for seat in range(game.players)]
 
 

@@ -99,3 +99,17 @@ def test_seat_reward_is_the_one_formula() -> None:
     assert high > 0.5 and seat_reward([10.0, 0.0], 0, None, True, 20.0) == pytest.approx(1 - high)
     assert seat_reward([10.0, 0.0], 0, [0], False, 20.0) == pytest.approx(0.5 * high + 0.5)
     assert seat_reward([10.0, 0.0, 0.0], 1, [1, 2], False, 20.0) < 0.5 * 0.5 + 0.25
+
+
+def test_the_bots_own_margin_scale_overrides_the_games() -> None:
+    """``ismcts:scale=N`` squashes a margin by N points instead of the game's MARGIN_SCALE."""
+    start = [10, 10, 10]
+    played = _scored([30, 10, 20])
+    default = IsmctsBot._reward("twobox", played, start)
+    assert IsmctsBot._reward("twobox", played, start, None, margin_scale("twobox")) == default
+    wide = IsmctsBot._reward("twobox", played, start, None, 4 * margin_scale("twobox"))
+    assert 0.5 < wide[0] < default[0]  # a wider scale: the same lead, nearer an even reward
+    assert IsmctsBot(iterations=5, scale=50).scale == 50.0
+    for bad in (0, -3, True):
+        with pytest.raises(ValueError, match="scale"):
+            IsmctsBot(iterations=5, scale=bad)
