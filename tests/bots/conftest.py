@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,9 +25,29 @@ def samplers_made(monkeypatch: pytest.MonkeyPatch) -> list[Inference]:
     made: list[Inference] = []
     real = inference_module.Inference
 
-    def spy(view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool = True) -> Inference:
+    def spy(
+        view: dict[str, Any], candidates: int, epsilon: float | None = None, explain: bool | None = None
+    ) -> Inference:
         made.append(real(view, candidates, epsilon, explain))
         return made[-1]
 
     monkeypatch.setattr(ismcts_module, "Inference", spy)
     return made
+
+
+@pytest.fixture
+def benchmark_module() -> Callable[[str], ModuleType]:
+    """A loader of a script in ``benchmarks/`` by its name, for the tests of what it measures.
+
+    The scripts are not a package, so each is loaded from its file.
+    """
+
+    def load(name: str) -> ModuleType:
+        path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

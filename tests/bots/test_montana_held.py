@@ -158,16 +158,9 @@ def test_real_hands_always_hold_what_was_proved() -> None:
     assert checked > 20
 
 
-def test_the_benchmark_finds_requirements_the_real_hands_keep() -> None:
+def test_the_benchmark_finds_requirements_the_real_hands_keep(benchmark_module: Any) -> None:
     """A short run of benchmarks/montana_windows.py: requirements found, none broken, rows compared."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "montana_windows.py"
-    spec = importlib.util.spec_from_file_location("montana_windows", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_module("montana_windows")
     found = bench.measure(3, 2, 4)
     assert found["with_need"] > 0 and found["kept"] > 0 and found["broken"] == 0
     assert found["danger"] and found["copies"] and found["draws"] == 2 * found["with_need"]

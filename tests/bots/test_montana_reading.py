@@ -104,17 +104,10 @@ def test_weighted_paired_lead() -> None:
     assert _paired_lead([0.5, 0.5], [0.7, 0.5], [3.0, 1.0]) == -math.inf
 
 
-def test_the_benchmark_measures_what_the_table_says() -> None:
+def test_the_benchmark_measures_what_the_table_says(benchmark_module: Any) -> None:
     """A short run of benchmarks/montana_reading.py finds the table's shape: from the second
     stage on, real play leaves more hands two tiles away, and fewer four away, than dealt."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "montana_reading.py"
-    spec = importlib.util.spec_from_file_location("montana_reading", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_module("montana_reading")
     real, dealt = bench.measure(40, 2, 3)
     for stage in (1, 2):
         r_total, d_total = sum(real[stage].values()), sum(dealt[stage].values())

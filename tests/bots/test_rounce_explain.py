@@ -152,13 +152,13 @@ def test_the_bot_passes_the_switch_and_refuses_a_bad_value(samplers_made: list[I
         boneyard.bot("ismcts", explain=2)
 
 
-def test_the_calls_benchmark_reads_arena_records(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_calls_benchmark_reads_arena_records(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], benchmark_module: Any
+) -> None:
     """benchmarks/rounce_calls.py on a short arena run: it finds the search's decisions, plays
     its choice and greedy's out from the real deal without touching the game, and prints both tables."""
-    import importlib.util
     import subprocess
     import sys
-    from pathlib import Path
 
     records = tmp_path / "arena.json"
     subprocess.run(
@@ -166,11 +166,7 @@ def test_the_calls_benchmark_reads_arena_records(tmp_path: Any, capsys: pytest.C
          "--games", "2", "--seed", "3", "--workers", "1", "--json", str(records)],
         check=True, capture_output=True,
     )
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "rounce_calls.py"
-    spec = importlib.util.spec_from_file_location("rounce_calls", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_module("rounce_calls")
     found, games = bench.decisions([str(records)])
     assert games == 2 and found
     game, seat, mine, _ = found[0]

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 from boneyard.bots.greedy import twobox as greedy
-
-
-def _bench() -> Any:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twobox_weights.py"
-    spec = importlib.util.spec_from_file_location("twobox_weights", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
 
 
 class _Here:
@@ -25,8 +14,8 @@ class _Here:
         return map(fn, items)
 
 
-def test_a_deal_against_itself_is_even_and_blocking_nothing_loses() -> None:
-    bench = _bench()
+def test_a_deal_against_itself_is_even_and_blocking_nothing_loses(benchmark_module: Any) -> None:
+    bench = benchmark_module("twobox_weights")
     base = greedy.WEIGHTS
     # the same weights in every seat: the swapped replay mirrors the first, exactly even
     assert bench.deal((3, base, base)) == (0.5, 0.0)
