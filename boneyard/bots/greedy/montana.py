@@ -35,6 +35,7 @@ from typing import Any
 
 from ...games.montana import analysis as hands
 from ...games.montana.engine import HAND, SEATS
+from ...games.montana.sampling import _sample_fits
 from ...tiles import Tile, double_six, tile_of
 
 MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
@@ -594,14 +595,10 @@ def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
     for s in range(world.players):
         world.hands[s].sort(reverse=True)
         world.codes[s] = hands.encode(world.hands[s])
-    for s in range(world.players):
-        if s == me or not world.hands[s]:
-            continue
-        codes = world.codes[s]
-        pulls = world.pulls[s]
-        for key, k in world.limits[s].items():
-            if (codes[key // 8] // hands.P5[key % 8]) % 5 > k + pulls:
-                return None
+    # the sampler's own test: every proved copy limit, and every ready hand's tests, still hold
+    hidden = [s for s in range(world.players) if s != me]
+    if not _sample_fits(world, hidden, list(world.pulled) if world.current_player in hidden else []):
+        return None
     if world.claim_tile is not None and world.claim_queue:
         # an open window: the new hands must ask the same seats, and allow the answers given
         queue, options = world._window(world.claim_from, world.claim_tile)
