@@ -1,13 +1,14 @@
 """Are two-box greedy's weights the best of their kind? A sweep, weight by weight, in duplicate self-play.
 
-Greedy two-box values a play by five weights (``Weights`` in
+Greedy two-box values a play by six weights (``Weights`` in
 ``boneyard/bots/greedy/twobox.py``), and the ``ismcts`` search plays greedy in every
 playout, so a better-weighted greedy would be a better search too. This script changes
 one weight at a time (by the factors below, the others kept) and plays the changed greedy
 in two seats against the default in the other two, four players, on seeded deals each
 played twice with the seats swapped, so that the deal's luck cancels. It prints, per
 weight and value, the changed seats' share of games won (0.5 is even) and their mean
-score lead per game, with 95% intervals over deals.
+score lead per game, with 95% intervals over deals. A factor of 0 switches a term off,
+so its row says what that term is worth.
 
 Run: ``.venv/bin/python benchmarks/twobox_weights.py [--deals N] [--seed S] [--workers W]``.
 """

@@ -46,7 +46,7 @@ typedef struct {
 } State;
 
 typedef struct {
-    double block, dbl, stranded, pip, out;
+    double block, dbl, stranded, pip, out, follow;
 } Weights;
 
 /* ---- rules ----------------------------------------------------------------------- */
@@ -302,6 +302,21 @@ static double value_of(const State *s, const Move *m, const int *unseen, double 
             stranded += copies;
     }
     value -= w->stranded * (double)stranded;
+    /* open ends after the play that a tile left in hand matches (each arm counted) */
+    int follow = 0;
+    for (int a = 0; a < 4; a++) {
+        if (a >= 2 && !sides)
+            continue;
+        int e = has[a] ? outer[a] : s->d;
+        for (int x = 0; x < 7; x++) {
+            int u = ID[e][x];
+            if (s->hand[seat][u] - (u == t ? 1 : 0) > 0) {
+                follow++;
+                break;
+            }
+        }
+    }
+    value += w->follow * (double)follow;
     if (s->size[seat] == 1)
         value += w->out;
     return value;
@@ -468,17 +483,17 @@ bad:
 
 static int parse_weights(Weights *w, PyObject *tuple)
 {
-    double v[5];
-    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 5) {
-        PyErr_SetString(PyExc_ValueError, "weights must be a tuple of 5 numbers");
+    double v[6];
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != 6) {
+        PyErr_SetString(PyExc_ValueError, "weights must be a tuple of 6 numbers");
         return 0;
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         v[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(tuple, i));
         if (v[i] == -1.0 && PyErr_Occurred())
             return 0;
     }
-    *w = (Weights){v[0], v[1], v[2], v[3], v[4]};
+    *w = (Weights){v[0], v[1], v[2], v[3], v[4], v[5]};
     return 1;
 }
 

@@ -8,7 +8,7 @@ def outcomes(
     candidates: bytes,
     rounds: int,
     seed: int,
-    weights: tuple[float, float, float, float, float],
+    weights: tuple[float, float, float, float, float, float],
     /,
 ) -> list[int]:
     """Per round and candidate (round-major), greedy played to the hand's end: the scores, then the winner or -1."""
@@ -18,7 +18,7 @@ def trace(
     points: tuple[int, ...],
     target: int,
     steal_points: int,
-    weights: tuple[float, float, float, float, float],
+    weights: tuple[float, float, float, float, float, float],
     /,
 ) -> tuple[list[tuple[int, int, int]], list[int], int, int]:
     """Greedy play to the hand's end: (actions as (kind, tile, arm), scores, game over, winner or -1)."""

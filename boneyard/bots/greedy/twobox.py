@@ -8,6 +8,8 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
   leaves, averaged over the tiles unseen by this seat, weighted by the chance he holds them.
 - **Keep doubles playable**: a bonus for playing a double while its number is open, and a
   penalty for each double left in hand whose number shows on no open end.
+- **Keep a follow**: a bonus for each open end the hand left can still play on, so the
+  seat is not soon forced to draw (a drawn tile is pips to pay when another goes out).
 - **Lighten the hand**: a little for heavy tiles, and a large bonus for going out.
 
 Draw only when nothing can be played; pass only when nothing else is legal.
@@ -130,23 +132,32 @@ class Weights(NamedTuple):
     stranded: float = 2.0  # penalty per double left in hand whose number shows on no open end
     pip: float = 0.2  # per pip of the tile played
     out: float = 25.0  # bonus for going out
+    follow: float = 1.0  # per open end left that a tile of the remaining hand matches
 
 
 WEIGHTS = Weights()
 
 
-def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random, weights: Weights = WEIGHTS) -> Any:
-    """The greedy action for a two-box view (``weights``: the heuristic's, :data:`WEIGHTS` by default)."""
+def choose(
+    view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random, weights: Weights | None = None
+) -> Any:
+    """The greedy action for a two-box view (``weights``: the heuristic's, :data:`WEIGHTS` when ``None``).
+
+    :data:`WEIGHTS` is read at each call, so an experiment that swaps it changes greedy
+    and the compiled playouts together.
+    """
     texts = {str(a): a for a in legal_actions}
     plays = [k for k in texts if k.startswith(("play", "stack"))]
     if not plays:
         return texts["draw"] if "draw" in texts else legal_actions[0]
-    values = _values(view, plays, weights)
+    values = _values(view, plays, WEIGHTS if weights is None else weights)
     return texts[max(plays, key=lambda k: (values[k], k))]
 
 
-def _values(view: dict[str, Any], plays: list[str], weights: Weights = WEIGHTS) -> dict[str, float]:
-    """The heuristic's value of each play or stack (by its notation)."""
+def _values(view: dict[str, Any], plays: list[str], weights: Weights | None = None) -> dict[str, float]:
+    """The heuristic's value of each play or stack (by its notation; :data:`WEIGHTS` when ``None``)."""
+    if weights is None:
+        weights = WEIGHTS
     spinner, arms = layout(view)
     hand = [tile(t) for t in view["hand"]]
     rest = unseen(view)
@@ -184,8 +195,9 @@ def _value(
     value = score - w.block * (p * threat(spinner, after, rest)) + w.pip * t.pips
     if t.is_double:
         value += w.double
-    open_numbers = {e for e in open_ends_and_count(spinner, after)[0] if e >= 0}
-    value -= w.stranded * sum(1 for u in left if u.is_double and u.high not in open_numbers)
+    ends = [e for e in open_ends_and_count(spinner, after)[0] if e >= 0]
+    value -= w.stranded * sum(1 for u in left if u.is_double and u.high not in ends)
+    value += w.follow * sum(1 for e in ends if any(e == u.high or e == u.low for u in left))
     if not left:
         value += w.out
     return value
