@@ -1,12 +1,12 @@
 """What the hidden tiles are worth to the search: an oracle search against the real one.
 
-Inference (``docs/bots.md``) can only make the search's sampled worlds nearer the real
-deal. How much that could ever gain is measured here, in the arena's duplicate format:
-the *oracle* is ``ismcts`` whose every sampled world is the real game (the other hands as
-they are, the boneyard or woodpile reshuffled, so the order of future draws stays
-unknown), playing the same ``ismcts`` as it is. A large gain says hidden information
-limits the search and better inference could pay; a gain near nothing says no inference
-can help in that game, whatever it reads.
+Inference (``docs/bots.md``; its runs in ``docs/bots-measurements.md``) can only make
+the search's sampled worlds nearer the real deal. How much that could ever gain is
+measured here, in the arena's duplicate format: the *oracle* is ``ismcts`` whose every
+sampled world is the real game (the other hands as they are, the boneyard or woodpile
+reshuffled, so the order of future draws stays unknown), playing the same ``ismcts`` as
+it is. A large gain says hidden information limits the search and better inference could
+pay; a gain near nothing says no inference can help in that game, whatever it reads.
 
 ``--phases call,discard`` gives the oracle its real worlds only in those phases (it searches
 from the view like the other bot elsewhere): in Rounce, which decisions the hidden tiles

@@ -9,7 +9,7 @@ played twice, the full policy in seats 0 and 2 and then in seats 1 and 3 (duplic
 format, so the deal's luck cancels), and the score is the full policy's mean chips a hand
 minus the other's, with its 95% interval over deals. It measures the policies, not the
 search: whether better playouts make a stronger ``ismcts`` is the arena's question
-(``docs/bots.md``).
+(``docs/bots-measurements.md``).
 
 Run: ``.venv/bin/python benchmarks/montana_playout.py [--deals N] [--players P]``.
 """

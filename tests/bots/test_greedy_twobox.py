@@ -57,3 +57,34 @@ def test_greedy_reads_the_weights_at_each_call(monkeypatch: Any) -> None:
     monkeypatch.setattr(greedy, "WEIGHTS", swapped)
     greedy.choose(view, legal, None)  # type: ignore[arg-type]
     assert seen and all(w is swapped for w in seen)
+
+
+def test_the_searchs_playouts_leave_the_follow_term_out(monkeypatch: Any) -> None:
+    """Greedy keeps a follow; the search's playouts, compiled or not, play the weights without it."""
+    assert greedy.WEIGHTS.follow > 0
+    assert greedy.WEIGHTS._replace(follow=0.0) == greedy.PLAYOUT_WEIGHTS
+    g = _game()
+    view, legal = g.view(1), g.legal_actions()
+    seen: list[Any] = []
+    real = greedy._value
+
+    def spy(text: str, view: dict[str, Any], spinner: int, arms: Any, hand: Any, rest: Any, p: float, w: Any) -> float:
+        seen.append(w)
+        return real(text, view, spinner, arms, hand, rest, p, w)
+
+    monkeypatch.setattr(greedy, "_value", spy)
+    greedy.playout(view, legal, None)  # type: ignore[arg-type]
+    assert seen and all(w == greedy.PLAYOUT_WEIGHTS for w in seen)
+    if greedy._compiled is not None:
+        passed: list[Any] = []
+        compiled = greedy._compiled
+
+        class Spy:
+            def outcomes(self, *args: Any) -> list[int]:
+                passed.append(args[-1])
+                return compiled.outcomes(*args)
+
+        monkeypatch.setattr(greedy, "_compiled", Spy())
+        plays = [a for a in legal if str(a).startswith("play")]
+        rows = greedy.outcomes(g, plays, 1, 7)
+        assert rows and passed == [greedy.PLAYOUT_WEIGHTS]

@@ -134,7 +134,7 @@ def test_outcomes_pair_candidates_on_common_worlds() -> None:
 
 
 def test_outcomes_with_an_empty_boneyard_are_the_traced_playouts() -> None:
-    """Nothing left to shuffle: every round is the one greedy playout, and its outcome."""
+    """Nothing left to shuffle: every round is the one playout (greedy with the playout weights)."""
     checked = 0
     for game in _positions(6, {}, games=120, seed=9):
         plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
@@ -150,7 +150,8 @@ def test_outcomes_with_an_empty_boneyard_are_the_traced_playouts() -> None:
                 continue  # the play itself ended the game, or went out and the engine dealt on
             views = [world.view(s) for s in range(world.players)]
             state, points, target, steal = greedy_twobox.encode(views, seat)
-            _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
+            weights = greedy_twobox.PLAYOUT_WEIGHTS
+            _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, weights)
             assert rows[0][i] == (scores, [winner] if over else None)
             checked += 1
     assert checked >= 10

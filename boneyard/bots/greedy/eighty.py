@@ -55,10 +55,10 @@ COMPILED = _compiled is not None
 MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 # ismcts: playouts hand over to the exact solver with this many tricks left. Off by default:
 # an exact solve of the last three tricks costs about four compiled playouts, and the search
-# is short of iterations in Eighty (docs/bots.md); ismcts:endgame=3 switches it on.
+# is short of iterations in Eighty (docs/bots-measurements.md); ismcts:endgame=3 switches it on.
 ENDGAME_TRICKS = 0
 # ismcts inference is off by default here: at 200 ms it cost the search more than it gained
-# (the arena rows in docs/bots.md); ismcts:infer=2 switches it on.
+# (the arena rows in docs/bots-measurements.md); ismcts:infer=2 switches it on.
 INFER_CANDIDATES = 0
 _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)

@@ -421,7 +421,7 @@ def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
 # ----- what the claim windows proved the others hold (read by ismcts; see explain) -----
 
 # ismcts: whether the explain knob is on unless asked (ismcts:explain=1); off, since
-# head to head it gained nothing measurable (docs/bots.md, "Montana reads the claim windows")
+# head to head it gained nothing measurable (docs/bots-measurements.md, "Montana reads the claim windows")
 EXPLAIN = False
 
 _HAND_START = re.compile(r"hand \d+: seat \d+ deals")

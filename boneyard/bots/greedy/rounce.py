@@ -36,7 +36,7 @@ COMPILED = _compiled is not None
 
 MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 # ismcts: playouts hand over to the exact solver with this many tricks left; 0: off (with the
-# calls searched flat, the solver and inference lost points in the arena, docs/bots.md);
+# calls searched flat, the solver and inference lost points in the arena, docs/bots-measurements.md);
 # ismcts:endgame=4:infer=4 switches both on
 ENDGAME_TRICKS = 0
 INFER_CANDIDATES = 0  # ismcts: inference from the plays off by default (see ENDGAME_TRICKS)

@@ -16,7 +16,7 @@ For the ``ismcts`` bot, :data:`EVIDENCE_Z` is 0: the most visited action is play
 simulated turn of an opened player asks the engine for its legal plays, which runs the
 exact solver; with the compiled solver (about a millisecond) an iteration costs about
 2 ms, so a 200 ms decision affords about a hundred playouts, enough for the search's
-own choice to beat this play (``docs/bots.md``). With the solver's old pure-Python search
+own choice to beat this play (``docs/bots-measurements.md``). With the solver's old pure-Python search
 a decision afforded only a few playouts, and the search was made to keep greedy's play
 unless it had two standard errors of evidence against it.
 """

@@ -9,7 +9,7 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 - **Keep doubles playable**: a bonus for playing a double while its number is open, and a
   penalty for each double left in hand whose number shows on no open end.
 - **Keep a follow**: a bonus for each open end the hand left can still play on, so the
-  seat is not soon forced to draw (a drawn tile is pips to pay when another goes out).
+  seat is not soon forced to draw (every drawn tile is pips for whoever goes out).
 - **Lighten the hand**: a little for heavy tiles, and a large bonus for going out.
 
 Draw only when nothing can be played; pass only when nothing else is legal.
@@ -17,16 +17,18 @@ Draw only when nothing can be played; pass only when nothing else is legal.
 For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compared on
 common sampled worlds), and :func:`outcomes` gives that search its playouts. Where the C
 module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
-candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this greedy heuristic,
+candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this heuristic with
+:data:`PLAYOUT_WEIGHTS` (the follow term off: with it the search played no better),
 compiled, for every seat to the end of the hand: about 19,000 playouts in a 200 ms
 decision, each sampled world giving :data:`ROUNDS_PER_WORLD` rounds with fresh boneyard
-orders. The compiled playout takes exactly the actions this module's :func:`choose` would
-(tested action by action against the engine). Without the module the search plays
+orders. The compiled playout takes exactly the actions :func:`choose` would with the
+same weights (tested action by action against the engine), which is :func:`playout`,
+the policy of the engine's playouts. Without the module the search plays
 greedy's :data:`MAX_CANDIDATES` best plays out through the engine for
 :data:`PLAYOUT_DEPTH` actions, then :func:`evaluate` estimates the rest of the hand from
 the sampled game's views: each seat expects the going-out award (the pips in the other
 hands) in proportion to its chance of going out, taken as ``1 / tiles in hand**2``
-normalised over the seats. See ``docs/bots.md`` for what each setting measured.
+normalised over the seats. See ``docs/bots-measurements.md`` for what each setting measured.
 """
 
 from __future__ import annotations
@@ -136,6 +138,9 @@ class Weights(NamedTuple):
 
 
 WEIGHTS = Weights()
+# The search's playouts keep greedy as it was before the follow term: the term makes greedy
+# itself stronger, but a search whose playouts had it did not play better (docs/bots-measurements.md).
+PLAYOUT_WEIGHTS = WEIGHTS._replace(follow=0.0)
 
 
 def choose(
@@ -201,6 +206,14 @@ def _value(
     if not left:
         value += w.out
     return value
+
+
+def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """``ismcts`` knob: the playout policy, greedy with :data:`PLAYOUT_WEIGHTS` (as the compiled playouts).
+
+    Used where the compiled playouts are not built, so that both paths play the same policy.
+    """
+    return choose(view, legal_actions, rng, PLAYOUT_WEIGHTS)
 
 
 def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any) -> list[Any]:
@@ -302,7 +315,7 @@ Outcome = tuple[list[int], list[int] | None]
 
 
 def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[list[Outcome]] | None:
-    """``ismcts`` knob: each candidate played out by greedy to the hand's end, compiled.
+    """``ismcts`` knob: each candidate played out by the playout policy to the hand's end, compiled.
 
     One row per round, one outcome per action: the seats' scores at the hand's end and the
     winners if the game ended there, else ``None`` (the search turns outcomes into rewards
@@ -319,7 +332,7 @@ def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[li
     if cands is None:
         return None
     state, points, target, steal = encode([game.view(s) for s in range(game.players)], seat)
-    flat = _compiled.outcomes(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, WEIGHTS)
+    flat = _compiled.outcomes(state, points, target, steal, cands, ROUNDS_PER_WORLD, seed, PLAYOUT_WEIGHTS)
     n, width = len(actions), game.players + 1
     found: list[Outcome] = []
     for i in range(0, len(flat), width):
