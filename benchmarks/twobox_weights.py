@@ -10,7 +10,7 @@ weight and value, the changed seats' share of games won (0.5 is even) and their 
 score lead per game, with 95% intervals over deals. A factor of 0 switches a term off,
 so its row says what that term is worth.
 
-Run: ``.venv/bin/python benchmarks/twobox_weights.py [--deals N] [--seed S] [--workers W]``.
+Run: ``.venv/bin/python benchmarks/twobox_weights.py [--deals N] [--seed S] [--workers W] [--only WEIGHT ...]``.
 """
 
 from __future__ import annotations
@@ -69,9 +69,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000, help="deals per weight and value (each played twice)")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", nargs="+", choices=greedy.Weights._fields, help="sweep only these weights")
     args = parser.parse_args()
     base = greedy.WEIGHTS
-    trials = [(field, getattr(base, field) * f) for field in base._fields for f in FACTORS]
+    fields = args.only or base._fields
+    trials = [(field, getattr(base, field) * f) for field in fields for f in FACTORS]
     rows = []
     with ProcessPoolExecutor(args.workers) as pool:
         for i, (field, value) in enumerate(track(trials, description="two-box weights")):
