@@ -27,6 +27,19 @@ def _game() -> Any:
     return boneyard.new_game("twobox", players=4, seed=1, deck=deck + pool)
 
 
+def _weights_seen(monkeypatch: Any) -> list[Any]:
+    """The weights every play is valued with from now on (a spy on the heuristic's valuation)."""
+    seen: list[Any] = []
+    real = greedy._value
+
+    def spy(text: str, view: dict[str, Any], spinner: int, arms: Any, hand: Any, rest: Any, p: float, w: Any) -> float:
+        seen.append(w)
+        return real(text, view, spinner, arms, hand, rest, p, w)
+
+    monkeypatch.setattr(greedy, "_value", spy)
+    return seen
+
+
 def test_the_follow_term_counts_the_open_ends_the_hand_left_matches() -> None:
     g = _game()
     view = g.view(1)
@@ -45,14 +58,7 @@ def test_greedy_reads_the_weights_at_each_call(monkeypatch: Any) -> None:
     """An experiment that swaps ``WEIGHTS`` changes greedy's own choices, not only the playouts."""
     g = _game()
     view, legal = g.view(1), g.legal_actions()
-    seen: list[Any] = []
-    real = greedy._value
-
-    def spy(text: str, view: dict[str, Any], spinner: int, arms: Any, hand: Any, rest: Any, p: float, w: Any) -> float:
-        seen.append(w)
-        return real(text, view, spinner, arms, hand, rest, p, w)
-
-    monkeypatch.setattr(greedy, "_value", spy)
+    seen = _weights_seen(monkeypatch)
     swapped = greedy.WEIGHTS._replace(follow=0.0)
     monkeypatch.setattr(greedy, "WEIGHTS", swapped)
     greedy.choose(view, legal, None)  # type: ignore[arg-type]
@@ -65,14 +71,7 @@ def test_the_searchs_playouts_leave_the_follow_term_out(monkeypatch: Any) -> Non
     assert greedy.WEIGHTS._replace(follow=0.0) == greedy.PLAYOUT_WEIGHTS
     g = _game()
     view, legal = g.view(1), g.legal_actions()
-    seen: list[Any] = []
-    real = greedy._value
-
-    def spy(text: str, view: dict[str, Any], spinner: int, arms: Any, hand: Any, rest: Any, p: float, w: Any) -> float:
-        seen.append(w)
-        return real(text, view, spinner, arms, hand, rest, p, w)
-
-    monkeypatch.setattr(greedy, "_value", spy)
+    seen = _weights_seen(monkeypatch)
     greedy.playout(view, legal, None)  # type: ignore[arg-type]
     assert seen and all(w == greedy.PLAYOUT_WEIGHTS for w in seen)
     if greedy._compiled is not None:

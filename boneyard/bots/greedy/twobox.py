@@ -148,8 +148,8 @@ def choose(
 ) -> Any:
     """The greedy action for a two-box view (``weights``: the heuristic's, :data:`WEIGHTS` when ``None``).
 
-    :data:`WEIGHTS` is read at each call, so an experiment that swaps it changes greedy
-    and the compiled playouts together.
+    :data:`WEIGHTS` is read at each call, so an experiment that swaps it changes greedy's
+    choices (the search's playouts read :data:`PLAYOUT_WEIGHTS`).
     """
     texts = {str(a): a for a in legal_actions}
     plays = [k for k in texts if k.startswith(("play", "stack"))]
