@@ -302,21 +302,24 @@ static double value_of(const State *s, const Move *m, const int *unseen, double 
             stranded += copies;
     }
     value -= w->stranded * (double)stranded;
-    /* open ends after the play that a tile left in hand matches (each arm counted) */
-    int follow = 0;
-    for (int a = 0; a < 4; a++) {
-        if (a >= 2 && !sides)
-            continue;
-        int e = has[a] ? outer[a] : s->d;
-        for (int x = 0; x < 7; x++) {
-            int u = ID[e][x];
-            if (s->hand[seat][u] - (u == t ? 1 : 0) > 0) {
-                follow++;
-                break;
+    /* open ends after the play that a tile left in hand matches (each arm counted); not
+     * counted when the term is off, as in the search's playouts */
+    if (w->follow != 0.0) {
+        int follow = 0;
+        for (int a = 0; a < 4; a++) {
+            if (a >= 2 && !sides)
+                continue;
+            int e = has[a] ? outer[a] : s->d;
+            for (int x = 0; x < 7; x++) {
+                int u = ID[e][x];
+                if (s->hand[seat][u] - (u == t ? 1 : 0) > 0) {
+                    follow++;
+                    break;
+                }
             }
         }
+        value += w->follow * (double)follow;
     }
-    value += w->follow * (double)follow;
     if (s->size[seat] == 1)
         value += w->out;
     return value;

@@ -406,7 +406,7 @@ class IsmctsBot:
                 game.apply(action)
                 cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at, finish)
                 rest = evaluate(game) if cut and evaluate is not None else None
-                rewards[i].append(self._reward(game_id, game, start, rest, self.scale)[seat])
+                rewards[i].append(self._reward(game_id, game, start, rest, scale)[seat])
             done += len(keys)
         self._learn_cost(per_key, done, time.perf_counter() - looping)
         self.last_iterations = done

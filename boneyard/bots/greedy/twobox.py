@@ -155,7 +155,7 @@ def choose(
     plays = [k for k in texts if k.startswith(("play", "stack"))]
     if not plays:
         return texts["draw"] if "draw" in texts else legal_actions[0]
-    values = _values(view, plays, WEIGHTS if weights is None else weights)
+    values = _values(view, plays, weights)
     return texts[max(plays, key=lambda k: (values[k], k))]
 
 
@@ -202,7 +202,8 @@ def _value(
         value += w.double
     ends = [e for e in open_ends_and_count(spinner, after)[0] if e >= 0]
     value -= w.stranded * sum(1 for u in left if u.is_double and u.high not in ends)
-    value += w.follow * sum(1 for e in ends if any(e == u.high or e == u.low for u in left))
+    if w.follow:  # off in the search's playouts: not counted there
+        value += w.follow * sum(1 for e in ends if any(e == u.high or e == u.low for u in left))
     if not left:
         value += w.out
     return value
