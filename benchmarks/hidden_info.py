@@ -17,11 +17,17 @@ whether its real hand could play on the table now (opened seats) or open (the ot
 each sampled hand redealt until it agrees. That is the most a reading of the other
 seats' draws could tell.
 
+``--knows ready`` (Montana only) gives the oracle the ready seats' hands alone: the real
+game with every other hidden tile (the other seats' hands and the woodpile not yet
+pulled) redealt at random, keeping the copy limits the claim windows proved. A ready hand
+is fixed and decides which discards another seat goes out on, so this says how much of
+the hidden tiles' worth lies in the ready hands.
+
 The oracle reads the real game, which no bot may do: it exists only in this script, as a
 measuring rod, and is never registered as a bot.
 
 Run: ``.venv/bin/python benchmarks/hidden_info.py GAME [--games N] [--seed S] [--ms MS]
-[--workers K] [--knows hands|playable] [--phases P,Q]``.
+[--workers K] [--knows hands|playable|ready] [--phases P,Q]``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ from boneyard.bots import arena
 from boneyard.bots import ismcts as search
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.bots.spec import BotSpec, parse_bot_spec
+from boneyard.games.montana import analysis as montana_hands
+from boneyard.games.montana.sampling import _sample_fits
 from boneyard.games.rummikub import solver
 from boneyard.games.rummikub.groups import best_opening, valid_triples
 
@@ -72,18 +80,26 @@ def could_play(hand: list[Any], opened: bool, table: Counter[Any], distinct: boo
 class HandsOracle:
     """Sampled worlds that are the real game (stands in for :class:`~boneyard.bots.inference.Inference`)."""
 
-    def __init__(self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None) -> None:
+    def __init__(
+        self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None, explain: bool | None = None
+    ) -> None:
         self.view = view
 
     def sample(self, rng: random.Random) -> Any:
         """The real game, its undrawn tiles reshuffled."""
         return _reshuffled(_TRUTH["game"], rng)
 
+    def sample_weighted(self, rng: random.Random) -> tuple[Any, float]:
+        """A world and its weight, as the flat search asks: every world here weighs the same."""
+        return self.sample(rng), 1.0
+
 
 class PlayableOracle(HandsOracle):
     """Uniform Rummikub worlds, each other hand redealt until its 'could play' agrees with the real one."""
 
-    def __init__(self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None) -> None:
+    def __init__(
+        self, view: dict[str, Any], candidates: int = 0, epsilon: float | None = None, explain: bool | None = None
+    ) -> None:
         super().__init__(view)
         truth = _TRUTH["game"]
         self.distinct = bool(view["rules"].get("distinct_sums", False))
@@ -111,6 +127,40 @@ class PlayableOracle(HandsOracle):
         return world
 
 
+class ReadyOracle(HandsOracle):
+    """Montana worlds that know the ready seats' real hands, every other hidden tile redealt."""
+
+    def sample(self, rng: random.Random) -> Any:
+        """The real game with the hidden tiles of seats not ready (and the woodpile) redealt.
+
+        Redealt up to 60 times until the proved copy limits hold, and in an open claim
+        window until the same seats would be asked; after that the last deal stands.
+        """
+        truth = _TRUTH["game"]
+        world = _reshuffled(truth, rng)
+        me = self.view["seat"]
+        others = [s for s in range(len(world.hands)) if s != me and not world.ready[s]]
+        sizes = [len(world.hands[s]) for s in others]
+        pool = [t for s in others for t in world.hands[s]] + list(world.wood[world.wood_at :])
+        for _ in range(60):
+            rng.shuffle(pool)
+            at = 0
+            for s, n in zip(others, sizes, strict=True):
+                world.hands[s] = sorted(pool[at : at + n], reverse=True)
+                world.codes[s] = montana_hands.encode(world.hands[s])
+                at += n
+            world.wood[world.wood_at :] = pool[at:]
+            if not _sample_fits(world, [s for s in others if s < world.players], []):
+                continue
+            if world.claim_tile is not None and world.claim_queue:
+                queue, options = world._window(world.claim_from, world.claim_tile)
+                if queue != [*world.answers, *world.claim_queue]:
+                    continue
+                world.claim_options = options
+            break
+        return world
+
+
 class OracleSearch(IsmctsBot):
     """``ismcts`` sampling from an oracle instead of the view (this script's measuring rod only)."""
 
@@ -118,7 +168,7 @@ class OracleSearch(IsmctsBot):
 
     def __init__(self, knows: str = "hands", phases: tuple[str, ...] = (), **params: Any) -> None:
         super().__init__(**params)
-        self.sampler = PlayableOracle if knows == "playable" else HandsOracle
+        self.sampler = {"playable": PlayableOracle, "ready": ReadyOracle}.get(knows, HandsOracle)
         self.phases = phases
 
     def choose(self, view: dict[str, Any], legal_actions: Any, rng: random.Random) -> Any:
@@ -163,12 +213,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ms", type=float, default=200.0, help="each search's time a decision")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--knows", choices=("hands", "playable"), default="hands")
+    parser.add_argument("--knows", choices=("hands", "playable", "ready"), default="hands")
     parser.add_argument("--phases", default="", help="comma-separated phases the oracle knows in (default: all)")
     args = parser.parse_args()
     phases = tuple(p for p in args.phases.split(",") if p)
     if args.knows == "playable" and args.game != "rummikub":
         parser.error("--knows playable is defined for rummikub only")
+    if args.knows == "ready" and args.game != "montana":
+        parser.error("--knows ready is defined for montana only")
     ms = int(args.ms) if float(args.ms).is_integer() else args.ms
     specs = [BotSpec(ORACLE, (("ms", ms),)), parse_bot_spec(f"ismcts:ms={ms}")]
     tasks = arena.Arena(args.game, specs, games=args.games, seed=args.seed, workers=args.workers).tasks()
