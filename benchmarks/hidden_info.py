@@ -134,7 +134,9 @@ class ReadyOracle(HandsOracle):
         """The real game with the hidden tiles of seats not ready (and the woodpile) redealt.
 
         Redealt up to 60 times until the proved copy limits hold, and in an open claim
-        window until the same seats would be asked; after that the last deal stands.
+        window until the same seats would be asked and every answer given is still
+        allowed; if none fits, the real game itself (a rare decision where the oracle
+        knows every hand).
         """
         truth = _TRUTH["game"]
         world = _reshuffled(truth, rng)
@@ -152,13 +154,15 @@ class ReadyOracle(HandsOracle):
             world.wood[world.wood_at :] = pool[at:]
             if not _sample_fits(world, [s for s in others if s < world.players], []):
                 continue
-            if world.claim_tile is not None and world.claim_queue:
+            if world.claim_tile is not None:
                 queue, options = world._window(world.claim_from, world.claim_tile)
-                if queue != [*world.answers, *world.claim_queue]:
+                if world.claim_queue and queue != [*world.answers, *world.claim_queue]:
+                    continue
+                if any(a not in options.get(s, ()) for s, a in world.answers.items() if s != me):
                     continue
                 world.claim_options = options
-            break
-        return world
+            return world
+        return _reshuffled(truth, rng)
 
 
 class OracleSearch(IsmctsBot):

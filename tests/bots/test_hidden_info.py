@@ -27,18 +27,20 @@ def test_the_ready_oracle_knows_the_ready_hands_and_redeals_the_rest(benchmark_m
     bench = benchmark_module("hidden_info")
     greedy = GreedyBot()
     rng = random.Random(3)
-    checked = 0
+    checked = claims = 0
     redealt = False
-    for seed in range(6):
+    for seed in range(60):
         game = boneyard.new_game("montana", players=4, seed=seed, rules={"max_hands": 1})
-        while not game.is_over and checked < 40:
+        while not game.is_over and claims < 12:
             seat = game.current_player
             view = game.view(seat)
             ready = [s for s in range(4) if s != seat and view["ready"][s]]
-            if ready:
+            answered = view["phase"] == "claim" and any(s != seat for s in game.answers)
+            if ready or answered:
                 bench._TRUTH["game"] = game
                 world = bench.ReadyOracle(view).sample(rng)
                 checked += 1
+                claims += answered
                 assert world.hands[seat] == game.hands[seat]
                 for s in ready:
                     assert world.hands[s] == game.hands[s]
@@ -48,8 +50,13 @@ def test_the_ready_oracle_knows_the_ready_hands_and_redeals_the_rest(benchmark_m
                 assert _sample_fits(world, others, [])
                 redealt |= any(world.hands[s] != game.hands[s] for s in others)
                 assert world.legal_actions() == game.legal_actions()
+                for action in world.legal_actions():  # every answer and play resolves in the world
+                    copy = world.clone()
+                    copy.apply(action)
+                    while copy.phase == "claim" and not copy.is_over:
+                        copy.apply(copy.legal_actions()[-1])
             game.apply(greedy.choose(view, game.legal_actions(), rng))
-    assert checked >= 20 and redealt
+    assert checked >= 60 and claims >= 10 and redealt
 
 
 def test_the_ready_oracle_is_for_montana_only(benchmark_module: Any, monkeypatch: Any, capsys: Any) -> None:
