@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -39,14 +40,16 @@ def samplers_made(monkeypatch: pytest.MonkeyPatch) -> list[Inference]:
 def benchmark_module() -> Callable[[str], ModuleType]:
     """A loader of a script in ``benchmarks/`` by its name, for the tests of what it measures.
 
-    The scripts are not a package, so each is loaded from its file.
+    The scripts are not a package, so each is loaded from its file, under a name of its
+    own in ``sys.modules`` while it runs (a dataclass looks its module up there).
     """
 
     def load(name: str) -> ModuleType:
         path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
         spec.loader.exec_module(module)
         return module
 
