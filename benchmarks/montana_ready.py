@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,11 +110,14 @@ def measure(games: int, worlds: int, seed: int) -> list[Seen]:
     return found
 
 
-def _ratio(real: Counter[Any], dealt: Counter[Any]) -> dict[Any, float]:
+def _ratio(real: Mapping[Any, float], dealt: Mapping[Any, float]) -> dict[Any, float]:
     """Per value, its share among the real counts over its share among the dealt ones, smoothed."""
     r_total = sum(real.values()) or 1.0
     d_total = sum(dealt.values()) or 1.0
-    return {k: (real[k] / r_total + SMOOTHING) / (dealt[k] / d_total + SMOOTHING) for k in real.keys() | dealt.keys()}
+    return {
+        k: (real.get(k, 0.0) / r_total + SMOOTHING) / (dealt.get(k, 0.0) / d_total + SMOOTHING)
+        for k in real.keys() | dealt.keys()
+    }
 
 
 def _kept(seen: Seen) -> list[list[Tile]]:
@@ -123,10 +127,10 @@ def _kept(seen: Seen) -> list[list[Tile]]:
 
 def fit(rows: list[Seen]) -> Model:
     """The model's two tables: by number of wait kinds, and by a wait's traits (see the docstring)."""
-    real_n: Counter[int] = Counter()
-    dealt_n: Counter[int] = Counter()
-    real_t: Counter[Trait] = Counter()
-    dealt_t: Counter[Trait] = Counter()
+    real_n: defaultdict[int, float] = defaultdict(float)
+    dealt_n: defaultdict[int, float] = defaultdict(float)
+    real_t: defaultdict[Trait, float] = defaultdict(float)
+    dealt_t: defaultdict[Trait, float] = defaultdict(float)
     for seen in rows:
         kept = _kept(seen)
         if not kept:
@@ -160,11 +164,11 @@ def judge(rows: list[Seen], form: str, model: Model | None = None) -> dict[str, 
                 for w in hands
             ]
         total = sum(weights)
-        share: Counter[Tile] = Counter()
+        share: defaultdict[Tile, float] = defaultdict(float)
         for w, weight in zip(hands, weights, strict=True):
             for t in w:
                 share[t] += weight / total
-        p_true.extend(share[t] for t in seen.real)
+        p_true.extend(share.get(t, 0.0) for t in seen.real)
         top += bool(share) and max(share, key=lambda t: share[t]) in seen.real
         effective += total * total / sum(x * x for x in weights)
         judged += 1
@@ -193,7 +197,7 @@ def main() -> None:
     dealt_own = sum(sum(bool(set(w) & s.own) for w in s.dealt) / len(s.dealt) for s in rows) / max(1, len(rows))
     print(f"| waits on a tile it discarded itself | {on_own:.3f} | {dealt_own:.3f} |")
     real_n: Counter[int] = Counter(min(len(s.real), WAITS_TOLD) for s in rows)
-    dealt_n: Counter[int] = Counter()
+    dealt_n: defaultdict[int, float] = defaultdict(float)
     traits: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for s in rows:
         for w in s.dealt:
