@@ -18,10 +18,10 @@ each sampled hand redealt until it agrees. That is the most a reading of the oth
 seats' draws could tell.
 
 ``--knows ready`` (Montana only) gives the oracle the ready seats' hands alone: the real
-game with every other hidden tile (the other seats' hands and the woodpile not yet
-pulled) redealt at random, keeping the copy limits the claim windows proved. A ready hand
-is fixed and decides which discards another seat goes out on, so this says how much of
-the hidden tiles' worth lies in the ready hands.
+game with every other hidden tile (the other seats' hands, the dead hands and the
+woodpile not yet pulled) redealt at random, keeping the copy limits the claim windows
+proved. A ready hand is fixed and decides which discards another seat goes out on, so
+this says how much of the hidden tiles' worth lies in the ready hands.
 
 The oracle reads the real game, which no bot may do: it exists only in this script, as a
 measuring rod, and is never registered as a bot.
@@ -131,7 +131,7 @@ class ReadyOracle(HandsOracle):
     """Montana worlds that know the ready seats' real hands, every other hidden tile redealt."""
 
     def sample(self, rng: random.Random) -> Any:
-        """The real game with the hidden tiles of seats not ready (and the woodpile) redealt.
+        """The real game with the hidden tiles of seats not ready (and the dead hands and woodpile) redealt.
 
         Redealt up to 60 times until the proved copy limits hold, and in an open claim
         window until the same seats would be asked and every answer given is still
@@ -143,7 +143,8 @@ class ReadyOracle(HandsOracle):
         me = self.view["seat"]
         others = [s for s in range(len(world.hands)) if s != me and not world.ready[s]]
         sizes = [len(world.hands[s]) for s in others]
-        pool = [t for s in others for t in world.hands[s]] + list(world.wood[world.wood_at :])
+        dead = len(world.dead)
+        pool = [t for s in others for t in world.hands[s]] + list(world.dead) + list(world.wood[world.wood_at :])
         for _ in range(60):
             rng.shuffle(pool)
             at = 0
@@ -151,8 +152,9 @@ class ReadyOracle(HandsOracle):
                 world.hands[s] = sorted(pool[at : at + n], reverse=True)
                 world.codes[s] = montana_hands.encode(world.hands[s])
                 at += n
-            world.wood[world.wood_at :] = pool[at:]
-            if not _sample_fits(world, [s for s in others if s < world.players], []):
+            world.dead = pool[at : at + dead]
+            world.wood[world.wood_at :] = pool[at + dead :]
+            if not _sample_fits(world, others, []):
                 continue
             if world.claim_tile is not None:
                 queue, options = world._window(world.claim_from, world.claim_tile)

@@ -82,3 +82,19 @@ def test_the_oracle_search_decides_with_each_sampler(benchmark_module: Any) -> N
         legal = game.legal_actions()
         assert bot.choose(game.view(game.current_player), legal, random.Random(1)) in legal
         assert ismcts.Inference is own
+
+
+def test_the_ready_oracle_redeals_the_dead_hands_too(benchmark_module: Any) -> None:
+    """At a table of two, the dead hands are hidden tiles like the woodpile: redealt, none lost."""
+    bench = benchmark_module("hidden_info")
+    game = boneyard.new_game("montana", players=2, seed=4, rules={"max_hands": 1})
+    seat = game.current_player
+    view = game.view(seat)
+    bench._TRUTH["game"] = game
+    rng = random.Random(5)
+    worlds = [bench.ReadyOracle(view).sample(rng) for _ in range(5)]
+    real = Counter(game.dead) + _hidden(game, seat)
+    for world in worlds:
+        assert Counter(world.dead) + _hidden(world, seat) == real
+        assert len(world.dead) == len(game.dead) == 20
+    assert any(world.dead != game.dead for world in worlds)
