@@ -7,6 +7,8 @@ them public play can tell. It plays greedy self-play games (four players, seeded
 and, at a share of the turns where another seat is ready, compares that seat's real waits
 with the waits of ready hands the sampler deals it from the turn's view. It prints:
 
+- how many of the seats not ready at the same turns were one tile from going out all the
+  same (a discard could let them out without warning);
 - how often a ready hand waits on a tile the seat itself discarded this hand (the tile it
   threw as it declared ready never can be one: with it the hand was already complete);
 - how many kinds of tile a ready hand waits on;
@@ -81,11 +83,16 @@ def trait(t: Tile, own: set[Tile], public: Counter[str]) -> Trait:
     return near, min(public[str(t)], 3), t.high <= 3
 
 
-def measure(games: int, worlds: int, seed: int) -> list[Seen]:
-    """Play the games and gather every compared ready seat (see the module docstring)."""
+def measure(games: int, worlds: int, seed: int) -> tuple[list[Seen], list[int]]:
+    """Play the games and gather every compared ready seat (see the module docstring).
+
+    Also counts, at the same turns, the other seats not ready and how many of those were
+    one tile from going out anyway: the seats a discard could let out without a warning.
+    """
     greedy = GreedyBot()
     rng = random.Random(seed)
     found: list[Seen] = []
+    undeclared = [0, 0]  # seats not ready one tile from going out, seats not ready
     for g_i in track(range(games), description="montana ready hands"):
         game = boneyard.new_game("montana", players=4, seed=seed * 1000 + g_i, rules={"max_hands": 2})
         while not game.is_over:
@@ -99,6 +106,10 @@ def measure(games: int, worlds: int, seed: int) -> list[Seen]:
                 for sets in view["exposed"]:
                     for meld in sets:
                         public.update(meld["tiles"])
+                for s in range(4):
+                    if s != seat and not view["ready"][s]:
+                        undeclared[0] += analysis.is_waiting(game.codes[s])
+                        undeclared[1] += 1
                 dealt = [boneyard.sample_game(view, rng) for _ in range(worlds)]
                 for s in ready:
                     waits = [analysis.waits(w.codes[s]) for w in dealt]
@@ -107,7 +118,7 @@ def measure(games: int, worlds: int, seed: int) -> list[Seen]:
                     mine = own.get(s, set())
                     found.append(Seen(real, waits, {t: trait(t, mine, public) for t in kinds}, mine))
             game.apply(greedy.choose(view, legal, rng))
-    return found
+    return found, undeclared
 
 
 def _ratio(real: Mapping[Any, float], dealt: Mapping[Any, float]) -> dict[Any, float]:
@@ -187,9 +198,10 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=32, help="worlds dealt per compared turn")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    rows = measure(args.games, args.worlds, args.seed)
+    rows, undeclared = measure(args.games, args.worlds, args.seed)
     half = len(rows) // 2
     print(f"ready seats compared: {len(rows)}, {args.worlds} worlds each")
+    print(f"seats not ready at the same turns: {undeclared[1]}, one tile from going out: {undeclared[0]}")
     print()
     print("| | real hands | dealt hands |")
     print("| --- | ---: | ---: |")
@@ -208,7 +220,7 @@ def main() -> None:
                     near, public, lower = s.traits[t]
                     part = 1 / len(w) / len(hands)
                     traits["near one of its own discards"][i] += part * near
-                    traits["no copy public"][i] += part * (public == 0)
+                    traits["with no copy public"][i] += part * (public == 0)
                     traits["in a lower suit"][i] += part * lower
     for k in range(1, WAITS_TOLD + 1):
         label = f"{k} kind{'s' if k > 1 else ''} of wait" + (" or more" if k == WAITS_TOLD else "")

@@ -54,8 +54,9 @@ def test_judging_the_worlds_on_a_worked_example(benchmark_module: Any) -> None:
 def test_a_short_run_finds_real_ready_hands_and_fits_the_model(benchmark_module: Any) -> None:
     """Every real ready hand waits; the fitted model favours what real play does more than the sampler."""
     bench = benchmark_module("montana_ready")
-    rows = bench.measure(12, 8, 3)
+    rows, undeclared = bench.measure(12, 8, 3)
     assert len(rows) > 10
+    assert 0 <= undeclared[0] <= undeclared[1] and undeclared[1] > 10
     assert all(seen.real for seen in rows)
     assert all(len(seen.dealt) == 8 and all(w for w in seen.dealt) for seen in rows)
     by_count, _ = bench.fit(rows)
