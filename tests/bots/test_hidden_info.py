@@ -75,8 +75,8 @@ def test_the_oracle_search_decides_with_each_sampler(benchmark_module: Any) -> N
 
     bench = benchmark_module("hidden_info")
     own = ismcts.Inference
-    for knows in ("hands", "ready"):
-        game = boneyard.new_game("montana", players=4, seed=2, rules={"max_hands": 1})
+    for game_id, knows in (("montana", "hands"), ("montana", "ready"), ("rummikub", "playable")):
+        game = boneyard.new_game(game_id, players=4, seed=2, rules={"max_hands": 1})
         bench._TRUTH["game"] = game
         bot = bench.OracleSearch(knows, iterations=8)
         legal = game.legal_actions()
