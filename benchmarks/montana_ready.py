@@ -10,7 +10,8 @@ with the waits of ready hands the sampler deals it from the turn's view. It prin
 - how many of the seats not ready at the same turns were one tile from going out all the
   same (a discard could let them out without warning);
 - how often a ready hand waits on a tile the seat itself discarded this hand (the tile it
-  threw as it declared ready never can be one: with it the hand was already complete);
+  threw as it declared ready is one only if it chose not to go out: with that tile the
+  hand was complete);
 - how many kinds of tile a ready hand waits on;
 - three traits of a wait: near a tile the seat discarded (same suit, within two pips),
   copies of it already public, and in a lower suit, each as a share of the waits;
@@ -63,14 +64,8 @@ class Seen:
 
 def own_discards(view: dict[str, Any]) -> dict[int, set[Tile]]:
     """The tiles each seat chose to discard this hand (not the pulls a ready hand throws)."""
-    lines: list[str] = list(view["history"])
-    start = 0
-    for i in range(len(lines) - 1, -1, -1):
-        if gm._HAND_START.match(lines[i]):
-            start = i + 1
-            break
     out: dict[int, set[Tile]] = {}
-    for line in lines[start:]:
+    for line in gm.hand_history(view):
         m = gm._DISCARD.fullmatch(line)
         if m:
             out.setdefault(int(m[1]), set()).add(Tile.parse(m[2]))

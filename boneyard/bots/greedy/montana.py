@@ -437,6 +437,15 @@ _ADD = re.compile(r"seat (\d) adds (\S+) to his exposed triple")
 Requirement = list[Counter[Tile]]
 
 
+def hand_history(view: dict[str, Any]) -> list[str]:
+    """The view's history lines since the current hand was dealt: what a reading of this hand looks at."""
+    lines: list[str] = list(view["history"])
+    for i in range(len(lines) - 1, -1, -1):
+        if _HAND_START.match(lines[i]):
+            return lines[i + 1 :]
+    return lines
+
+
 def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
     """What this hand's claim windows proved each other seat still holds, read from the history.
 
@@ -452,12 +461,6 @@ def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
     Returns, per seat, the requirements still standing: each a list of options, one of
     which the hand holds.
     """
-    lines: list[str] = list(view["history"])
-    start = 0
-    for i in range(len(lines) - 1, -1, -1):
-        if _HAND_START.match(lines[i]):
-            start = i + 1
-            break
     n = int(view["players"])
     reqs: dict[int, list[Requirement]] = {}
     ready: set[int] = set()
@@ -469,7 +472,7 @@ def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
                 option[t] = max(0, option[t] - k)
         reqs[seat] = [req for req in reqs.get(seat, ()) if all(+option for option in req)]
 
-    for line in lines[start:]:
+    for line in hand_history(view):
         m = _DISCARD.fullmatch(line)
         if m:
             seat, t = int(m[1]), tile(m[2])
