@@ -535,8 +535,10 @@ static PyObject *outcomes(PyObject *self, PyObject *args)
         goto done;
     }
     for (int j = 0; j < ncand; j++)
-        if (c[3 * j] > 1 || c[3 * j + 1] >= NT || !legal_candidate(&start, c[3 * j], c[3 * j + 1], c[3 * j + 2])) {
-            PyErr_Format(PyExc_ValueError, "candidate %d is not a legal play or stack", j);
+        if (c[3 * j] == 2 ? start.nbone < 1
+                          : (c[3 * j] > 1 || c[3 * j + 1] >= NT
+                             || !legal_candidate(&start, c[3 * j], c[3 * j + 1], c[3 * j + 2]))) {
+            PyErr_Format(PyExc_ValueError, "candidate %d is not a legal play, stack or draw", j);
             goto done;
         }
     int width = start.n + 1;
@@ -555,7 +557,10 @@ static PyObject *outcomes(PyObject *self, PyObject *args)
             }
         for (int j = 0; j < ncand; j++) {
             s = world;
-            apply_play(&s, c[3 * j], c[3 * j + 1], c[3 * j + 2]);
+            if (c[3 * j] == 2)
+                apply_draw(&s);
+            else
+                apply_play(&s, c[3 * j], c[3 * j + 1], c[3 * j + 2]);
             playout(&s, &w, NULL);
             Py_ssize_t at = ((Py_ssize_t)r * ncand + j) * width;
             for (int p = 0; p <= s.n; p++) {
@@ -613,7 +618,8 @@ static PyMethodDef METHODS[] = {
      "the end of the hand; the outcome is one flat list, per playout the seats' final scores\n"
      "and the winner (-1 unless the game ended). Every round shuffles the boneyard afresh\n"
      "(the same order for every candidate of the round). The reward is computed from these\n"
-     "outcomes in Python. candidates: bytes, (kind, tile, arm) per candidate."},
+     "outcomes in Python. candidates: bytes, (kind, tile, arm) per candidate: kind 0 a play,\n"
+     "1 a stack, 2 a draw (tile and arm 0; greedy then plays on for the same seat)."},
     {"trace", trace, METH_VARARGS,
      "trace(state, points, target, steal_points, weights)\n\n"
      "Greedy play from the state to the end of the hand: (actions as (kind, tile, arm),\n"

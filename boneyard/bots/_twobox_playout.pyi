@@ -11,7 +11,10 @@ def outcomes(
     weights: tuple[float, float, float, float, float, float],
     /,
 ) -> list[int]:
-    """Per round and candidate (round-major), greedy played to the hand's end: the scores, then the winner or -1."""
+    """Per round and candidate (round-major), greedy played to the hand's end: the scores, then the winner or -1.
+
+    A candidate is (kind, tile, arm): kind 0 a play, 1 a stack, 2 a draw (tile and arm 0).
+    """
 
 def trace(
     state: bytes,

@@ -57,7 +57,9 @@ before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on; 0: 
 wherever the game has the knob, unless its ``EXPLAIN`` knob says off), rebuilds in every
 sampled world what the other seats' calls showed of their hands, by the greedy model
 (Rounce: a dummy's and a taking dealer's best five; Montana, off by default: the pairs
-and runs its claim windows proved). See ``docs/bots.md``.
+and runs its claim windows proved). ``draw=0`` keeps a voluntary draw out of the flat
+search's candidates where the game's ``candidates`` knob offers one (two-box's
+``SEARCH_DRAW``). See ``docs/bots.md``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -143,6 +145,7 @@ class IsmctsBot:
         others: str = "auto",
         explain: int | None = None,
         scale: float | None = None,
+        draw: int | None = None,
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -162,6 +165,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts others must be one of {', '.join(OTHERS)}, got {others!r}")
         if explain is not None and (isinstance(explain, bool) or explain not in (0, 1)):
             raise ValueError(f"ismcts explain must be 1 (on) or 0 (off), got {explain!r}")
+        if draw is not None and (isinstance(draw, bool) or draw not in (0, 1)):
+            raise ValueError(f"ismcts draw must be 1 (on) or 0 (off), got {draw!r}")
         for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise ValueError(f"ismcts {knob} must be a whole number >= 0 (0 switches it off), got {value!r}")
@@ -184,6 +189,7 @@ class IsmctsBot:
         self.infer = infer
         self.defence = defence
         self.explain = explain
+        self.draw = draw
         self.scale = None if scale is None else float(scale)
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
@@ -350,6 +356,8 @@ class IsmctsBot:
         legal = {str(a): a for a in legal_actions}
         picker = getattr(knobs, "candidates", None) if knobs is not None else None
         chosen = list(picker(view, legal_actions, greedy_action)) if picker is not None else list(legal_actions)
+        if self.draw == 0:  # no voluntary draw (greedy's own draw, when nothing plays, stays)
+            chosen = [a for a in chosen if str(a) != "draw"]
         keys = list(dict.fromkeys([favourite, *(str(a) for a in chosen if str(a) in legal)]))
         self.last_iterations = 0
         if seat is None or len(keys) < 2:

@@ -182,3 +182,76 @@ def test_malformed_input_is_refused() -> None:
         mod.outcomes(state, points, target, steal, b"\x00\x1b\x04", 1, 1, greedy_twobox.WEIGHTS)
     with pytest.raises(ValueError, match="triples"):
         mod.outcomes(state, points, target, steal, b"\x00\x00", 1, 1, greedy_twobox.WEIGHTS)
+
+
+def test_a_draw_candidate_draws_then_greedy_plays_on() -> None:
+    """A draw candidate is one tile drawn, then greedy (the playout weights) for the same seat and on.
+
+    With one tile left in the boneyard every round draws the same tile, so each outcome
+    must be the engine's: the draw applied, then the traced greedy playout. The seat to
+    move first draws all but one tile (a draw is legal at any time in a turn).
+    """
+    checked = 0
+    for game in _positions(4, {}, games=10, seed=21):
+        if not game.boneyard:
+            continue
+        while len(game.boneyard) > 1:
+            game.apply(next(a for a in game.legal_actions() if a.kind == "draw"))
+        plays = [a for a in game.legal_actions() if a.kind in ("play", "stack")]
+        if not plays:
+            continue
+        draw = next(a for a in game.legal_actions() if a.kind == "draw")
+        seat = game.current_player
+        rows = greedy_twobox.outcomes(game, [plays[0], draw], seat, 5)
+        assert rows is not None and all(r == rows[0] for r in rows)
+        world = game.clone()
+        world.apply(draw)
+        views = [world.view(s) for s in range(world.players)]
+        state, points, target, steal = greedy_twobox.encode(views, seat)
+        _, scores, over, winner = greedy_twobox._compiled.trace(
+            state, points, target, steal, greedy_twobox.PLAYOUT_WEIGHTS
+        )
+        assert rows[0][1] == (scores, [winner] if over else None)
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_draw_from_an_empty_boneyard_is_refused() -> None:
+    """Only a boneyard with tiles can be drawn from: the module says so instead of reading past it."""
+    for game in _positions(6, {}, games=60, seed=9):
+        if game.boneyard:
+            continue
+        views = [game.view(s) for s in range(game.players)]
+        state, points, target, steal = greedy_twobox.encode(views, game.current_player)
+        with pytest.raises(ValueError, match="not a legal play, stack or draw"):
+            greedy_twobox._compiled.outcomes(state, points, target, steal, b"\x02\x00\x00", 1, 1, greedy_twobox.WEIGHTS)
+        return
+    pytest.fail("no position with an empty boneyard")
+
+
+def test_the_search_weighs_a_voluntary_draw_unless_told_not_to() -> None:
+    """The draw is a candidate while the boneyard has tiles; ``draw=0`` keeps it out of the search."""
+    from boneyard.bots.ismcts import IsmctsBot
+
+    drawing, plain = IsmctsBot(iterations=3000), IsmctsBot(iterations=3000, draw=0)
+    draws = [0, 0]
+    asked = 0
+    for game in _positions(4, {}, games=8, seed=31):
+        legal = game.legal_actions()
+        if not game.boneyard or not any(a.kind in ("play", "stack") for a in legal):
+            continue
+        view = game.view(game.current_player)
+        greedy = greedy_twobox.choose(view, legal, random.Random(0))
+        assert "draw" in [str(a) for a in greedy_twobox.candidates(view, legal, greedy)]
+        for i, bot in enumerate((drawing, plain)):
+            draws[i] += str(bot.choose(view, legal, random.Random(asked))) == "draw"
+        asked += 1
+    assert asked >= 10
+    assert draws[0] >= 1 and draws[1] == 0, draws
+
+
+def test_draw_takes_on_or_off_only() -> None:
+    """``draw`` is 1 or 0; anything else is refused by name."""
+    for bad in (2, -1, True, "yes"):
+        with pytest.raises(ValueError, match="draw must be 1"):
+            boneyard.bot("ismcts", draw=bad)

@@ -21,7 +21,11 @@ candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this heuristic
 :data:`PLAYOUT_WEIGHTS` (the follow term off: with it the search played no better),
 compiled, for every seat to the end of the hand: about 19,000 playouts in a 200 ms
 decision, each sampled world giving :data:`ROUNDS_PER_WORLD` rounds with fresh boneyard
-orders. The compiled playout takes exactly the actions :func:`choose` would with the
+orders. The rules let a seat draw even when it could play, and with the compiled
+playouts the search weighs that too (:data:`SEARCH_DRAW`): one more tile from the
+boneyard, then greedy's play, against every play now. It draws in about half the
+decisions where it could play, and wins far more than the search that never draws
+(``docs/bots-measurements.md``). The compiled playout takes exactly the actions :func:`choose` would with the
 same weights (tested action by action against the engine), which is :func:`playout`,
 the policy of the engine's playouts. Without the module the search plays
 greedy's :data:`MAX_CANDIDATES` best plays out through the engine for
@@ -63,6 +67,7 @@ _PAIRS = tuple(tuple(Tile(a, b) for b in range(7)) for a in range(7))
 SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
 EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search (engine playouts)
+SEARCH_DRAW = True  # with the compiled playouts: compare a voluntary draw too (ismcts draw=0: never)
 COMPILED_CANDIDATES: int | None = None  # with the compiled playouts: every play (None) or greedy's best few
 PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
 ROUNDS_PER_WORLD = 16  # compiled playouts: boneyard orders tried per sampled world
@@ -218,14 +223,15 @@ def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rand
 
 
 def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: Any) -> list[Any]:
-    """The actions ``ismcts``'s flat search compares: greedy's best plays, never a voluntary draw.
+    """The actions ``ismcts``'s flat search compares: plays and stacks, and a voluntary draw.
 
-    The :data:`MAX_CANDIDATES` plays or stacks the heuristic values most (fewer candidates
-    buy more sampled worlds each, and a noisy search cannot then pick a play greedy rates
-    poorly). Searching the draw too made the bot draw in a third of its decisions: a
-    playout values one draw followed by greedy play, but the bot then draws again at its
-    next decision, and the swollen hand lost (an arena run of 40 games, 0.450 against
-    greedy).
+    With the compiled playouts: every play and stack (:data:`COMPILED_CANDIDATES`), and
+    the draw while the boneyard has tiles (:data:`SEARCH_DRAW`), played out as one tile
+    drawn and then greedy's play. About 19,000 playouts a decision judge the draw well
+    enough to trust. Through the engine (no compiled module), only the
+    :data:`MAX_CANDIDATES` plays or stacks the heuristic values most, and never a
+    voluntary draw: with about 150 playouts a decision, a search that weighed the draw
+    drew on noise in a third of its decisions and lost (0.450 against greedy, 40 games).
     """
     texts = {str(a): a for a in legal_actions}
     plays = [k for k in texts if k.startswith(("play", "stack"))]
@@ -234,7 +240,10 @@ def candidates(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action
     values = _values(view, plays)
     ranked = sorted(plays, key=lambda k: (values[k], k), reverse=True)
     limit = COMPILED_CANDIDATES if COMPILED else MAX_CANDIDATES
-    return [texts[k] for k in (ranked if limit is None else ranked[:limit])]
+    found = [texts[k] for k in (ranked if limit is None else ranked[:limit])]
+    if SEARCH_DRAW and COMPILED and "draw" in texts:
+        found.append(texts["draw"])
+    return found
 
 
 def evaluate(game: Any) -> list[float]:
@@ -305,6 +314,9 @@ def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
     """Plays and stacks as (kind, tile, arm) triples; ``None`` if any action is neither."""
     out: list[int] = []
     for a in actions:
+        if a.kind == "draw":
+            out += [2, 0, 0]
+            continue
         if a.kind not in ("play", "stack"):
             return None
         out += [0 if a.kind == "play" else 1, _tid(a.tile), a.arm]
