@@ -129,18 +129,25 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
 
 
 @pytest.mark.parametrize("compiled", [True, False])
-def test_twobox_candidates_are_greedys_best_plays_never_a_draw(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every play with the compiled playouts, greedy's best three through the engine; greedy's first."""
+def test_twobox_candidates_are_plays_and_the_draw_only_when_compiled(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compiled: every play, then the draw while the boneyard has tiles; engine: greedy's best three, no draw."""
     monkeypatch.setattr(greedy_twobox, "COMPILED", compiled)
     limit = greedy_twobox.COMPILED_CANDIDATES if compiled else greedy_twobox.MAX_CANDIDATES
+    drawn = 0
     for skip in range(8):
         view, legal = decision("twobox", 6, skip)
         greedy = GreedyBot().choose(view, legal, random.Random(0))
         found = greedy_twobox.candidates(view, legal, greedy)
         plays = [a for a in legal if str(a) != "draw"]
+        draw = [a for a in legal if str(a) == "draw"]
         assert found[0] == greedy
-        assert len(found) == (len(plays) if limit is None else min(len(plays), limit))
-        assert all(a in plays for a in found)
+        expected = len(plays) if limit is None else min(len(plays), limit)
+        assert [a for a in found if a in plays] == found[:expected] and len(found[:expected]) == expected
+        assert found[expected:] == (draw if compiled else [])
+        drawn += bool(draw)
+    assert drawn >= 4  # most of these decisions could draw
 
 
 @pytest.mark.skipif(not greedy_twobox.COMPILED, reason="the compiled two-box playouts are not built")
