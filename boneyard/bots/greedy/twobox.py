@@ -25,8 +25,9 @@ orders. The rules let a seat draw even when it could play, and with the compiled
 playouts the search weighs that too (:data:`SEARCH_DRAW`): one more tile from the
 boneyard, then greedy's play, against every play now. It draws in about half the
 decisions where it could play, and wins far more than the search that never draws
-(``docs/bots-measurements.md``). The compiled playout takes exactly the actions :func:`choose` would with the
-same weights (tested action by action against the engine), which is :func:`playout`,
+(``docs/bots-measurements.md``). The compiled playout takes exactly the actions
+:func:`choose` would with the same weights (tested action by action against the
+engine), which is :func:`playout`,
 the policy of the engine's playouts. Without the module the search plays
 greedy's :data:`MAX_CANDIDATES` best plays out through the engine for
 :data:`PLAYOUT_DEPTH` actions, then :func:`evaluate` estimates the rest of the hand from
@@ -311,7 +312,7 @@ def encode(
 
 
 def _candidate_bytes(actions: Sequence[Any]) -> bytes | None:
-    """Plays and stacks as (kind, tile, arm) triples; ``None`` if any action is neither."""
+    """Plays, stacks and draws as (kind, tile, arm) triples (a draw is 2, 0, 0); ``None`` for a pass."""
     out: list[int] = []
     for a in actions:
         if a.kind == "draw":
