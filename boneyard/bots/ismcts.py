@@ -57,9 +57,9 @@ before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on; 0: 
 wherever the game has the knob, unless its ``EXPLAIN`` knob says off), rebuilds in every
 sampled world what the other seats' calls showed of their hands, by the greedy model
 (Rounce: a dummy's and a taking dealer's best five; Montana, off by default: the pairs
-and runs its claim windows proved). ``draw=0`` keeps a voluntary draw out of the flat
-search's candidates where the game's ``candidates`` knob offers one (two-box's
-``SEARCH_DRAW``). See ``docs/bots.md``.
+and runs its claim windows proved). ``draw=0`` keeps a voluntary draw (the action ``draw``
+when it is not greedy's own choice) out of the flat search's candidates, such as the
+one two-box's ``candidates`` knob offers (its ``SEARCH_DRAW``). See ``docs/bots.md``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on

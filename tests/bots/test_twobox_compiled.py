@@ -189,9 +189,10 @@ def test_a_draw_candidate_draws_then_greedy_plays_on() -> None:
 
     With one tile left in the boneyard every round draws the same tile, so each outcome
     must be the engine's: the draw applied, then the traced greedy playout. The seat to
-    move first draws all but one tile (a draw is legal at any time in a turn).
+    move first draws all but one tile (a draw is legal at any time in a turn). A draw
+    left out (greedy playing on from the hand as it was) must show in some outcome.
     """
-    checked = 0
+    checked = differ = 0
     for game in _positions(4, {}, games=10, seed=21):
         if not game.boneyard:
             continue
@@ -212,8 +213,12 @@ def test_a_draw_candidate_draws_then_greedy_plays_on() -> None:
             state, points, target, steal, greedy_twobox.PLAYOUT_WEIGHTS
         )
         assert rows[0][1] == (scores, [winner] if over else None)
+        views = [game.view(s) for s in range(game.players)]
+        state, points, target, steal = greedy_twobox.encode(views, seat, boneyard=game.boneyard)
+        _, undrawn, _, _ = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.PLAYOUT_WEIGHTS)
+        differ += undrawn != scores
         checked += 1
-    assert checked >= 5
+    assert checked >= 5 and differ >= 1
 
 
 def test_a_draw_from_an_empty_boneyard_is_refused() -> None:
