@@ -28,6 +28,8 @@ The final choice is the most visited action, the greedy bot's choice counting ``
 (a share of the iterations) extra visits: when the search cannot tell the actions apart
 the bot plays like ``greedy``, and it overrules greedy only on clear evidence. A search
 whose budget ran out before it had tried every legal action once plays greedy's choice.
+Where the game's ``FAVOURITE`` knob says ``"playout"`` (Rummikub, whose playout policy
+holds plays back), the playout policy's choice takes greedy's place in both.
 With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search also
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.
@@ -211,15 +213,16 @@ class IsmctsBot:
         legal = {str(a): a for a in legal_actions}
         root = _Node(None)
         seat = view["seat"]
-        # The greedy choice starts ahead by a share of the visits: the search must clearly
-        # prefer another action to overrule it (an uninformative search plays greedy).
-        greedy_action = self._greedy.choose(view, legal_actions, random.Random(0))
+        # The greedy choice (or the game's favourite, see _favourite) starts ahead by a share
+        # of the visits: the search must clearly prefer another action to overrule it (an
+        # uninformative search plays greedy).
+        game_id = view["game"]
+        knobs = policy(game_id)
+        greedy_action = self._favourite(knobs)(view, legal_actions, random.Random(0))
         favourite = str(greedy_action)
         # the search plans to stop a little early: headroom for the final choice and for
         # stalls it cannot foresee (a garbage collection, another process on the core)
         deadline = None if self.ms is None else started + self.ms * (1 - HEADROOM) / 1000
-        game_id = view["game"]
-        knobs = policy(game_id)
         sampler = Inference(
             view,
             self.infer if self.infer is not None else candidates_for(game_id),
@@ -526,6 +529,24 @@ class IsmctsBot:
         if self.rollout == "random":
             return None
         if self.rollout in ("auto", "policy") and knobs is not None and hasattr(knobs, "playout"):
+            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
+        return self._greedy.choose
+
+    def _favourite(self, knobs: Any) -> Callable[[dict[str, Any], Sequence[Any], random.Random], Any]:
+        """Who picks the action the search starts from (its head start, and its fallback).
+
+        Greedy's choice, unless the game's ``FAVOURITE`` knob says ``"playout"`` and the
+        playouts play the game's own policy (``rollout`` ``auto`` or ``policy``): then that
+        policy's choice, so the search starts from the play its playouts assume of the
+        seat later (Rummikub: a play held back until it goes out). With ``rollout=greedy``
+        both are greedy's again.
+        """
+        if (
+            knobs is not None
+            and getattr(knobs, "FAVOURITE", "greedy") == "playout"
+            and self.rollout in ("auto", "policy")
+            and hasattr(knobs, "playout")
+        ):
             return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
         return self._greedy.choose
 

@@ -12,6 +12,13 @@ Built on the exact solver (``boneyard.games.rummikub.solver``) and the group rul
 The play is returned as a listed legal action when it is one, else as its notation
 (the engine accepts any valid whole-table play, not only the listed ones).
 
+The ``ismcts`` search plays :func:`playout` in its playouts: greedy's play, but *held*
+(a draw instead) after opening until it goes out, while the boneyard lasts. Laid tiles
+are every seat's to rework, so each play feeds the others' next plays; a seat that holds
+gives them nothing and goes out in one play from its own tiles and everything they laid.
+The search also starts from the held choice (:data:`FAVOURITE`). The ``greedy`` bot itself
+still plays as above; what holding is worth is in ``docs/bots-measurements.md``.
+
 For the ``ismcts`` bot, :data:`EVIDENCE_Z` is 0: the most visited action is played. Each
 simulated turn of an opened player asks the engine for its legal plays, which runs the
 exact solver; with the compiled solver (about a millisecond) an iteration costs about
@@ -38,6 +45,10 @@ JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
 SOLVER_BUDGET = 20_000
 EVIDENCE_Z = 0.0  # ismcts plays its most visited action (see the module docstring)
 MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
+# the search's playout policy holds plays while every other seat has more tiles than this
+# (0: until the seat goes out or the boneyard is empty); see playout
+HOLD_UNTIL = 0
+FAVOURITE = "playout"  # ismcts: its head start goes to the playout policy's choice, not greedy's
 
 
 def best_text(view: dict[str, Any]) -> str | None:
@@ -81,3 +92,43 @@ def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rando
         if word in texts:
             return texts[word]
     return legal_actions[0]
+
+
+def _tiles_in(action: Any) -> int:
+    """How many tiles a play's whole new table holds (its notation, ``play a b c | d e f``)."""
+    return sum(len(group.split()) for group in str(action)[len("play ") :].split("|"))
+
+
+def holds(view: dict[str, Any], action: Any) -> bool:
+    """Whether :func:`playout` holds ``action`` back (draws instead of making it).
+
+    Held: a play by a seat that has opened, which does not lay its whole hand, while the
+    boneyard has tiles and every other seat holds more than :data:`HOLD_UNTIL` tiles.
+    The opening is never held (until a seat opens it cannot use the table at all), nor a
+    play that goes out, nor any play once drawing is no longer possible.
+    """
+    text = str(action)
+    seat = view["seat"]
+    if not text.startswith("play ") or not view["opened"][seat] or not view.get("boneyard"):
+        return False
+    laid = _tiles_in(text) - sum(len(group) for group in view["table"])
+    if laid >= len(view["hand"]):
+        return False
+    sizes = view.get("hand_sizes") or []
+    return all(n > HOLD_UNTIL for s, n in enumerate(sizes) if s != seat)
+
+
+def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    """The ``ismcts`` search's policy: greedy's choice, held back (a draw) where :func:`holds` says.
+
+    Why hold: the laid tiles are every opened seat's to rework, so a play that does not go
+    out hands the other seats material for theirs, while a held hand grows by a tile a
+    turn and goes out at once from its tiles and the table's. Against greedy this policy
+    wins by far (``benchmarks/rummikub_hold.py``; figures in ``docs/bots-measurements.md``).
+    """
+    action = choose(view, legal_actions, rng)
+    if holds(view, action):
+        for candidate in legal_actions:
+            if str(candidate) == "draw":
+                return candidate
+    return action
