@@ -6,9 +6,9 @@ game's ``explain`` knob, as the ``ismcts`` search draws them: in Rounce the othe
 calls are replayed, see :mod:`boneyard.bots.inference`), and in that one world plays
 every legal action followed by the same playout to the end of the hand (common random
 numbers: two actions' results in a round differ only by what the actions
-cause). The playout is the ``greedy`` bot for every seat (or the game's cheaper
-``playout`` policy where its greedy module has one, as the ``ismcts`` search does:
-Montana); in Eighty and Rounce, once at
+cause). The playout is the game's ``playout`` policy for every seat where its greedy
+module has one, as the ``ismcts`` search does (Montana's cheaper one, two-box's,
+Rummikub's that holds plays back), else the ``greedy`` bot; in Eighty and Rounce, once at
 most :data:`ENDGAME_TRICKS` tricks are left, the exact endgame solver plays the rest
 (:mod:`boneyard.bots.endgame`). An action's value is its mean over the rounds, its
 uncertainty the standard error of that mean.
