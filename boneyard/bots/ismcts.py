@@ -85,6 +85,9 @@ from .inference import Inference, candidates_for
 # The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
 # greedy module sets no ``MARGIN_SCALE``.
 DEFAULT_MARGIN_SCALE = 20.0
+# Share of the iterations credited to the favourite in a tree's final count (a game's
+# ``FAVOURITE_PRIOR`` knob overrides it for a playout policy's favourite; ``prior`` both).
+DEFAULT_PRIOR = 0.1
 ROLLOUTS = ("auto", "policy", "greedy", "random")  # see IsmctsBot: the playout policy's names
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
@@ -137,7 +140,7 @@ class IsmctsBot:
         ms: float | None = None,
         rollout: str = "auto",
         c: float = 0.7,
-        prior: float = 0.1,
+        prior: float | None = None,
         depth: int | None = None,
         evidence: float | None = None,
         shape: str = "auto",
@@ -176,13 +179,13 @@ class IsmctsBot:
             raise ValueError(f"ismcts exploration c must be >= 0, got {c!r}")
         if scale is not None and (isinstance(scale, bool) or not float(scale) > 0):
             raise ValueError(f"ismcts scale must be a positive number of points, got {scale!r}")
-        if not 0 <= float(prior) <= 1:
+        if prior is not None and not 0 <= float(prior) <= 1:
             raise ValueError(f"ismcts prior must be from 0 to 1 (a share of the iterations), got {prior!r}")
         self.iterations = None if iterations is None else int(iterations)
         self.ms = None if ms is None else float(ms)
         self.rollout = rollout
         self.c = float(c)
-        self.prior = float(prior)
+        self.prior = None if prior is None else float(prior)
         self.depth = None if depth is None else int(depth)
         self.evidence = None if evidence is None else float(evidence)
         self.shape = shape
@@ -264,7 +267,7 @@ class IsmctsBot:
         if sum(1 for k in legal if k in root.children) < len(legal):
             # the budget did not let the search try every action once: it knows too little
             return greedy_action
-        bonus = self.prior * done
+        bonus = head_start(knobs, self.prior, self._favours_policy(knobs)) * done
 
         def score(k: str) -> tuple[float, float]:
             child = root.children.get(k)
@@ -541,14 +544,18 @@ class IsmctsBot:
         seat later (Rummikub: a play held back until it goes out). With ``rollout=greedy``
         both are greedy's again.
         """
-        if (
+        if self._favours_policy(knobs):
+            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
+        return self._greedy.choose
+
+    def _favours_policy(self, knobs: Any) -> bool:
+        """Whether :meth:`_favourite` is the game's playout policy (its ``FAVOURITE`` knob) here."""
+        return (
             knobs is not None
             and getattr(knobs, "FAVOURITE", "greedy") == "playout"
             and self.rollout in ("auto", "policy")
             and hasattr(knobs, "playout")
-        ):
-            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
-        return self._greedy.choose
+        )
 
     def _finisher(self, knobs: Any, depth: int | None) -> Callable[[Any, int], bool] | None:
         """The game's fast playout (its ``finish`` knob), used with the default ``rollout``.
@@ -674,6 +681,22 @@ def policy_phases(knobs: Any, others: str) -> frozenset[str] | None:
         return frozenset()
     phases = getattr(knobs, "OTHERS_BY_POLICY", None) if knobs is not None else None
     return frozenset(phases) if phases else None
+
+
+def head_start(knobs: Any, prior: float | None, by_policy: bool) -> float:
+    """The share of a tree search's iterations credited to its favourite in the final count.
+
+    The bot's own ``prior`` when given. Else, when the favourite is the playout policy's
+    choice (``by_policy``: the game's ``FAVOURITE`` knob, see ``IsmctsBot._favourite``),
+    the game's ``FAVOURITE_PRIOR`` knob: a favourite that is a plan, such as Rummikub's
+    held draw, should seldom be dropped on a few noisy playouts. Else
+    :data:`DEFAULT_PRIOR`, so ``rollout=greedy`` keeps greedy's usual head start.
+    """
+    if prior is not None:
+        return prior
+    if by_policy and knobs is not None:
+        return float(getattr(knobs, "FAVOURITE_PRIOR", DEFAULT_PRIOR))
+    return DEFAULT_PRIOR
 
 
 def margin_scale(game_id: str) -> float:

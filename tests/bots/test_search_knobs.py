@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 import boneyard
-from boneyard.bots.greedy import GreedyBot
+from boneyard.bots.greedy import GreedyBot, policy
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
-from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.ismcts import DEFAULT_PRIOR, IsmctsBot, head_start
 from boneyard.games.twobox import engine as twobox_rules
 from boneyard.tiles import Tile
 
@@ -215,3 +216,21 @@ def test_a_view_the_game_cannot_sample_gets_greedys_choice(monkeypatch: pytest.M
     bot = IsmctsBot(iterations=50)
     assert bot.choose(view, legal, random.Random(0)) == GreedyBot().choose(view, legal, random.Random(0))
     assert bot.last_iterations == 0
+
+
+def test_the_favourites_head_start_is_the_bots_prior_else_the_games_knob_for_a_policy_favourite() -> None:
+    """``prior`` wins; a playout policy's favourite takes ``FAVOURITE_PRIOR``; greedy's keeps the default."""
+    knobs = SimpleNamespace(FAVOURITE_PRIOR=0.3)
+    assert head_start(knobs, None, True) == 0.3
+    assert head_start(knobs, 0.2, True) == 0.2
+    assert head_start(knobs, None, False) == DEFAULT_PRIOR
+    assert head_start(SimpleNamespace(), None, True) == DEFAULT_PRIOR
+    assert head_start(None, None, True) == DEFAULT_PRIOR
+
+
+def test_only_rummikub_favours_its_playout_policy_and_rollout_greedy_undoes_it() -> None:
+    assert IsmctsBot()._favours_policy(policy("rummikub"))
+    assert IsmctsBot(rollout="policy")._favours_policy(policy("rummikub"))
+    assert not IsmctsBot(rollout="greedy")._favours_policy(policy("rummikub"))
+    for game in ("montana", "twobox", "eighty", "rounce"):
+        assert not IsmctsBot()._favours_policy(policy(game))
