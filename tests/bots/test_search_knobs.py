@@ -234,3 +234,9 @@ def test_only_rummikub_favours_its_playout_policy_and_rollout_greedy_undoes_it()
     assert not IsmctsBot(rollout="greedy")._favours_policy(policy("rummikub"))
     for game in ("montana", "twobox", "eighty", "rounce"):
         assert not IsmctsBot()._favours_policy(policy(game))
+
+
+def test_rummikubs_held_draw_gets_its_knobs_head_start_and_rollout_greedy_the_default() -> None:
+    knobs = policy("rummikub")
+    assert head_start(knobs, None, IsmctsBot()._favours_policy(knobs)) == knobs.FAVOURITE_PRIOR > DEFAULT_PRIOR
+    assert head_start(knobs, None, IsmctsBot(rollout="greedy")._favours_policy(knobs)) == DEFAULT_PRIOR
