@@ -9,6 +9,7 @@ import pytest
 
 import boneyard
 from boneyard.bots.greedy import twobox as greedy_twobox
+from boneyard.bots.ismcts import IsmctsBot
 
 pytestmark = pytest.mark.skipif(not greedy_twobox.COMPILED, reason="the compiled two-box playouts are not built")
 
@@ -236,8 +237,6 @@ def test_a_draw_from_an_empty_boneyard_is_refused() -> None:
 
 def test_the_search_weighs_a_voluntary_draw_unless_told_not_to() -> None:
     """The draw is a candidate while the boneyard has tiles; ``draw=0`` keeps it out of the search."""
-    from boneyard.bots.ismcts import IsmctsBot
-
     drawing, plain = IsmctsBot(iterations=3000), IsmctsBot(iterations=3000, draw=0)
     draws = [0, 0]
     asked = 0

@@ -112,12 +112,12 @@ def holds(view: dict[str, Any], action: Any) -> bool:
     play that goes out, nor any play once drawing is no longer possible.
     """
     text = str(action)
-    seat = view["seat"]
-    if not text.startswith("play ") or not view["opened"][seat] or not view.get("boneyard"):
+    if not text.startswith("play ") or not has_opened(view) or not view.get("boneyard"):
         return False
-    laid = _tiles_in(text) - sum(len(group) for group in view["table"])
+    laid = _tiles_in(text) - sum(len(group) for group in view.get("table") or [])
     if laid >= len(view["hand"]):
         return False
+    seat = view["seat"]
     sizes = view.get("hand_sizes") or []
     return all(n > HOLD_UNTIL for s, n in enumerate(sizes) if s != seat)
 
