@@ -99,6 +99,7 @@ DEFENCE_SHARE = 0.25
 # Search shapes: ``auto`` takes the game's ``SEARCH_BY_PHASE`` knob for the decision's
 # phase, else its ``SEARCH`` knob (default ``tree``): see :func:`search_shape`.
 SHAPES = ("auto", "tree", "flat")
+FAVOURITES = ("auto", "greedy")  # see IsmctsBot._favourite: the game's FAVOURITE knob, or greedy's choice
 # How the tree search decides the other seats' moves: ``tree`` by the tree's statistics,
 # ``policy`` by the playout policy on the mover's own hand in the sampled world, ``auto``
 # by the policy in the phases the game's ``OTHERS_BY_POLICY`` knob names: see
@@ -151,6 +152,7 @@ class IsmctsBot:
         explain: int | None = None,
         scale: float | None = None,
         draw: int | None = None,
+        favourite: str = "auto",
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -170,6 +172,8 @@ class IsmctsBot:
             raise ValueError(f"ismcts others must be one of {', '.join(OTHERS)}, got {others!r}")
         if explain is not None and (isinstance(explain, bool) or explain not in (0, 1)):
             raise ValueError(f"ismcts explain must be 1 (on) or 0 (off), got {explain!r}")
+        if favourite not in FAVOURITES:
+            raise ValueError(f"ismcts favourite must be one of {', '.join(FAVOURITES)}, got {favourite!r}")
         if draw is not None and (isinstance(draw, bool) or draw not in (0, 1)):
             raise ValueError(f"ismcts draw must be 1 (on) or 0 (off), got {draw!r}")
         for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
@@ -195,6 +199,7 @@ class IsmctsBot:
         self.defence = defence
         self.explain = explain
         self.draw = draw
+        self.favourite = favourite
         self.scale = None if scale is None else float(scale)
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
@@ -538,20 +543,27 @@ class IsmctsBot:
     def _favourite(self, knobs: Any) -> Callable[[dict[str, Any], Sequence[Any], random.Random], Any]:
         """Who picks the action the search starts from (its head start, and its fallback).
 
-        Greedy's choice, unless the game's ``FAVOURITE`` knob says ``"playout"`` and the
-        playouts play the game's own policy (``rollout`` ``auto`` or ``policy``): then that
-        policy's choice, so the search starts from the play its playouts assume of the
-        seat later (Rummikub: a play held back until it goes out). With ``rollout=greedy``
-        both are greedy's again.
+        Greedy's choice, unless the game's ``FAVOURITE`` knob names one of its own policies
+        (and the bot's ``favourite`` is ``auto``): ``"playout"``, the playout policy, when
+        the playouts play it (``rollout`` ``auto`` or ``policy``), so the search starts from
+        the play its playouts assume of the seat later (Rummikub: a play held back until it
+        goes out; with ``rollout=greedy`` both are greedy's again); any other name, that
+        function of the game's greedy module (Montana's ``widest``: greedy's discard,
+        widened by how many tiles would help). ``favourite=greedy`` puts greedy's choice
+        back in every game.
         """
         if self._favours_policy(knobs):
             return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
+        name = getattr(knobs, "FAVOURITE", "greedy") if knobs is not None else "greedy"
+        if self.favourite == "auto" and name not in ("greedy", "playout") and hasattr(knobs, name):
+            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], getattr(knobs, name))
         return self._greedy.choose
 
     def _favours_policy(self, knobs: Any) -> bool:
         """Whether :meth:`_favourite` is the game's playout policy (its ``FAVOURITE`` knob) here."""
         return (
             knobs is not None
+            and self.favourite == "auto"
             and getattr(knobs, "FAVOURITE", "greedy") == "playout"
             and self.rollout in ("auto", "policy")
             and hasattr(knobs, "playout")

@@ -19,6 +19,7 @@ import pytest
         ("bots_speed", ["--decisions", "2", "--games", "rounce,montana"], ["rounce", "montana", "greedy ms/decision"]),
         ("endgame_speed", ["--positions", "2", "--max-eighty", "1", "--max-rounce", "1"], ["eighty", "rounce"]),
         ("montana_analysis", ["--seconds", "0.05"], ["waiting checks", "distances"]),
+        ("montana_widest", ["--deals", "2"], ["widest against greedy", "| widest |"]),
         ("rummikub_hold", ["--deals", "2", "--hold-until", "0"], ["HOLD_UNTIL", "| 0 |"]),
         (
             "sim_speed",

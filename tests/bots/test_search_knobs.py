@@ -240,3 +240,21 @@ def test_rummikubs_held_draw_gets_its_knobs_head_start_and_rollout_greedy_the_de
     knobs = policy("rummikub")
     assert head_start(knobs, None, IsmctsBot()._favours_policy(knobs)) == knobs.FAVOURITE_PRIOR > DEFAULT_PRIOR
     assert head_start(knobs, None, IsmctsBot(rollout="greedy")._favours_policy(knobs)) == DEFAULT_PRIOR
+
+
+def test_each_games_favourite_and_favourite_greedy_puts_greedys_back() -> None:
+    """Montana starts from ``widest``, Rummikub from its playout policy, the rest from greedy."""
+    auto = IsmctsBot()
+    assert auto._favourite(policy("montana")) is policy("montana").widest
+    assert auto._favourite(policy("rummikub")) is policy("rummikub").playout
+    for game in ("twobox", "eighty", "rounce"):
+        assert auto._favourite(policy(game)) == auto._greedy.choose
+    for game in ("montana", "rummikub"):
+        bot = IsmctsBot(favourite="greedy")
+        assert bot._favourite(policy(game)) == bot._greedy.choose
+        assert not bot._favours_policy(policy(game))
+
+
+def test_an_unknown_favourite_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="ismcts favourite must be one of auto, greedy, got 'widest'"):
+        IsmctsBot(favourite="widest")
