@@ -29,7 +29,9 @@ The final choice is the most visited action, the greedy bot's choice counting ``
 the bot plays like ``greedy``, and it overrules greedy only on clear evidence. A search
 whose budget ran out before it had tried every legal action once plays greedy's choice.
 Where the game's ``FAVOURITE`` knob says ``"playout"`` (Rummikub, whose playout policy
-holds plays back), the playout policy's choice takes greedy's place in both.
+holds plays back), the playout policy's choice takes greedy's place in both; where it
+names another function of the game's greedy module (Montana's ``widest``), that
+function's choice does. ``favourite="greedy"`` puts greedy's choice back.
 With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search also
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.

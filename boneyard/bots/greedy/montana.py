@@ -21,8 +21,10 @@ quads and adds as above, claim every quad and triple and the runs made of two ti
 singly, declare ready whenever a discard allows it, and discard the tile least connected
 to the rest of its suit in hand (copies, then neighbours one and two apart). Playouts
 run to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
-the same sampled worlds for every candidate), keeping greedy's choice unless another
-candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero.
+the same sampled worlds for every candidate), keeping its favourite unless another
+candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero. The favourite
+(:data:`FAVOURITE`) is :func:`widest`: greedy's choice, but between discards equally near
+going out, the one that more unseen tiles would help.
 """
 
 from __future__ import annotations
