@@ -82,16 +82,11 @@ def test_widest_on_real_positions_is_legal_and_departs_only_to_a_wider_equally_n
         for action in (mine, theirs):
             left = list(tiles)
             left.remove(action.tile)
-            away = hands_away(left, live)
+            away = greedy._away(left, False, live)
             assert away >= 2
             width.append((away, greedy.acceptance(left, False, rest, live, away)))
         assert width[0][0] == width[1][0] and width[0][1] > width[1][1]
     assert departed
-
-
-def hands_away(left: list[Any], live: list[Any]) -> int:
-    """Tiles a hand is from going out, as greedy counts them."""
-    return greedy._away(left, False, live)
 
 
 @pytest.mark.parametrize("favourite", ["auto", "greedy"])

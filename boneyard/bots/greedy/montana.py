@@ -155,22 +155,23 @@ def widest(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rando
     hand = [tile(t) for t in view["hand"]]
     rest = unseen(view)
     live = list(rest.elements())
-    lefts: dict[str, list[Tile]] = {}
-    aways: dict[str, int] = {}
-    for name in plain:
-        left = list(hand)
-        left.remove(tile(name))
-        lefts[name], aways[name] = left, _away(left, one_pair, live)
-    nearest = min(aways.values())
-    tied = [name for name in plain if aways[name] == nearest]
+    keys = {name: _discard_key(hand, tile(name), one_pair, rest, live) for name in plain}
+    nearest = min(key[0] for key in keys.values())
+    tied = [name for name in plain if keys[name][0] == nearest]
     if nearest < 2 or len(tied) < 2:
         return chosen
-    wide = {name: acceptance(lefts[name], one_pair, rest, live, nearest) for name in tied}
+
+    def width(name: str) -> int:
+        left = list(hand)
+        left.remove(tile(name))
+        return acceptance(left, one_pair, rest, live, nearest)
+
+    wide = {name: width(name) for name in tied}
     most = max(wide.values())
     if wide.get(mine.split()[1]) == most:
         return chosen
-    best = min((n for n in tied if wide[n] == most), key=lambda n: (tile(n).high < 4, -tile(n).pips, -tile(n).key))
-    return plain[best]
+    # among the widest, greedy's own order (its discard key, then the tile's)
+    return plain[min((n for n in tied if wide[n] == most), key=lambda n: (keys[n], -tile(n).key))]
 
 
 def _claim(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], one_pair: bool, rest: Counter[Tile]) -> Any:
