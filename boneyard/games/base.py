@@ -19,9 +19,14 @@ Optional hooks: ``_explain(action)`` (why an unlisted action is illegal: name th
 ``_accept_unlisted(action)`` (for games whose legal actions are not all listed),
 ``_copy()`` (a faster clone).
 
-The core keeps the list of applied actions (the record), a public history with per-seat
-secrets (:meth:`Game._log`), and refuses anything not legal before the game changes, so
-an illegal action leaves the game exactly as it was.
+The core keeps the list of applied actions (the record) and what happened as typed events
+(:meth:`Game._emit`: plain dicts with a ``kind``, declared per game in ``events.py`` beside
+the engine, with per-seat secrets), and refuses anything not legal before the game
+changes, so an illegal action leaves the game exactly as it was.
+
+Events are kept for the hand being played and the end of the one before (the events a
+view carries): :meth:`Game._new_hand` drops what came before the last hand-ending event
+(:meth:`Game._emit_end`). The whole game's events are had by replaying its record.
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -39,8 +44,12 @@ from ..errors import IllegalAction
 from ..rules import Rules as RulesBase
 from ..tiles import Tile, check_deck
 
-# One history entry: (seat that sees the secret text or None, text, what others see or None).
-Event = tuple[int | None, str, str | None]
+# One logged event: (the seat that sees ``event`` whole, or None: everyone; the event; what
+# the other seats see instead, or None: nothing). Events are plain JSON-ready dicts, shared
+# by every view that shows them: nobody changes one once it is logged.
+Event = tuple[int | None, Mapping[str, Any], Mapping[str, Any] | None]
+#: The kinds of event that end a hand: a view keeps the last one of them after the next deal.
+END_KINDS: Final = frozenset({"hand_end", "thrown_in"})
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -113,8 +122,13 @@ class Game(ABC):
         self._deck_used = False
         self.deck_source = None
         self._actions: list[Any] = []
-        self._history: list[Event] = []
-        self._seen: dict[int | None, tuple[int, list[str]]] = {}
+        self._events: list[Event] = []
+        # Where the last hand-ending event lies in ``_events`` (-1: none since the last cut).
+        self._end_at = -1
+        # Per seat (the spectator last), how many of the events it saw were cut from ``_events``.
+        self._cut: list[int] = [0] * (players + 1)
+        # Per seat: (events of ``_events`` read, the seat's events); emptied when events are cut.
+        self._seen: dict[int | None, tuple[int, list[Mapping[str, Any]]]] = {}
         self._legal_cache: tuple[Any, ...] | None = None
 
     @classmethod
@@ -138,11 +152,12 @@ class Game(ABC):
         return new
 
     def _copy_core(self) -> Any:
-        """:meth:`_shallow_copy` with the core's own changing state copied: rng, winners, record, history.
+        """:meth:`_shallow_copy` with the core's own changing state copied: rng, winners, record, events.
 
         The start of every engine's fast ``_copy``, which then copies its own containers:
         the generator continues from the same state, and the winners, the applied actions
-        and the history lines are new lists, so play on either game leaves the other alone.
+        and the event log are new lists (the events in them, never changed, are shared),
+        so play on either game leaves the other alone.
         """
         new = self._shallow_copy()
         # A generator made without seeding: ``random.Random()`` would first read the OS's
@@ -152,7 +167,9 @@ class Game(ABC):
         new.rng = rng
         new.winners = list(self.winners)
         new._actions = list(self._actions)
-        new._history = list(self._history)
+        new._events = list(self._events)
+        new._cut = list(self._cut)
+        new._seen = {}
         return new
 
     def _fields(self) -> dict[str, Any]:
@@ -264,7 +281,7 @@ class Game(ABC):
     def _explain(self, action: Any) -> str:
         """Why ``action`` is illegal now. Games override this to name the rule broken."""
         listed = ", ".join(str(a) for a in self.legal_actions())
-        return f"'{action}' is not legal now for seat {self.current_player}; legal actions: {listed}"
+        return f"'{action}' is not legal now; legal actions: {listed}"
 
     def view(self, seat: Any) -> dict[str, Any]:
         """Everything ``seat`` may know now (``None``: a spectator), JSON-ready."""
@@ -280,27 +297,36 @@ class Game(ABC):
             "scores": list(self.scores),
             "is_over": self.is_over,
             "winners": list(self.winners),
-            "history": self.history(seat),
+            "events": self.events(seat),
+            "events_from": self._cut[self.players if seat is None else seat],
         }
         self._fill_view(view, seat)
         return view
 
-    def history(self, seat: Any) -> list[str]:
-        """The game's history as ``seat`` saw it: public events plus that seat's secrets."""
-        # Each seat's lines are kept and extended with the events logged since the last
-        # call, so a view costs a list copy, not a walk over the whole game.
+    def events(self, seat: Any) -> list[Mapping[str, Any]]:
+        """The events ``seat`` may see (``None``: a spectator), this hand's and the previous hand's end.
+
+        Each is a JSON-ready dict with a ``kind``; a secret part (a drawn tile) is present
+        only for the seats allowed to see it. The dicts are shared with the game's log and
+        with other views: read them, never change them. ``view(seat)["events_from"]`` says
+        how many of the seat's earlier events are no longer listed, so that a client can
+        tell which events are new since a view it kept.
+        """
+        # Each seat's list is kept and extended with the events logged since the last
+        # call, so a view costs a list copy, not a walk over the whole hand.
         seen = self._seen.get(seat)
         if seen is None:
-            seen = self._seen[seat] = (0, [])
+            seen = (0, [])
         done, out = seen
-        events = self._history
-        if done < len(events):
-            for to, text, public in events[done:]:
+        log = self._events
+        if done < len(log):
+            for to, event, public in log[done:] if done else log:
                 if to is None or to == seat:
-                    out.append(text)
+                    out.append(event)
                 elif public is not None:
                     out.append(public)
-            self._seen[seat] = (len(events), out)
+            seen = (len(log), out)
+        self._seen[seat] = seen
         return list(out)
 
     def record(self) -> dict[str, Any]:
@@ -321,7 +347,7 @@ class Game(ABC):
     def clone(self) -> Any:
         """An independent copy of the game."""
         copy_ = self._copy()
-        copy_._seen = {}  # never share the history cache, whatever ``_copy`` copied
+        copy_._seen = {}  # never share the events cache, whatever ``_copy`` copied
         copy_.deck_source = None  # a copy deals from its own seeded shuffle
         return copy_
 
@@ -401,21 +427,55 @@ class Game(ABC):
         shuffle(self.rng, deck)  # rng.shuffle's order, without the interpreter's loop
         return deck
 
-    def _log(self, text: str, *, to: int | None = None, public: str | None = None) -> None:
-        """Add a history event. With ``to``, only that seat sees ``text``; others see ``public``.
+    def _emit(self, event: Mapping[str, Any], to: int | None = None, public: Mapping[str, Any] | None = None) -> None:
+        """Log an event. With ``to``, only that seat sees ``event``; the others see ``public`` (None: nothing).
 
-        History is append-only: games may append ``(to, text, public)`` tuples to
-        ``self._history`` directly, but never change or remove an event.
+        The log is append-only within a hand: an event, once logged, is never changed or
+        removed (views share it). Its kind and fields are declared in the game's
+        ``events.py``; what a seat may not see goes in ``event`` only.
         """
-        self._history.append((to, text, public))
+        self._events.append((to, event, public))
 
-    def _end_game(self, winners: list[int], message: str | None = None) -> None:
-        """End the game: the winners, nobody to act, phase ``over``, and a history line."""
+    def _emit_end(self, event: Mapping[str, Any]) -> None:
+        """Log, for everyone, an event that ends a hand (``hand_end``, ``thrown_in``).
+
+        It stays in the views through the next hand, until another hand ends: the previous
+        hand's end is what a player looks back at while the next one is dealt.
+        """
+        self._end_at = len(self._events)
+        self._events.append((None, event, None))
+
+    def _new_hand(self) -> None:
+        """Drop the events from before the last hand-ending event: a new hand is being dealt.
+
+        Called by every game as it deals a hand, before that hand's events. Each seat's
+        count of events no longer listed (``events_from``) grows by those it saw.
+        """
+        at = self._end_at
+        if at <= 0:
+            return
+        cut = self._cut
+        for to, _, public in self._events[:at]:
+            for i in range(len(cut)):
+                if to is None or to == i or public is not None:
+                    cut[i] += 1
+        del self._events[:at]
+        self._end_at = 0
+        self._seen = {}
+
+    def _end_game(self, winners: list[int], hand_limit: int | None = None) -> None:
+        """End the game: the winners, nobody to act, phase ``over``, and a ``game_over`` event.
+
+        ``hand_limit`` is the rules' hand limit when reaching it ended the game.
+        """
         self.winners = list(winners)
         self.is_over = True
         self.phase = "over"
         self.current_player = None
-        self._log(message or f"game over: {' and '.join(f'seat {s}' for s in self.winners)} won")
+        event: dict[str, Any] = {"kind": "game_over", "winners": list(self.winners)}
+        if hand_limit is not None:
+            event["hand_limit"] = hand_limit
+        self._emit(event)
 
     def _hand_limit_reached(self) -> bool:
         """End the game instead of dealing again once the rules' ``max_hands`` hands are played.
@@ -427,10 +487,7 @@ class Game(ABC):
             return False
         scores = self.scores
         best = min(scores) if self.lower_is_better else max(scores)
-        self._end_game(
-            [s for s in range(self.players) if scores[s] == best],
-            f"game over: the hand limit ({_hands(self.rules.max_hands)}) is reached",
-        )
+        self._end_game([s for s in range(self.players) if scores[s] == best], int(self.rules.max_hands))
         return True
 
     def _next(self, seat: int) -> int:
@@ -438,17 +495,24 @@ class Game(ABC):
         return (seat + 1) % self.players
 
     def _restore_common(self, view: dict[str, Any]) -> None:
-        """Copy the public history and outcome fields of a view into a sampled game."""
-        self._history = [(None, text, None) for text in view["history"]]
+        """Copy the events and outcome fields of a view into a sampled game.
+
+        The sampled game's log is the events the view shows, as everyone's: its views show
+        that seat the same events, and the previous hand's end is still the one cut at
+        the next deal.
+        """
+        events = view["events"]
+        self._events = [(None, event, None) for event in events]
+        self._end_at = -1
+        for i, event in enumerate(events):
+            if event["kind"] in END_KINDS:
+                self._end_at = i
+        self._cut = [view["events_from"]] * (self.players + 1)
         self._seen = {}
         self.current_player = view["current_player"]
         self.is_over = view["is_over"]
         self.winners = list(view["winners"])
         self.phase = view["phase"]
-
-
-def _hands(n: int) -> str:
-    return f"{n} hand" if n == 1 else f"{n} hands"
 
 
 def deal_hidden(

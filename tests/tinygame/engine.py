@@ -91,9 +91,10 @@ class TinyBlock(Game):
         self.phase = "play"
         self.current_player = self.first
         self.first = 1 - self.first
-        self._log(f"hand {self.hand_number}")
+        self._new_hand()
+        self._emit({"kind": "deal", "hand": self.hand_number})
         for seat in (0, 1):
-            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+            self._emit({"kind": "dealt", "seat": seat, "tiles": [str(t) for t in self.hands[seat]]}, to=seat)
 
     def _legal(self) -> list[TinyAction]:
         hand = self.hands[self.current_player]  # type: ignore[index]
@@ -114,13 +115,15 @@ class TinyBlock(Game):
     def _play(self, action: TinyAction) -> None:
         seat: int = self.current_player  # type: ignore[assignment]
         if action.kind == "draw":
-            self.hands[seat].append(self.boneyard.pop(0))
+            tile = self.boneyard.pop(0)
+            self.hands[seat].append(tile)
             self.hands[seat].sort(reverse=True)
-            self._log(f"seat {seat} draws")
+            mine = {"kind": "draw", "seat": seat, "tile": str(tile)}
+            self._emit(mine, to=seat, public={"kind": "draw", "seat": seat})
             return
         if action.kind == "pass":
             self.passes += 1
-            self._log(f"seat {seat} passes")
+            self._emit({"kind": "pass", "seat": seat})
             if self.passes == 2:
                 self._end_hand(None)
             else:
@@ -137,7 +140,7 @@ class TinyBlock(Game):
         else:
             self.ends = (self.ends[0], tile.other(self.ends[1]))
         self.line.append(tile)
-        self._log(f"seat {seat} plays {tile} {action.side}")
+        self._emit({"kind": "play", "seat": seat, "tile": str(tile), "side": action.side})
         if not self.hands[seat]:
             self._end_hand(seat)
         else:
@@ -147,12 +150,17 @@ class TinyBlock(Game):
         pips = [sum(t.pips for t in h) for h in self.hands]
         if winner is None and pips[0] != pips[1]:
             winner = 0 if pips[0] < pips[1] else 1
+        points = [0, 0]
         if winner is not None:
+            points[winner] = pips[1 - winner]
             self.points[winner] += pips[1 - winner]
-            self._log(f"seat {winner} scores {pips[1 - winner]}")
-            if self.points[winner] >= self.rules.target:
-                self._end_game([winner])
-                return
+        self._emit_end({
+            "kind": "hand_end", "hand": self.hand_number, "winner": winner, "line": [str(t) for t in self.line],
+            "hands": [[str(t) for t in h] for h in self.hands], "points": points, "totals": list(self.points),
+        })
+        if winner is not None and self.points[winner] >= self.rules.target:
+            self._end_game([winner])
+            return
         self._deal()
 
     @classmethod

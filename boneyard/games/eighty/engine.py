@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -27,6 +27,9 @@ from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
+
+if TYPE_CHECKING:
+    from . import events as E
 
 SEATS: Final = 4
 HAND: Final = 10
@@ -80,13 +83,13 @@ TRUMP_LIST: Final = list(TRUMPS.values())
 PLAYS: Final[list[EightyAction]] = [PASS] * 64
 for _t in double_six():
     PLAYS[_t.key] = EightyAction("play", None, _t)
-# Log lines of plays ("seat 2 plays 6-4") by seat and Tile.key, so the hot path builds no strings.
-PLAY_LOGS: Final = [[""] * 64 for _ in range(SEATS)]
+# The events of plays by seat and Tile.key, made once and shared (nobody changes a logged event).
+PLAY_EVENTS: Final[list[list[Any]]] = [[None] * 64 for _ in range(SEATS)]
 TILE_TEXT: Final = [""] * 64  # Tile.key -> "6-4"
 for _t in double_six():
     TILE_TEXT[_t.key] = str(_t)
     for _seat in range(SEATS):
-        PLAY_LOGS[_seat][_t.key] = f"seat {_seat} plays {_t}"
+        PLAY_EVENTS[_seat][_t.key] = {"kind": "play", "seat": _seat, "tile": _t.text}
 _BY_KEY: Final = attrgetter("key")
 _FORMS = "'pass', 'bid 55' (50 to 80), 'bid nel-o', 'trump 5' (1 to 6) or 'play 6-4'"
 # Tile.key -> count points of that tile.
@@ -207,10 +210,6 @@ def suit_name(suit: int | None) -> str | None:
     return str(suit)
 
 
-def _bid_text(bid: int | str | None) -> str:
-    return "nel-o" if bid == "nel-o" else str(bid)
-
-
 class Trick(NamedTuple):
     """A finished trick: its leader, the plays in order (seat, tile), the winner, points won."""
 
@@ -268,7 +267,8 @@ class Eighty(Game):
         self.hand_number = 0
         self.last_result: dict[str, Any] | None = None
         first = dealer if dealer is not None else self.rng.randrange(SEATS)
-        self._log(f"seat {first} shuffles first")
+        event: E.FirstDealer = {"kind": "first_dealer", "seat": first}
+        self._emit(event)
         self._deal(first)
 
     def _deal(self, shuffler: int) -> None:
@@ -294,9 +294,12 @@ class Eighty(Game):
         self._tables: Tables | None = None
         self._after = [1, 2, 3, 0]
         self._trick_size = SEATS
-        self._log(f"hand {self.hand_number}: seat {shuffler} shuffles; two tiles lie out")
+        self._new_hand()
+        deal: E.Deal = {"kind": "deal", "hand": self.hand_number, "dealer": shuffler}
+        self._emit(deal)
         for seat in range(SEATS):
-            self._log(f"seat {seat} holds {' '.join([TILE_TEXT[t.key] for t in self.hands[seat]])}", to=seat)
+            dealt: E.Dealt = {"kind": "dealt", "seat": seat, "tiles": [TILE_TEXT[t.key] for t in self.hands[seat]]}
+            self._emit(dealt, to=seat)
         self.phase = Phase.BID
         self.current_player = (shuffler + 1) % SEATS
 
@@ -343,12 +346,14 @@ class Eighty(Game):
         assert seat is not None
         if action.kind == "pass":
             self.bids[seat] = "pass"
-            self._log(f"seat {seat} passes")
+            passed: E.Pass = {"kind": "pass", "seat": seat}
+            self._emit(passed)
         else:
             bid: int | str = "nel-o" if action.kind == "nelo" else action.number  # type: ignore[assignment]
             self.bids[seat] = self.high = bid
             self.bidder = seat
-            self._log(f"seat {seat} bids {bid}")
+            made: E.MakeBid = {"kind": "bid", "seat": seat, "bid": bid}  # type: ignore[typeddict-item]
+            self._emit(made)
         if seat == self.shuffler or self.high == "nel-o" or self.high == MAX_BID:
             self._end_bidding()
         else:
@@ -357,13 +362,15 @@ class Eighty(Game):
     def _end_bidding(self) -> None:
         bidder = self.bidder
         if bidder is None:
-            self._log(f"all four passed: the tiles are reshuffled and seat {(self.shuffler + 1) % SEATS} deals")
+            thrown: E.ThrownIn = {"kind": "thrown_in", "hand": self.hand_number, "dealer": (self.shuffler + 1) % SEATS}
+            self._emit_end(thrown)
             self._deal((self.shuffler + 1) % SEATS)
             return
-        if self.current_player != self.shuffler:
-            self._log(f"seat {bidder} wins the bidding with {self.high}: no higher bid is possible")
-        else:
-            self._log(f"seat {bidder} wins the bidding with {self.high}")
+        won: E.BidWon = {
+            "kind": "bid_won", "seat": bidder, "bid": self.high,  # type: ignore[typeddict-item]
+            "early": self.current_player != self.shuffler,
+        }
+        self._emit(won)
         if self.high == "nel-o":
             self.nello = True
             self.sitting_out = (bidder + 2) % SEATS
@@ -372,14 +379,16 @@ class Eighty(Game):
             after[before] = (self.sitting_out + 1) % SEATS
             self._after = after
             self._trick_size = SEATS - 1
-            self._log(f"Nel-O: seat {self.sitting_out} lays his tiles face down and sits out; no trumps")
+            nel_o: E.NelO = {"kind": "nel_o", "seat": self.sitting_out}
+            self._emit(nel_o)
             self._start_play(0)
             return
         self.phase = Phase.TRUMP
         self.current_player = bidder
 
     def _name_trump(self, trump: int) -> None:
-        self._log(f"seat {self.bidder} names {trump}s trumps")
+        named: E.Trump = {"kind": "trump", "seat": self.bidder, "suit": trump}  # type: ignore[typeddict-item]
+        self._emit(named)
         self._start_play(trump)
 
     def _start_play(self, trump: int) -> None:
@@ -396,7 +405,7 @@ class Eighty(Game):
         if not trick:
             self.led = self._tables.lead_suit[key]  # type: ignore[union-attr]
         trick.append((seat, tile))
-        self._history.append((None, PLAY_LOGS[seat][key], None))
+        self._emit(PLAY_EVENTS[seat][key])
         if len(trick) < self._trick_size:
             self.current_player = self._after[seat]
             return
@@ -413,7 +422,11 @@ class Eighty(Game):
         self.taken[winner & 1] += points
         self.trick = []
         self.led = None
-        self._log(f"seat {winner} wins trick {len(tricks)} ({points} points)")
+        event: E.Trick = {
+            "kind": "trick", "seat": winner, "number": len(tricks), "points": points,
+            "plays": [{"seat": s, "tile": TILE_TEXT[t.key]} for s, t in trick],
+        }
+        self._emit(event)
         if (self.nello and winner == self.bidder) or len(tricks) == TRICKS:
             self._score_hand()
             return
@@ -442,7 +455,6 @@ class Eighty(Game):
         for s in (0, 1):
             self.points[s] += gains[s]
         self.marks[hand_winner] += 1
-        word = "made" if made else "set"
         self.last_result = {
             "hand": self.hand_number,
             "bidder": bidder,
@@ -457,19 +469,35 @@ class Eighty(Game):
             "hand_won_by": [hand_winner, hand_winner + 2],
         }
         if self.nello and not made:
-            self._log(f"seat {bidder} took a trick: Nel-O is set")
-        totals = (
-            f"marks {self.marks[0]} to {self.marks[1]}"
-            if self.rules.marks
-            else f"points {self.points[0]} to {self.points[1]}"
-        )
-        self._log(
-            f"hand {self.hand_number} over: bid {_bid_text(self.high)} {word}; "
-            f"seats 0+2 score {gains[0]}, seats 1+3 score {gains[1]}; {totals}"
-        )
+            nel_o_set: E.NelOSet = {"kind": "nel_o_set", "seat": bidder}
+            self._emit(nel_o_set)
+        by_side = [int(s == hand_winner) for s in (0, 1)] if self.rules.marks else gains
+        end: E.HandEnd = {
+            "kind": "hand_end",
+            "hand": self.hand_number,
+            "bidder": bidder,
+            "bid": self.high,  # type: ignore[typeddict-item]
+            "trump": self.trump,
+            "made": made,
+            "tricks": list(self.last_result["tricks"]),
+            "taken": list(self.taken),
+            "gains": list(gains),
+            "marks": list(self.marks),
+            "played": [
+                {
+                    "winner": t.winner,
+                    "points": t.points,
+                    "plays": [{"seat": s, "tile": TILE_TEXT[x.key]} for s, x in t.plays],
+                }
+                for t in self.tricks
+            ],
+            "points": [by_side[s & 1] for s in range(SEATS)],
+            "totals": self.scores,
+        }
+        self._emit_end(end)
         won = self._game_winner(side)
         if won is not None:
-            self._end_game([won, won + 2], f"game over: seats {won} and {won + 2} win")
+            self._end_game([won, won + 2])
             return
         self._deal((self.shuffler + 1) % SEATS)
 
@@ -525,7 +553,7 @@ class Eighty(Game):
         phase = self.phase
         if phase == Phase.BID:
             if kind in ("play", "trump"):
-                return f"the bidding is not over: seat {seat} must bid or pass"
+                return "the bidding is not over: you must bid or pass"
             if kind == "nelo":
                 return "nel-o may not be bid: the rules option 'nello' is off"
             n = action.number
@@ -535,24 +563,24 @@ class Eighty(Game):
         if phase == Phase.TRUMP:
             if kind == "trump":
                 return "trumps are named by a number from 1 to 6 (there are no blanks)"
-            return f"seat {seat} won the bidding and must now name trumps: 'trump 1' to 'trump 6'"
+            return "you won the bidding and must now name trumps: 'trump 1' to 'trump 6'"
         if kind != "play" or action.tile is None:
-            return f"the bidding is over: seat {seat} must play a tile"
+            return "the bidding is over: you must play a tile"
         tile = action.tile
         if seat is None or tile not in self.hands[seat]:
-            return f"seat {seat} does not hold {tile}"
+            return f"you do not hold {tile}"
         led = self.led
         if led == TRUMP_SUIT:
-            return f"seat {seat} must follow the trump lead with a trump (a tile holding {self.trump})"
+            return f"you must follow the trump lead with a trump (a tile holding {self.trump})"
         if led == DOUBLES_SUIT:
-            return f"seat {seat} must follow the lead of a double with a double"
+            return "you must follow the lead of a double with a double"
         rest = []
         if self.trump:
             rest.append(f"not a trump (holding {self.trump})")
         if self.rules.doubles_suit:
             rest.append("not a double")
         extra = f" that is {' and '.join(rest)}" if rest else ""
-        return f"seat {seat} must follow suit {led}: play a tile holding {led}{extra}"
+        return f"you must follow suit {led}: play a tile holding {led}{extra}"
 
     # ----- views, locations, copying, sampling ---------------------------------------------
 

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -27,6 +27,9 @@ from ...tiles import Tile, double_six
 from ..base import Game
 from . import analysis as an
 from .analysis import MASKS, P5, MeldSet
+
+if TYPE_CHECKING:
+    from . import events as E
 
 SEATS: Final = 4
 HAND: Final = 10
@@ -87,7 +90,19 @@ _READY_K: Final = _by_key(_READY)
 _FULL: Final = tuple(double_six(4))
 _KEY: Final = attrgetter("key")
 _NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
-_KEYS: Final = sorted({t.key for t in _FULL})  # every tile's key, ascending: a view's order of limits
+_KEYS: Final = sorted({t.key for t in _FULL})
+# Events made once and shared (nobody changes a logged event): per seat, by tile key.
+_PULL: Final[list[dict[str, Any]]] = [{"kind": "pull", "seat": s} for s in range(SEATS)]
+_PULL_SEEN: Final = [[{"kind": "pull", "seat": s, "tile": _NAME[k]} for k in range(56)] for s in range(SEATS)]
+_DISCARD_PLAIN: Final = [
+    [{"kind": "discard", "seat": s, "tile": _NAME[k], "ready": False} for k in range(56)] for s in range(SEATS)
+]
+_DISCARD_READY: Final = [
+    [{"kind": "discard", "seat": s, "tile": _NAME[k], "ready": True} for k in range(56)] for s in range(SEATS)
+]
+_CLAIM_WORD: Final[dict[str, Any]] = {
+    "pass": "pass", "claim triple": "triple", "claim quad": "quad", "claim run": "run", "claim out": "out",
+}  # every tile's key, ascending: a view's order of limits
 _WORDS: Final = {a.kind: a for a in (OUT, PASS, CLAIM_TRIPLE, CLAIM_QUAD, CLAIM_OUT, CLAIM_PAIR)}
 _FORMS = (
     "'discard 6-4', 'discard 6-4 ready', 'out', 'quad 5-5', 'add 5-5', 'claim triple', "
@@ -167,9 +182,11 @@ class Montana(Game):
             roller = self.rng.randrange(n)
             roll = self.rng.randint(1, 6)
             dealer = (roller + roll - 1) % n
-            self._log(f"seat {roller} rolls {roll}: seat {dealer} deals first")
+            rolled: E.FirstDealer = {"kind": "first_dealer", "seat": dealer, "roller": roller, "roll": roll}
+            self._emit(rolled)
         else:
-            self._log(f"seat {dealer} deals first")
+            named: E.FirstDealer = {"kind": "first_dealer", "seat": dealer}
+            self._emit(named)
         self._deal(dealer)
 
     def _deal(self, dealer: int) -> None:
@@ -202,9 +219,12 @@ class Montana(Game):
         self.pulls = [0] * n
         self.tests: list[list[tuple[Tile, str, bool]]] = [[] for _ in range(n)]
         self.pending: list[tuple[int, Tile, bool]] = []
-        self._log(f"hand {self.hand_number}: seat {dealer} deals")
+        self._new_hand()
+        deal: E.Deal = {"kind": "deal", "hand": self.hand_number, "dealer": dealer}
+        self._emit(deal)
         for seat in range(n):
-            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+            dealt: E.Dealt = {"kind": "dealt", "seat": seat, "tiles": [_NAME[t.key] for t in self.hands[seat]]}
+            self._emit(dealt, to=seat)
         self._run_turns(dealer)
 
     # ----- tiles in hands ------------------------------------------------------------
@@ -257,10 +277,11 @@ class Montana(Game):
             self.pulled = []
             tile = self._pull(seat)
             if tile is None:
-                self._log(f"seat {seat} must pull but the woodpile is empty")
+                empty: E.WoodpileEmpty = {"kind": "woodpile_empty", "seat": seat}
+                self._emit(empty)
                 self._drawn_hand()
                 return
-            self._log(f"seat {seat} pulls {_NAME[tile.key]}", to=seat, public=f"seat {seat} pulls")
+            self._emit(_PULL_SEEN[seat][tile.key], to=seat, public=_PULL[seat])
             if not self.ready[seat]:
                 self.phase = Phase.TURN
                 self.current_player = seat
@@ -273,7 +294,8 @@ class Montana(Game):
                 return
             self._give(seat, tile)
             self.discards.append((seat, tile))
-            self._log(f"seat {seat} is ready and discards the pulled {tile}")
+            thrown: E.ReadyDiscard = {"kind": "ready_discard", "seat": seat, "tile": _NAME[tile.key]}
+            self._emit(thrown)
             if self._open_claims(seat, tile):
                 return
             seat = self._next(seat)
@@ -460,16 +482,17 @@ class Montana(Game):
             if self.rules.mode == "dealer":
                 self.stakes[seat] = READY_STAKE
                 self.chips[seat] -= READY_STAKE
-            self._log(f"seat {seat} discards {tile} and declares ready")
+            self._emit(_DISCARD_READY[seat][tile.key])
         else:
-            self._log(f"seat {seat} discards {_NAME[tile.key]}")
+            self._emit(_DISCARD_PLAIN[seat][tile.key])
         if not self._open_claims(seat, tile):
             self._run_turns(self._next(seat))
 
     def _quad(self, seat: int, tile: Tile) -> None:
         self._give(seat, tile, 4)
         self.exposed[seat].append(MeldSet("quad", (tile,) * 4, True))
-        self._log(f"seat {seat} declares a concealed quad of {tile}")
+        event: E.Quad = {"kind": "quad", "seat": seat, "tile": _NAME[tile.key]}
+        self._emit(event)
         self._replacement(seat)
 
     def _add(self, seat: int, tile: Tile) -> None:
@@ -479,20 +502,27 @@ class Montana(Game):
             if m.kind == "triple" and not m.concealed and m.tiles[0] is tile:
                 sets[i] = MeldSet("quad", (tile,) * 4, False)
                 break
-        self._log(f"seat {seat} adds {tile} to his exposed triple")
+        event: E.Add = {"kind": "add", "seat": seat, "tile": _NAME[tile.key]}
+        self._emit(event)
         self._replacement(seat)
 
     def _replacement(self, seat: int) -> None:
         tile = self._pull(seat)
         assert tile is not None  # quads are refused when the woodpile is empty
-        self._log(f"seat {seat} pulls a replacement {tile}", to=seat, public=f"seat {seat} pulls a replacement")
+        mine: E.Replacement = {"kind": "replacement", "seat": seat, "tile": _NAME[tile.key]}
+        public: E.Replacement = {"kind": "replacement", "seat": seat}
+        self._emit(mine, to=seat, public=public)
         self.phase = Phase.TURN
         self.current_player = seat
 
     def _answer(self, seat: int, action: MontanaAction) -> None:
         self.answers[seat] = action
         self.claim_queue.pop(0)
-        self._log(f"seat {seat} answers: {action}", to=seat, public=f"seat {seat} answers")
+        mine: E.Answer = {"kind": "answer", "seat": seat, "claim": _CLAIM_WORD[action.kind]}
+        if action.kind == "claim run":
+            mine["tiles"] = [_NAME[action.tile.key], _NAME[action.second.key]]  # type: ignore[union-attr]
+        public: E.Answer = {"kind": "answer", "seat": seat}
+        self._emit(mine, to=seat, public=public)
         if self.claim_queue:
             self.current_player = self.claim_queue[0]
             return
@@ -512,14 +542,23 @@ class Montana(Game):
         discarder = self.claim_from
         answers = self.answers
         self._prove()
-        self._log("; ".join(f"seat {s} {'passes' if a.kind == 'pass' else a}" for s, a in answers.items()))
         best_seat, best_rank = -1, 0
+        shown: list[E.Answered] = []
         for s, a in answers.items():  # in turn order after the discarder
+            answered: E.Answered = {"seat": s, "claim": _CLAIM_WORD[a.kind]}
+            if a.kind == "claim run":
+                answered["tiles"] = [_NAME[a.tile.key], _NAME[a.second.key]]  # type: ignore[union-attr]
+            shown.append(answered)
             if a.kind == "pass":
                 continue
             rank = self._claim_rank(s, a)
             if rank > best_rank:
                 best_seat, best_rank = s, rank
+        result: E.Answers = {
+            "kind": "answers", "tile": _NAME[tile.key], "discarder": discarder, "answers": shown,
+            "winner": best_seat if best_seat >= 0 else None,
+        }
+        self._emit(result)
         self.claim_tile = None
         self.claim_queue = []
         self.claim_options = {}
@@ -532,7 +571,7 @@ class Montana(Game):
         seat = best_seat
         self.pulled = []
         if action.kind == "claim out":
-            self._log(f"seat {seat} claims {tile} and goes out")
+            self._emit(self._claimed(seat, tile, "out", ()))
             self._go_out(seat, tile)
             return
         if action.kind == "claim run":
@@ -542,21 +581,29 @@ class Montana(Game):
             self._give(seat, high)
             run: tuple[Tile, ...] = tuple(sorted((low, high, tile), key=lambda t: t.key))
             self.exposed[seat].append(MeldSet("run", run, False))
-            self._log(f"seat {seat} claims {tile} for the run {' '.join(map(str, run))}")
+            self._emit(self._claimed(seat, tile, "run", run))
             self.phase = Phase.DISCARD
             self.current_player = seat
             return
         if action.kind == "claim quad":
             self._give(seat, tile, 3)
             self.exposed[seat].append(MeldSet("quad", (tile,) * 4, False))
-            self._log(f"seat {seat} claims {tile} for a quad")
+            self._emit(self._claimed(seat, tile, "quad", (tile,) * 4))
             self._replacement(seat)
             return
         self._give(seat, tile, 2)
         self.exposed[seat].append(MeldSet("triple", (tile,) * 3, False))
-        self._log(f"seat {seat} claims {tile} for a triple")
+        self._emit(self._claimed(seat, tile, "triple", (tile,) * 3))
         self.phase = Phase.DISCARD
         self.current_player = seat
+
+    def _claimed(self, seat: int, tile: Tile, what: str, tiles: tuple[Tile, ...]) -> E.Claimed:
+        """The event of ``seat`` taking the discard ``tile`` for a set."""
+        return {
+            "kind": "claimed", "seat": seat, "tile": _NAME[tile.key], "discarder": self.claim_from,
+            "set": what,  # type: ignore[typeddict-item]
+            "tiles": [_NAME[t.key] for t in tiles],
+        }
 
     # ----- the end of a hand -------------------------------------------------------------
 
@@ -596,10 +643,12 @@ class Montana(Game):
             for s in range(n):
                 self.chips[s] += changes[s]
         self.outs[seat] += 1
-        if claimed is not None:
-            self._log(f"seat {seat} goes out on {claimed} from seat {discarder}: {value} points")
-        else:
-            self._log(f"seat {seat} goes out on a pull: {value} points")
+        won = claimed if claimed is not None else self.pulled[-1]
+        out: E.Out = {
+            "kind": "out", "seat": seat, "how": "pull" if claimed is None else "claim", "tile": _NAME[won.key],
+            "discarder": discarder, "value": value if self.rules.mode == "dealer" else 0,
+        }
+        self._emit(out)
         self.last_result = {
             "hand": self.hand_number,
             "dealer": dealer,
@@ -616,7 +665,29 @@ class Montana(Game):
             "chips": list(self.chips),
             "outs": list(self.outs),
         }
+        gained = changes if self.rules.mode == "dealer" else [int(s == seat) for s in range(n)]
+        self._emit_end(self._hand_end(self.last_result, gained))
         self._end_hand(seat)
+
+    def _hand_end(self, result: dict[str, Any], points: list[int]) -> E.HandEnd:
+        """The ``hand_end`` event of a hand whose result is ``result``: it and the final position."""
+        return {
+            "kind": "hand_end",
+            "hand": result["hand"],
+            "dealer": result["dealer"],
+            "winner": result["winner"],
+            "how": result["how"],
+            "tile": result["tile"],
+            "discarder": result["from"],
+            "sets": list(result["sets"]),
+            "breakdown": list(result["breakdown"]),
+            "value": result["value"],
+            "stakes": list(result["stakes"]),
+            "exposed": [[_meld_json(m) for m in sets] for sets in self.exposed],  # type: ignore[misc]
+            "discards": [[s, _NAME[t.key]] for s, t in self.discards],  # type: ignore[misc]
+            "points": list(points),
+            "totals": self.scores,
+        }
 
     def _drawn_hand(self) -> None:
         n = self.players
@@ -638,14 +709,15 @@ class Montana(Game):
             "chips": list(self.chips),
             "outs": list(self.outs),
         }
-        self._log(f"hand {self.hand_number} is drawn; ready stakes are returned")
+        self._emit_end(self._hand_end(self.last_result, list(self.stakes) if self.rules.mode == "dealer" else [0] * n))
         self._end_hand(None)
 
     def _end_hand(self, winner: int | None) -> None:
         self.stakes = [0] * self.players
         self.claim_tile = None
         if winner == self.dealer:
-            self._log(f"seat {winner} wins as dealer and deals again")
+            again: E.DealsAgain = {"kind": "deals_again", "seat": winner}
+            self._emit(again)
             self._deal(self.dealer)
             return
         self.deal_passes += 1
@@ -696,27 +768,26 @@ class Montana(Game):
         if self.phase == Phase.CLAIM:
             return self._explain_claim(seat, action)
         kind = action.kind
-        who = f"seat {seat}"
         if kind.startswith("claim") or kind == "pass":
-            return f"there is no discard to claim now: {who} is on turn and must discard (rule 7)"
+            return "there is no discard to claim now: you are on turn and must discard (rule 7)"
         tile = action.tile
         if self.phase == Phase.DISCARD and kind not in ("discard", "ready"):
-            return f"{who} has just claimed a set and must now discard (rule 7)"
+            return "you have just claimed a set and must now discard (rule 7)"
         if kind == "out":
-            return f"{who}'s hand does not split into sets, so he cannot go out (rule 6)" + (
+            return "your hand does not split into sets, so you cannot go out (rule 6)" + (
                 " (one_pair: exactly one pair)" if self.rules.one_pair else ""
             )
         if self.ready[seat]:
-            return f"{who} is ready: his hand is fixed and he must discard the pulled {self.pulled[-1]} (rule 9)"
+            return f"you are ready: your hand is fixed and you must discard the pulled {self.pulled[-1]} (rule 9)"
         if tile is not None and tile not in self.hands[seat]:
-            return f"{who} does not hold {tile}"
+            return f"you do not hold {tile}"
         if kind in ("quad", "add") and not self.wood_left:
             return "no quad can be made when the woodpile is empty (rule 8)"
         if kind == "quad":
             return f"a concealed quad needs four {tile} in hand (rule 8)"
         if kind == "add":
             if not any(m.kind == "triple" and not m.concealed and m.tiles[0] is tile for m in self.exposed[seat]):
-                return f"{who} has no exposed triple of {tile} to add to (rule 8)"
+                return f"you have no exposed triple of {tile} to add to (rule 8)"
             return f"only a fourth {tile} pulled from the woodpile this turn may be added to an exposed triple (rule 8)"
         if kind == "ready":
             if self.rules.mode != "dealer":
@@ -727,15 +798,14 @@ class Montana(Game):
     def _explain_claim(self, seat: int, action: MontanaAction) -> str:
         tile = self.claim_tile
         kind = action.kind
-        who = f"seat {seat}"
         if not kind.startswith("claim") and kind != "pass":
-            return f"{who} is being asked about the discard {tile}: claim it or pass (rule 7)"
+            return f"you are being asked about the discard {tile}: claim it or pass (rule 7)"
         if self.ready[seat] and kind != "claim out":
-            return f"{who} is ready and may claim only to go out (rule 9)"
+            return "you are ready and may claim only to go out (rule 9)"
         if kind == "claim out":
             if self.players == 2:
-                return f"{who}'s hand does not go out with {tile} (in a 2-player game never by a run; rule 6, 7)"
-            return f"{who}'s hand does not go out with {tile} (rule 6)"
+                return f"your hand does not go out with {tile} (in a 2-player game never by a run; rule 6, 7)"
+            return f"your hand does not go out with {tile} (rule 6)"
         if kind == "claim pair":
             return "a pair may be claimed only to go out: use 'claim out' (rule 7)"
         if kind == "claim triple":
@@ -753,7 +823,7 @@ class Montana(Game):
             assert a is not None and b is not None and tile is not None
             if sorted({a.high, b.high, tile.high}) != [tile.high] or not _is_run(a, b, tile):
                 return f"{a} {b} and {tile} do not make a run of one suit (rule 5)"
-            return f"{who} does not hold {a} and {b}"
+            return f"you do not hold {a} and {b}"
         return f"'{action}' is not legal now"
 
     # ----- views, locations, sampling ---------------------------------------------------

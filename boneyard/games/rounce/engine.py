@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -21,6 +21,9 @@ from ...errors import IllegalAction
 from ...rules import Rules
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
+
+if TYPE_CHECKING:
+    from . import events as E
 
 START_POINTS: Final = 15
 TRICKS: Final = 5
@@ -202,7 +205,8 @@ class Rounce(Game):
         self.hand_number = 0
         self.last_result: dict[str, Any] | None = None
         first = dealer if dealer is not None else self.rng.randrange(self.players)
-        self._log(f"seat {first} deals first")
+        event: E.FirstDealer = {"kind": "first_dealer", "seat": first}
+        self._emit(event)
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
@@ -227,9 +231,18 @@ class Rounce(Game):
         self.tricks: list[tuple[int, list[Play], int]] = []
         self.won = [0] * n
         self.leader = self._next(dealer)
-        self._log(f"hand {self.hand_number}: seat {dealer} deals; turn-up {self.turn_up}, trump {self.trump}")
+        self._new_hand()
+        deal: E.Deal = {
+            "kind": "deal",
+            "hand": self.hand_number,
+            "dealer": dealer,
+            "turn_up": self.turn_up.text,
+            "trump": self.trump,
+        }
+        self._emit(deal)
         for seat in range(n):
-            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+            dealt: E.Dealt = {"kind": "dealt", "seat": seat, "tiles": [t.text for t in self.hands[seat]]}
+            self._emit(dealt, to=seat)
         self.phase = Phase.CALL
         self.current_player = self._next(dealer)
 
@@ -290,11 +303,13 @@ class Rounce(Game):
             self.calls[seat] = "take"
             self.due = 1
             self.phase = Phase.DISCARD
-            self._log(f"seat {seat} takes the turn-up {self.turn_up}")
+            take: E.Take = {"kind": "take", "seat": seat, "tile": self.turn_up.text}
+            self._emit(take)
         elif kind == "defend":
             self.calls[seat] = "defend"
             self.defending = True
-            self._log(f"seat {seat} defends")
+            defend: E.Defend = {"kind": "defend", "seat": seat}
+            self._emit(defend)
             self._end_calls()
         elif kind == "dummy":
             self._dummy(seat)
@@ -303,14 +318,17 @@ class Rounce(Game):
             self.discarded[seat].extend(self.hands[seat])
             self.out.extend(self.hands[seat])
             self.hands[seat] = []
-            self._log(f"seat {seat} folds")
+            fold: E.Fold = {"kind": "fold", "seat": seat}
+            self._emit(fold)
             self._after_call(seat)
         else:  # pass: keep the hand (after a take, play on without defending)
             if self.phase == Phase.CALL:
                 self.calls[seat] = "pass"
-                self._log(f"seat {seat} passes")
+                passed: E.Pass = {"kind": "pass", "seat": seat}
+                self._emit(passed)
             else:
-                self._log(f"seat {seat} plays on")
+                on: E.PlayOn = {"kind": "play_on", "seat": seat}
+                self._emit(on)
             self._after_call(seat)
 
     def _dummy(self, seat: int) -> None:
@@ -323,15 +341,19 @@ class Rounce(Game):
         del self.boneyard[:take]
         self.due = take - 5
         self.phase = Phase.DISCARD
-        self._log(f"seat {seat} calls dummy and draws {take}")
-        self._log(f"seat {seat} draws {' '.join(map(str, self.hands[seat]))}", to=seat)
+        event: E.Dummy = {"kind": "dummy", "seat": seat, "count": take}
+        self._emit(event)
+        tiles: E.DummyTiles = {"kind": "dummy_tiles", "seat": seat, "tiles": [t.text for t in self.hands[seat]]}
+        self._emit(tiles, to=seat)
 
     def _discard(self, seat: int, tile: Tile) -> None:
         self.hands[seat].remove(tile)
         self.out.append(tile)
         self.discarded[seat].append(tile)
         self.due -= 1
-        self._log(f"seat {seat} discards {tile} face down", to=seat, public=f"seat {seat} discards a tile face down")
+        mine: E.Discard = {"kind": "discard", "seat": seat, "tile": tile.text}
+        public: E.Discard = {"kind": "discard", "seat": seat}
+        self._emit(mine, to=seat, public=public)
         if self.due:
             return
         if self.calls[seat] == "take" and self._may_defend():
@@ -361,8 +383,9 @@ class Rounce(Game):
 
     def _five_without_play(self, seat: int) -> None:
         self.won[seat] = TRICKS
-        self._log(f"seat {seat} is the only player left in and takes all five tricks without play")
-        self._score_hand()
+        event: E.Walkover = {"kind": "walkover", "seat": seat}
+        self._emit(event)
+        self._score_hand(seat)
 
     def _play_tile(self, seat: int, action: RounceAction) -> None:
         tile = action.tile
@@ -371,8 +394,8 @@ class Rounce(Game):
         led = self.trick[0].suit if self.trick else None
         suit, rank = placement(tile, self.trump, led, action.suit)
         self.trick.append(Play(seat, tile, suit, rank))
-        named = f" as {action.suit}" if action.suit is not None else ""
-        self._log(f"seat {seat} plays {tile}{named}")
+        played: E.Play = {"kind": "play", "seat": seat, "tile": tile.text, "suit": action.suit}
+        self._emit(played)
         playing = self.players - self.calls.count("fold")
         if len(self.trick) < playing:
             nxt = self._next(seat)
@@ -383,7 +406,10 @@ class Rounce(Game):
         winner = self._trick_winner(self.trick)
         self.won[winner] += 1
         self.tricks.append((self.leader, self.trick, winner))
-        self._log(f"seat {winner} wins trick {len(self.tricks)}")
+        trick: E.Trick = {
+            "kind": "trick", "seat": winner, "number": len(self.tricks), "plays": [_trick_play(p) for p in self.trick],
+        }
+        self._emit(trick)
         self.trick = []
         if len(self.tricks) == TRICKS:
             self._score_hand()
@@ -396,8 +422,9 @@ class Rounce(Game):
 
     # ----- scoring and the game's end ----------------------------------------------------
 
-    def _score_hand(self) -> None:
+    def _score_hand(self, walkover: int | None = None) -> None:
         changes = [0] * self.players
+        rounced = []
         for seat in range(self.players):
             call = self.calls[seat]
             if call == "fold" or (self.defending and seat == self.dealer):
@@ -405,7 +432,9 @@ class Rounce(Game):
             changes[seat] = -self.won[seat]
             if self.won[seat] == 0:
                 changes[seat] += ROUNCE_PENALTY
-                self._log(f"seat {seat} is rounced")
+                rounced.append(seat)
+                event: E.Rounced = {"kind": "rounced", "seat": seat}
+                self._emit(event)
         for seat, change in enumerate(changes):
             self.points[seat] += change
         self.last_result = {
@@ -414,7 +443,20 @@ class Rounce(Game):
             "changes": changes,
             "points": list(self.points),
         }
-        self._log(f"hand {self.hand_number} over: points {' '.join(map(str, self.points))}")
+        end: E.HandEnd = {
+            "kind": "hand_end",
+            "hand": self.hand_number,
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "calls": list(self.calls),
+            "tricks": list(self.won),
+            "rounced": rounced,
+            "walkover": walkover,
+            "played": [{"winner": win, "plays": [_trick_play(p) for p in plays]} for _, plays, win in self.tricks],
+            "points": list(changes),
+            "totals": list(self.points),
+        }
+        self._emit_end(end)
         low = min(self.points)
         if low <= 0:
             self._end_game([s for s in range(self.players) if self.points[s] == low])
@@ -453,14 +495,13 @@ class Rounce(Game):
             return f"not a Rounce action: {action!r}"
         phase = self.phase
         kind = action.kind
-        who = f"seat {seat}"
         if phase == Phase.DISCARD and kind != "discard":
-            return f"{who} must first discard {self.due} tile(s) face down"
+            return f"you must first discard {_tiles(self.due)} face down"
         if phase == Phase.DEFEND and kind not in ("pass", "defend"):
-            return f"{who} has taken the turn-up and may now only defend or pass"
+            return "you have taken the turn-up and may now only defend or pass"
         if phase == Phase.CALL:
             if kind in ("play", "discard"):
-                return f"{who} must call first (pass, fold, dummy{', take' if seat == self.dealer else ''})"
+                return f"you must call first (pass, fold, dummy{', take' if seat == self.dealer else ''})"
             if kind == "fold":
                 return "folding is allowed only with 3 or 4 players"
             if kind == "dummy":
@@ -475,7 +516,7 @@ class Rounce(Game):
         if phase == Phase.PLAY:
             return self._explain_play(action)
         if action.tile is not None and seat is not None and action.tile not in self.hands[seat]:
-            return f"{who} does not hold {action.tile}"
+            return f"you do not hold {action.tile}"
         return f"'{action}' is not legal now (phase {phase})"
 
     def _explain_play(self, action: RounceAction) -> str:
@@ -483,9 +524,9 @@ class Rounce(Game):
         assert seat is not None
         tile = action.tile
         if action.kind != "play" or tile is None:
-            return f"the calls are over: seat {seat} must play a tile"
+            return "the calls are over: you must play a tile"
         if tile not in self.hands[seat]:
-            return f"seat {seat} does not hold {tile}"
+            return f"you do not hold {tile}"
         trump = self.trump
         is_trump = tile.has(trump)
         if not self.trick:
@@ -503,7 +544,7 @@ class Rounce(Game):
             return "only a lead names its suit; play a follow as 'play TILE'"
         led = self.trick[0].suit
         return (
-            f"seat {seat} must follow suit {led}" + (" (trumps)" if led == trump else "")
+            f"you must follow suit {led}" + (" (trumps)" if led == trump else "")
             if any(
                 (t.has(trump) if led == trump else (led is not None and t.has(led) and not t.has(trump)))
                 for t in self.hands[seat]
@@ -662,6 +703,14 @@ def _allow(void: frozenset[int], trump: int, no_trump: bool) -> Any:
         return not (tile.high in void or tile.low in void)
 
     return check
+
+
+def _tiles(n: int) -> str:
+    return "1 tile" if n == 1 else f"{n} tiles"
+
+
+def _trick_play(p: Play) -> E.TrickPlay:
+    return {"seat": p.seat, "tile": p.tile.text}
 
 
 def _play_json(p: Play) -> dict[str, Any]:

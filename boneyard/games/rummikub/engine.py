@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -26,6 +26,9 @@ from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
 from .groups import group_error, order_group, play_notation, valid_triples
 from .solver import best_play
+
+if TYPE_CHECKING:
+    from . import events as E
 
 HAND_SIZE = 8
 # States (or depth-first nodes) the exact search may visit while listing legal plays: it bounds
@@ -146,7 +149,8 @@ class Rummikub(Game):
         self.hand_number = 0
         self.last_result: dict[str, Any] | None = None
         first = dealer if dealer is not None else self.rng.randrange(self.players)
-        self._log(f"seat {first} deals first")
+        event: E.FirstDealer = {"kind": "first_dealer", "seat": first}
+        self._emit(event)
         self._deal(first)
 
     def _deal(self, dealer: int) -> None:
@@ -163,9 +167,12 @@ class Rummikub(Game):
         self.passes = 0
         self.phase = Phase.PLAY
         self.current_player = self._next(dealer)
-        self._log(f"hand {self.hand_number}: seat {dealer} deals; seat {self.current_player} plays first")
+        self._new_hand()
+        deal: E.Deal = {"kind": "deal", "hand": self.hand_number, "dealer": dealer, "first": self.current_player}
+        self._emit(deal)
         for seat in range(n):
-            self._log(f"seat {seat} holds {' '.join(map(str, self.hands[seat]))}", to=seat)
+            dealt: E.Dealt = {"kind": "dealt", "seat": seat, "tiles": [t.text for t in self.hands[seat]]}
+            self._emit(dealt, to=seat)
 
     # ----- legal actions -------------------------------------------------------------
 
@@ -225,12 +232,15 @@ class Rummikub(Game):
             self.hands[seat].append(tile)
             self.hands[seat].sort(reverse=True)
             self.passes = 0
-            self._log(f"seat {seat} draws {tile}", to=seat, public=f"seat {seat} draws")
+            mine: E.Draw = {"kind": "draw", "seat": seat, "tile": tile.text}
+            public: E.Draw = {"kind": "draw", "seat": seat}
+            self._emit(mine, to=seat, public=public)
             self.current_player = self._next(seat)
             return
         if action.kind == "pass":
             self.passes += 1
-            self._log(f"seat {seat} passes")
+            passed: E.Pass = {"kind": "pass", "seat": seat}
+            self._emit(passed)
             if self.passes >= self.players:
                 self._end_hand(None)
                 return
@@ -244,8 +254,11 @@ class Rummikub(Game):
         first = not self.opened[seat]
         self.opened[seat] = True
         self.passes = 0
-        laid = " ".join(str(t) for t in sorted(added.elements(), reverse=True))
-        self._log(f"seat {seat} {'opens with' if first else 'plays'} {laid}")
+        play: E.Play = {
+            "kind": "play", "seat": seat, "tiles": [t.text for t in sorted(added.elements(), reverse=True)],
+            "opening": first,
+        }
+        self._emit(play)
         if not hand:
             self._end_hand(seat)
             return
@@ -259,16 +272,15 @@ class Rummikub(Game):
         gains = [0] * n
         if winner is not None:
             reason = "domino"
-            self._log(f"seat {winner} plays his last tile")
+            out: E.Domino = {"kind": "domino", "seat": winner}
+            self._emit(out)
         else:
             reason = "blocked"
             low = min(pips)
             lowest = [s for s in range(n) if pips[s] == low]
             winner = lowest[0] if len(lowest) == 1 else None
-            self._log(
-                "every player passed: "
-                + (f"seat {winner} has the fewest pips" if winner is not None else "the fewest pips are tied")
-            )
+            blocked: E.Blocked = {"kind": "blocked", "seat": winner}
+            self._emit(blocked)
         if winner is not None:
             gains[winner] = sum(pips) - pips[winner]
             self.points[winner] += gains[winner]
@@ -281,7 +293,18 @@ class Rummikub(Game):
             "points": gains,
             "scores": list(self.points),
         }
-        self._log(f"hand {self.hand_number} over: scores {' '.join(map(str, self.points))}")
+        end: E.HandEnd = {
+            "kind": "hand_end",
+            "hand": self.hand_number,
+            "how": "domino" if reason == "domino" else "blocked",
+            "winner": winner,
+            "table": [[t.text for t in g] for g in self.table],
+            "hands": [[t.text for t in h] for h in self.hands],
+            "pips": list(pips),
+            "points": list(gains),
+            "totals": list(self.points),
+        }
+        self._emit_end(end)
         top = max(self.points)
         if top >= self.rules.target:
             self._end_game([s for s in range(n) if self.points[s] == top])
@@ -322,13 +345,12 @@ class Rummikub(Game):
         return RummikubAction("play", tuple(groups))
 
     def _explain(self, action: Any) -> str:
-        seat = self.current_player
         if not isinstance(action, RummikubAction):
             return f"not a Rummikub action: {action!r}; expected {_FORMS}"
         if action.kind == "draw":
-            return f"the boneyard is empty: seat {seat} cannot draw, and may pass instead"
+            return "the boneyard is empty: you cannot draw, and may pass instead"
         if action.kind == "pass":
-            return f"seat {seat} may pass only when the boneyard is empty; draw a tile or play"
+            return "you may pass only when the boneyard is empty; draw a tile or play"
         return self._play_error(action) or f"'{action}' is not legal now"
 
     def _play_error(self, action: RummikubAction) -> str | None:
@@ -346,19 +368,19 @@ class Rummikub(Game):
         foreign = added - Counter(self.hands[seat])
         if foreign:
             tile = min(foreign)
-            return f"{tile} is not in seat {seat}'s hand (nor on the table, as often as played)"
+            return f"{tile} is not in your hand (nor on the table, as often as played)"
         count = sum(added.values())
         if not count:
-            return f"the play adds no tile from seat {seat}'s hand: play at least one tile, or draw or pass"
+            return "the play adds no tile from your hand: play at least one tile, or draw or pass"
         if not self.opened[seat]:
             kept = Counter(_norm(g) for g in action.groups) - Counter(_norm(g) for g in self.table)
             if sum(Counter(_norm(g) for g in self.table).values()) + 1 != len(action.groups) or len(kept) != 1:
                 return (
-                    f"seat {seat} has not opened: the opening is one new group of exactly three of "
+                    "you have not opened: the opening is one new group of exactly three of "
                     "his own tiles, and the table's groups stay as they are"
                 )
             if count != 3:
-                return f"seat {seat} has not opened: the opening group is exactly three tiles, not {count}"
+                return f"you have not opened: the opening group is exactly three tiles, not {count}"
         for number, g in enumerate(action.groups, 1):
             err = group_error(g, distinct)
             if err is not None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -26,6 +26,9 @@ from ...errors import IllegalAction
 from ...rules import Rules, option
 from ...tiles import Tile, double_six
 from ..base import Game, deal_hidden
+
+if TYPE_CHECKING:
+    from . import events as E
 
 HAND_SIZE: Final = 7
 ARMS: Final = 4
@@ -73,25 +76,43 @@ _STACKS: Final[dict[tuple[Tile, int], TwoboxAction]] = {
 # The hot path indexes these lists by ``tile.key * 5 + arm`` (hashing a Tile calls Python code).
 _PLAY_AT: Final[list[Any]] = [None] * 320
 _STACK_AT: Final[list[Any]] = [None] * 320
-_SAY_AT: Final[list[Any]] = [None] * 640  # history text: plays, then stacks at +320
+# Events made once and shared (nobody changes a logged event): plays, then stacks at +320, per seat.
+_SAY_AT: Final[list[list[Any]]] = [[None] * 640 for _ in range(8)]
 _NOTE_AT: Final[list[Any]] = [None] * 640  # notation: plays, then stacks at +320
 for (_t, _a), _act in _PLAYS.items():
     _PLAY_AT[_t.key * 5 + _a] = _act
-    _SAY_AT[_t.key * 5 + _a] = f" plays {_t} to arm {_a}"
+    for _s in range(8):
+        _SAY_AT[_s][_t.key * 5 + _a] = {"kind": "play", "seat": _s, "tile": _t.text, "arm": _a}
     _NOTE_AT[_t.key * 5 + _a] = str(_act)
 for (_t, _a), _act in _STACKS.items():
     _STACK_AT[_t.key * 5 + _a] = _act
-    _SAY_AT[320 + _t.key * 5 + _a] = f" stacks {_t} on " + ("the spinner" if _a == 0 else f"arm {_a}")
+    for _s in range(8):
+        _SAY_AT[_s][320 + _t.key * 5 + _a] = {"kind": "stack", "seat": _s, "tile": _t.text, "on": _a}
     _NOTE_AT[320 + _t.key * 5 + _a] = str(_act)
 _NAME_AT: Final = [""] * 64
 for _t in _UNIQUE:
     _NAME_AT[_t.key] = str(_t)
-_SEAT: Final = [f"seat {s}" for s in range(8)]
-_DRAWS_A_TILE: Final = [f"seat {s} draws a tile" for s in range(8)]
+_DRAWS: Final[list[dict[str, Any]]] = [{"kind": "draw", "seat": s} for s in range(8)]
+_DRAWS_SEEN: Final = [[{"kind": "draw", "seat": s, "tile": _NAME_AT[k]} for k in range(64)] for s in range(8)]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
 _MOVES: Final[dict[tuple[int, ...], list[tuple[TwoboxAction, ...]]]] = {}
 # number -> the unique tiles showing it
 _WITH: Final = [[t for t in _UNIQUE if t.high == n or t.low == n] for n in range(7)]
+
+
+def _hand_start(view: dict[str, Any]) -> list[int]:
+    """The scores as the hand in ``view`` was dealt: its scores less what this hand's events scored."""
+    start = list(view["scores"])
+    events = view["events"]
+    deal = max((i for i, e in enumerate(events) if e["kind"] == "deal"), default=len(events))
+    for event in events[deal:]:
+        kind = event["kind"]
+        if kind == "score" or kind == "domino" or (kind == "blocked" and event["seat"] is not None):
+            start[event["seat"]] -= event["points"]
+        elif kind == "steal":
+            start[event["seat"]] -= event["points"]
+            start[event["victim"]] += event["points"]
+    return start
 
 
 def _moves_for(ends: tuple[int, ...]) -> list[tuple[TwoboxAction, ...]]:
@@ -229,7 +250,8 @@ class Twobox(Game):
             setter, spinner = self._opener(hands)
             if spinner is not None:
                 break
-            self._log("nobody holds a double: the tiles are reshuffled and dealt again")
+            redeal: E.Redeal = {"kind": "redeal"}
+            self._emit(redeal)
         self.hand_number += 1
         self.hands = hands
         self.boneyard = deck[n * HAND_SIZE :][::-1]  # drawn from the front: pop() takes deck order
@@ -242,14 +264,21 @@ class Twobox(Game):
         self.passes = 0
         self.steal: tuple[int, int] | None = None
         self.last_play: tuple[int, str, int, int, int | None] | None = None
-        self._log(f"hand {self.hand_number}: {HAND_SIZE} tiles each, {len(self.boneyard)} in the boneyard")
+        self.hand_start = list(self.points)
+        self._new_hand()
+        deal: E.Deal = {
+            "kind": "deal", "hand": self.hand_number, "hand_size": HAND_SIZE, "boneyard": len(self.boneyard),
+        }
+        self._emit(deal)
         for seat in range(n):
-            self._log(f"seat {seat} holds {' '.join(map(str, hands[seat]))}", to=seat)
+            dealt: E.Dealt = {"kind": "dealt", "seat": seat, "tiles": [t.text for t in hands[seat]]}
+            self._emit(dealt, to=seat)
         self.hands[setter].remove(spinner)
         self._refresh()
         self.phase = Phase.PLAY
         self.current_player = self._next(setter)
-        self._log(f"seat {setter} sets the spinner {spinner}")
+        spin: E.Spinner = {"kind": "spinner", "seat": setter, "tile": spinner.text}
+        self._emit(spin)
         self._score_play(setter, "set the spinner")
 
     def _opener(self, hands: list[list[Tile]]) -> tuple[int, Tile | None]:
@@ -319,7 +348,7 @@ class Twobox(Game):
             hand.append(drawn)
             hand.sort(key=_KEY, reverse=True)
             self.drawn[seat] += 1
-            self._history.append((seat, f"{_SEAT[seat]} draws {_NAME_AT[drawn.key]}", _DRAWS_A_TILE[seat]))
+            self._emit(_DRAWS_SEEN[seat][drawn.key], to=seat, public=_DRAWS[seat])
             return
         if kind == "pass":
             self._pass(seat)
@@ -344,7 +373,7 @@ class Twobox(Game):
                 line[-1] = (t, outer, owner, seat)
             self.stackable = [e for e in self.stackable if e[1] != action]
             index += 320
-        self._history.append((None, _SEAT[seat] + _SAY_AT[index], None))
+        self._emit(_SAY_AT[seat][index])
         steal = self.steal
         if kind == "stack" and steal is not None and self.rules.cutthroat and steal[0] != seat:
             self._steal(seat, action, steal, _NOTE_AT[index])
@@ -365,7 +394,8 @@ class Twobox(Game):
         self.last_play = (seat, what, count, points, None)
         if points:
             self.points[seat] += points
-            self._log(f"seat {seat} scores {points} (count {count})")
+            event: E.Score = {"kind": "score", "seat": seat, "points": points, "count": count}
+            self._emit(event)
             self._check_target(seat)
 
     def _steal(self, seat: int, action: TwoboxAction, steal: tuple[int, int], what: str) -> None:
@@ -379,13 +409,15 @@ class Twobox(Game):
         self.points[victim] -= amount
         self.steal = (seat, amount)
         self.last_play = (seat, what, self.count, amount, victim)
-        self._log(f"seat {seat} steals {amount} from seat {victim} (cutthroat)")
+        event: E.Steal = {"kind": "steal", "seat": seat, "victim": victim, "points": amount}
+        self._emit(event)
         self._check_target(seat)
 
     def _pass(self, seat: int) -> None:
         self.voids[seat].update(e for e in self.ends if e >= 0)
         self.passes += 1
-        self._log(f"seat {seat} passes")
+        event: E.Pass = {"kind": "pass", "seat": seat}
+        self._emit(event)
         if self.passes == self.players:
             self._blocked()
             return
@@ -398,7 +430,8 @@ class Twobox(Game):
         if self.points[seat] >= self.rules.target:
             if self.last_result is None or self.last_result["hand"] != self.hand_number:
                 self.last_result = self._result("target", seat, 0)
-            self._end_game([seat], f"game over: seat {seat} reached {self.points[seat]} and won")
+                self._emit_end(self._hand_end(self.last_result))
+            self._end_game([seat])
 
     def _pips(self) -> list[int]:
         return [sum(t.high + t.low for t in h) for h in self.hands]
@@ -421,7 +454,8 @@ class Twobox(Game):
         if self.rules.round_to_five:
             award = 5 * ((award + 2) // 5)
         self.points[seat] += award
-        self._log(f"seat {seat} goes out and scores {award} for the pips left in the other hands")
+        event: E.Domino = {"kind": "domino", "seat": seat, "points": award}
+        self._emit(event)
         self._end_hand("domino", seat, award)
 
     def _blocked(self) -> None:
@@ -433,18 +467,47 @@ class Twobox(Game):
             top = min(best.values())
             lowest = [s for s in lowest if best[s] == top]
         if len(lowest) > 1:
-            self._log("the hand is blocked; the lowest hands tie even on their lowest tile: nobody scores")
+            tied: E.Blocked = {"kind": "blocked", "seat": None, "points": 0}
+            self._emit(tied)
             self._end_hand("blocked", None, 0)
             return
         seat = lowest[0]
         award = sum(pips) - 2 * pips[seat]
         self.points[seat] += award
-        self._log(f"the hand is blocked; seat {seat} has the fewest pips and scores {award}")
+        event: E.Blocked = {"kind": "blocked", "seat": seat, "points": award}
+        self._emit(event)
         self._end_hand("blocked", seat, award)
+
+    def _hand_end(self, result: dict[str, Any]) -> E.HandEnd:
+        """The ``hand_end`` event of a hand whose result is ``result``: it and the layout as the hand ended."""
+        return {
+            "kind": "hand_end",
+            "hand": result["hand"],
+            "how": result["how"],
+            "winner": result["winner"],
+            "award": result["award"],
+            "spinner": self.spinner.text,
+            "spinner_seat": self.spinner_seat,
+            "spinner_stacked_by": self.spinner_stack,
+            "arms": [
+                {
+                    "arm": a + 1,
+                    "tiles": [
+                        {"tile": t.text, "outer": outer, "seat": owner, "stacked_by": stacked}
+                        for t, outer, owner, stacked in self.arms[a]
+                    ],
+                }
+                for a in range(ARMS)
+            ],
+            "hands": result["hands"],
+            "pips": result["pips"],
+            "points": [p - q for p, q in zip(self.points, self.hand_start, strict=True)],
+            "totals": list(self.points),
+        }
 
     def _end_hand(self, how: str, winner: int | None, award: int) -> None:
         self.last_result = self._result(how, winner, award)
-        self._log(f"hand {self.hand_number} over: scores {' '.join(map(str, self.points))}")
+        self._emit_end(self._hand_end(self.last_result))
         if winner is not None:
             self._check_target(winner)
             if self.is_over:
@@ -485,14 +548,13 @@ class Twobox(Game):
         assert seat is not None
         if not isinstance(action, TwoboxAction) or action.kind not in ("draw", "pass", "play", "stack"):
             return f"not a twobox action: {action!r}; expected {_FORMS}"
-        who = f"seat {seat}"
         plays = [a for a in self.legal_actions() if a.kind in ("play", "stack")]
         if action.kind == "draw":
             return "the boneyard is empty: there is nothing to draw (rule 4)"
         if action.kind == "pass":
             if plays:
-                return f"{who} can play ({plays[0]}): a player must play when he can (rule 4)"
-            return f"{who} cannot play but the boneyard holds {len(self.boneyard)} tiles: draw instead (rule 4)"
+                return f"you can play ({plays[0]}): a player must play when he can (rule 4)"
+            return f"you cannot play but the boneyard holds {len(self.boneyard)} tiles: draw instead (rule 4)"
         tile, arm = action.tile, action.arm
         assert tile is not None and arm is not None
         if action.kind == "play" and not 1 <= arm <= ARMS:
@@ -500,7 +562,7 @@ class Twobox(Game):
         if action.kind == "stack" and not 0 <= arm <= ARMS:
             return "tiles are stacked on 0 (the spinner) or on arm 1 to 4"
         if tile not in self.hands[seat]:
-            return f"{who} does not hold {tile}"
+            return f"you do not hold {tile}"
         if action.kind == "play":
             return self._explain_play(tile, arm)
         return self._explain_stack(tile, arm)
@@ -601,6 +663,7 @@ class Twobox(Game):
         game: Twobox = cls._blank(n, cls.Rules.from_dict(view["rules"]), rng.getrandbits(63))
         game._restore_common(view)
         game.points = list(view["scores"])
+        game.hand_start = _hand_start(view)
         game.hand_number = view["hand_number"]
         game.last_result = view["last_result"]
         game.last_play = None if view["last_play"] is None else tuple(view["last_play"][k] for k in _LAST_PLAY)

@@ -1,0 +1,186 @@
+"""Events told in words: the one place where what happened at a table becomes English.
+
+The engines record what happens as typed events (:mod:`boneyard.games.events`); every
+layer that shows them to a person (the web app's log and panels, the terminal, the
+replay, the coach) asks this package for the words, and nobody reads the words back.
+
+Each game has a :class:`Words` subclass in ``boneyard/words/<id>.py`` (found by game id,
+or given with :func:`register` for a game living elsewhere), with one method
+``on_<kind>(event)`` per event kind returning a sentence. A sentence names the players
+(``Ann``; ``you`` for the seat reading it), never a seat number, and says what a person
+at the table would say. A game with no module of its own gets :class:`Words` itself,
+which still says something plain for any event.
+
+Use :func:`words` for a game's teller, then :meth:`Words.tell` for one event or
+:meth:`Words.story` for a list of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..plugins import PerGame
+
+# The number words a sentence uses for small counts.
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# Third-person verbs whose second-person form is not the verb less its final -s.
+_IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
+_ES_ENDINGS = ("sses", "shes", "ches", "xes", "zes", "oes")
+
+
+class Words:
+    """The English of one game's events, for one table: its players' names and the reader's seat.
+
+    ``names`` gives each seat's name as the reader knows it; ``me`` is the reader's seat
+    (spoken of as "you"), ``None`` for a spectator or a replay told to everyone. The
+    generic methods here serve every game; a game's subclass adds ``on_<kind>`` methods.
+    """
+
+    def __init__(self, names: Sequence[str], me: int | None = None) -> None:
+        self.names = list(names)
+        self.me = me
+
+    # ----- telling ---------------------------------------------------------------------
+
+    def tell(self, event: Mapping[str, Any]) -> str:
+        """One event as a sentence (its kind's ``on_<kind>`` method, else a plain fallback)."""
+        kind = str(event.get("kind", ""))
+        method = getattr(self, f"on_{kind}", None)
+        if method is None:
+            return self.fallback(event)
+        return str(method(event))
+
+    def story(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Each event as a sentence, in order (one per event, so that they line up)."""
+        return [self.tell(e) for e in events]
+
+    def fallback(self, event: Mapping[str, Any]) -> str:
+        """A plain sentence for a kind this game's words do not know: who, what, and the tiles."""
+        kind = str(event.get("kind", "something")).replace("_", " ")
+        seat = event.get("seat")
+        tiles = event.get("tiles") or ([event["tile"]] if isinstance(event.get("tile"), str) else [])
+        what = f"{kind} {' '.join(tiles)}".strip()
+        if isinstance(seat, int):
+            return self.sentence(f"{self.name(seat)}: {what}")
+        return self.sentence(what[:1].upper() + what[1:])
+
+    # ----- the events every game has ---------------------------------------------------
+
+    def on_game_over(self, e: Mapping[str, Any]) -> str:
+        """The game's end: who won, and the hand limit when that is what ended it."""
+        winners = list(e.get("winners") or [])
+        limit = e.get("hand_limit")
+        why = f"The hand limit ({self.count(limit, 'hand')}) is reached. " if limit else ""
+        if not winners:
+            return self.sentence(f"{why}The game is over")
+        verb = "win" if len(winners) > 1 or winners[0] == self.me else "wins"
+        return self.sentence(f"{why}Game over: {self.names_of(winners)} {verb}")
+
+    # ----- helpers for the sentences -----------------------------------------------------
+
+    def name(self, seat: int, start: bool = True) -> str:
+        """A seat's name; "You" (or "you" when not ``start``) for the reader."""
+        if seat == self.me:
+            return "You" if start else "you"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "a player"
+
+    def whose(self, seat: int, start: bool = False) -> str:
+        """A seat's possessive: "Ann's", "your"."""
+        if seat == self.me:
+            return "Your" if start else "your"
+        return f"{self.name(seat)}'s"
+
+    def names_of(self, seats: Sequence[int], start: bool = True) -> str:
+        """Several seats in a phrase: "Ann", "Ann and you", "Ann, Bob and Cy"."""
+        named = [self.name(s, start=start and i == 0) for i, s in enumerate(seats)]
+        if len(named) <= 1:
+            return "".join(named) or "nobody"
+        return f"{', '.join(named[:-1])} and {named[-1]}"
+
+    def does(self, seat: int, verb: str) -> str:
+        """The verb as said of the seat: "Ann discards", "You discard" (``verb`` in the third person)."""
+        return f"{self.name(seat)} {self.verb(seat, verb)}"
+
+    def verb(self, seat: int, verb: str) -> str:
+        """A third-person verb made to agree with the seat ("discards" -> "discard" for you)."""
+        if seat != self.me:
+            return verb
+        first, _, rest = verb.partition(" ")
+        if first in _IRREGULAR:
+            base = _IRREGULAR[first]
+        elif first.endswith(_ES_ENDINGS):
+            base = first[:-2]
+        elif first.endswith("ies"):
+            base = first[:-3] + "y"
+        elif first.endswith("s"):
+            base = first[:-1]
+        else:
+            base = first
+        return f"{base} {rest}" if rest else base
+
+    @staticmethod
+    def count(n: Any, noun: str, plural: str | None = None) -> str:
+        """A count with its noun: "one tile", "2 tiles" (small numbers in words)."""
+        k = int(n)
+        word = _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
+        return f"{word} {noun if k == 1 else plural or noun + 's'}"
+
+    @staticmethod
+    def tiles(tiles: Sequence[str]) -> str:
+        """Tiles in a phrase: "6-4", "6-4 and 5-5", "6-4, 5-5 and 3-1"."""
+        tiles = list(tiles)
+        if len(tiles) <= 1:
+            return "".join(tiles)
+        return f"{', '.join(tiles[:-1])} and {tiles[-1]}"
+
+    @staticmethod
+    def signed(n: int) -> str:
+        """A change of score: "+5", "−3", "0"."""
+        return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+    @staticmethod
+    def sentence(text: str) -> str:
+        """Text as one sentence: a capital first and a full stop last."""
+        text = text.strip()
+        if not text:
+            return text
+        text = text[0].upper() + text[1:]
+        return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _from_module(module: Any) -> type[Words]:
+    cls = getattr(module, "WORDS", None)
+    if not (isinstance(cls, type) and issubclass(cls, Words)):
+        raise TypeError(f"{module.__name__} must define WORDS, a subclass of boneyard.words.Words")
+    return cls
+
+
+_WORDS: PerGame[type[Words]] = PerGame(__name__, _from_module, Words)
+
+
+def register(game_id: str, cls: type[Words]) -> None:
+    """Give a game (one living outside ``boneyard``, say) its words."""
+    _WORDS.register(game_id, cls)
+
+
+def unregister(game_id: str) -> None:
+    """Remove what :func:`register` added (tests clean up with this)."""
+    _WORDS.unregister(game_id)
+
+
+def words_class(game_id: str) -> type[Words]:
+    """The game's :class:`Words` subclass (registered, else its module's ``WORDS``, else :class:`Words`)."""
+    return _WORDS.get(game_id)
+
+
+def words(game_id: str, names: Sequence[str], me: int | None = None) -> Words:
+    """A game's teller for a table whose seats are called ``names``, read by seat ``me``."""
+    return words_class(game_id)(names, me)
+
+
+def tell(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Every event of a seat's view in words, as that seat reads them (one sentence per event)."""
+    return words(str(view["game"]), names, view.get("seat")).story(view.get("events") or [])
