@@ -68,9 +68,12 @@ test: $(DEV_STAMP) chromium postgres lint
 # installed is reported as such in the table.
 PEERS := 'dominoes>=6.0' 'open_spiel>=1.5' 'rlcard>=1.2' 'pygame>=2.1'
 
+# make bench BASE=REV: the revision the report measures this checkout against (before_after.py builds it).
+BASE ?= HEAD~1
+
 bench: $(DEV_STAMP)
 	@for p in $(PEERS); do $(BIN)/python -m pip install -q "$$p" || echo "could not install $$p"; done
-	$(BIN)/python benchmarks/peers.py --write docs/performance.md
+	$(BIN)/python benchmarks/peers.py --base $(BASE) --write docs/performance.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/_compiled.json

@@ -12,10 +12,15 @@ Prints one Markdown report (and writes it with ``--write docs/performance.md``):
    ``benchmarks/montana_analysis.py`` and ``benchmarks/rummikub_solver.py`` when present;
 4. ``boneyard.simulate``: its gain from the compiled engines beside random play's gain, per
    game in the same rounds (``benchmarks/sim_speed.py``), and its throughput with 1 and 2
-   local workers.
+   local workers;
+5. with ``--base REV``: this checkout against that revision of the repository, engines,
+   views, RL adapters and searches, measured in the same run (``benchmarks/before_after.py``,
+   which builds the revision in a temporary directory), so that a change shows whether it
+   made anything slower. ``make bench`` passes ``--base $(BASE)``, by default ``HEAD~1``.
 
 A *move* is one decision by a player; chance events (deals) are not counted, but their
-time is. Run: ``python benchmarks/peers.py [--seconds S] [--sim-seconds S] [--write PATH]``.
+time is. Run: ``python benchmarks/peers.py [--base REV] [--seconds S] [--sim-seconds S]
+[--write PATH]``.
 """
 
 from __future__ import annotations
@@ -397,6 +402,43 @@ def simulate_section(seconds: float, rounds: int) -> MarkdownLines:
     return lines
 
 
+def before_after_section(base: str, timeout: float) -> MarkdownLines:
+    """This checkout against revision ``base``, by ``benchmarks/before_after.py --base``.
+
+    Run in its own process (it builds the revision first, for minutes), its progress
+    passed on to stderr as it comes, its Markdown report quoted as it is. Asked for by the
+    rule that a change must leave no engine, adapter or search slower than the commit
+    before it: the two trees are measured in one run, so that the figures are comparable.
+    """
+    script = "before_after.py"
+    lines = [f"## Before and after: this checkout against {base}", ""]
+    command = [sys.executable, str(HERE / script), "--base", base]
+    print(f"  {script} --base {base}...", file=sys.stderr)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=HERE.parent)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # it removes its temporary tree on SIGTERM
+        try:
+            proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+        return [*lines, f"`benchmarks/{script} --base {base}` did not finish within {timeout:.0f} s."]
+    if proc.returncode != 0:
+        tail = out.strip().splitlines()[-5:]
+        return [*lines, f"`benchmarks/{script} --base {base}` failed (exit {proc.returncode}; its messages went "
+                "to stderr):", "", "```", *tail, "```"]
+    return [
+        *lines,
+        f"Output of `python benchmarks/{script} --base {base}`: each figure in a fresh subprocess importing one "
+        "tree or the other, in CPU time; the revision built in a temporary directory by its own "
+        "`hatch_build.py`. The script's docstring says what each measure plays.",
+        "",
+        out.rstrip(),
+    ]
+
+
 def build_time() -> str:
     """The mypyc build's duration as the install recorded it (``boneyard/_compiled.json``) and its size."""
     from boneyard import compiled
@@ -414,15 +456,16 @@ def build_time() -> str:
     )
 
 
-def header(seconds: float) -> MarkdownLines:
+def header(seconds: float, base: str | None = None) -> MarkdownLines:
     """What was measured, where and when."""
     from boneyard import compiled
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    against = f" --base {base}" if base else ""
     return [
         "# Performance",
         "",
-        "Written by `make bench` (`python benchmarks/peers.py --write docs/performance.md`).",
+        f"Written by `make bench` (`python benchmarks/peers.py{against} --write docs/performance.md`).",
         "",
         f"- measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPU cores, load average {load:.2f} at the start",
@@ -447,11 +490,17 @@ def main() -> None:
     parser.add_argument("--only-ratios", action="store_true", help="measure only the interleaved ratios")
     parser.add_argument("--only-simulate", action="store_true", help="measure only the simulate tables")
     parser.add_argument("--write", type=Path, default=None, help="also write the report here (Markdown)")
+    parser.add_argument("--base", metavar="REV", default=None,
+                        help="also measure this checkout against revision REV (benchmarks/before_after.py)")
+    parser.add_argument("--base-timeout", type=float, default=3600.0,
+                        help="limit for the --base comparison, its build included (s, default 3600)")
     args = parser.parse_args()
     if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1 or args.sim_rounds < 1:
         parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds and --sim-rounds "
                      "at least 1")
-    lines = header(args.seconds)
+    lines = header(args.seconds, args.base)
+    if args.base is not None:
+        lines += [*before_after_section(args.base, args.base_timeout), ""]
     if args.only_simulate:
         print("\n".join([*lines, *simulate_section(args.sim_seconds, args.sim_rounds)]))
         return

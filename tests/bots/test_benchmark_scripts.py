@@ -8,6 +8,7 @@ it promises; the figures themselves are not judged.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,3 +44,25 @@ def test_a_benchmark_runs_and_prints_its_rows(
     out = capsys.readouterr().out
     for word in expected:
         assert word in out
+
+
+def test_before_after_compares_a_tree_with_itself(
+    benchmark_module: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``before_after.py --before .`` (no build) measures every measure in both trees and prints one table.
+
+    The probes run against the public API only, in subprocesses; this checks that they
+    start, find this tree's boneyard and answer, and that the table has a row per measure.
+    """
+    bench = benchmark_module("before_after")
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    argv = ["--before", ".", "--games", "rounce", "--rounds", "1", "--seconds", "0.05"]
+    monkeypatch.setattr("sys.argv", ["before_after.py", *argv, "--positions", "2", "--iterations", "2"])
+    bench.main()
+    out = capsys.readouterr().out
+    assert "| game | measure | unit | before | after | after ÷ before" in out
+    for measure in bench.MEASURES.values():
+        assert f"| rounce | {measure.label} |" in out
+    engine_row = next(line for line in out.splitlines() if line.startswith("| rounce | engine, random play |"))
+    assert "failed" not in engine_row and "×" in engine_row  # figures on both sides, and their ratio
+    assert "- before:" in out and "- after:" in out
