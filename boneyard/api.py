@@ -60,6 +60,36 @@ def new_game(
 
 def replay(record: Mapping[str, Any]) -> Any:
     """Rebuild a game from its record; ``ValueError``/``IllegalAction`` name what is wrong."""
+    return _replayed(record, None)
+
+
+def story(record: Mapping[str, Any], seat: int | None = None) -> list[tuple[int, Mapping[str, Any]]]:
+    """Every event of a recorded game as ``seat`` saw it (``None``: a spectator), from the first deal on.
+
+    A view lists only this hand's events and the previous hand's end; the whole game's
+    are had by replaying its record, which this does. Each event comes with the number
+    of actions played when it happened (0: at the deal, before any action). A broken
+    record raises as :func:`replay` does.
+    """
+    told: list[tuple[int, Mapping[str, Any]]] = []
+    count = 0  # how many of the seat's events are told
+
+    def take(game: Any, step: int) -> None:
+        nonlocal count
+        # A view's events end with the newest; those past ``count`` are new (a deal cuts
+        # only events already told, so they are all still listed).
+        events = game.events(seat)
+        total = game.events_from(seat) + len(events)
+        if total > count:
+            told.extend((step, e) for e in events[len(events) - (total - count) :])
+            count = total
+
+    _replayed(record, take)
+    return told
+
+
+def _replayed(record: Mapping[str, Any], watch: Any) -> Any:
+    """The game a record rebuilds, with ``watch(game, step)`` called at the start and after each action."""
     if not isinstance(record, Mapping):
         raise ValueError("a record must be a JSON object (dict)")
     missing = [k for k in ("game", "players", "seed", "actions") if k not in record]
@@ -76,11 +106,15 @@ def replay(record: Mapping[str, Any]) -> Any:
         deck=record.get("deck"),
         dealer=record.get("dealer"),
     )
+    if watch is not None:
+        watch(game, 0)
     for number, text in enumerate(actions, 1):
         try:
             game.apply(text)
         except IllegalAction as err:
             raise IllegalAction(f"record action {number} {text!r} cannot be replayed: {err}") from None
+        if watch is not None:
+            watch(game, number)
     return game
 
 
@@ -93,4 +127,4 @@ def sample_game(view: Mapping[str, Any], rng: random.Random | int | None = None)
     return game_class(view["game"]).sample(dict(view), rng)
 
 
-__all__ = ["Game", "game_info", "games", "new_game", "replay", "sample_game"]
+__all__ = ["Game", "game_info", "games", "new_game", "replay", "sample_game", "story"]

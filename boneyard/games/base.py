@@ -123,8 +123,10 @@ class Game(ABC):
         self.deck_source = None
         self._actions: list[Any] = []
         self._events: list[Event] = []
-        # Where the last hand-ending event lies in ``_events`` (-1: none since the last cut).
+        # Where the last hand-ending event lies in ``_events`` (-1: none since the last cut), and
+        # where the events of the action being played begin: a deal keeps both.
         self._end_at = -1
+        self._action_at = 0
         # Per seat (the spectator last), how many of the events it saw were cut from ``_events``.
         self._cut: list[int] = [0] * (players + 1)
         # Per seat: (events of ``_events`` read, the seat's events); emptied when events are cut.
@@ -257,6 +259,7 @@ class Game(ABC):
         action = self._checked(action)
         self._legal_cache = None
         self._actions.append(action)
+        self._action_at = len(self._events)
         self._play(action)
 
     def _checked(self, action: Any) -> Any:
@@ -298,10 +301,18 @@ class Game(ABC):
             "is_over": self.is_over,
             "winners": list(self.winners),
             "events": self.events(seat),
-            "events_from": self._cut[self.players if seat is None else seat],
+            "events_from": self.events_from(seat),
         }
         self._fill_view(view, seat)
         return view
+
+    def events_from(self, seat: Any) -> int:
+        """How many of ``seat``'s events came before the first that :meth:`events` lists (cut at deals).
+
+        The index of ``events(seat)[0]`` in everything the seat has seen this game, so that
+        ``events_from(seat) + len(events(seat))`` counts the seat's events so far.
+        """
+        return self._cut[self.players if seat is None else seat]
 
     def events(self, seat: Any) -> list[Mapping[str, Any]]:
         """The events ``seat`` may see (``None``: a spectator), this hand's and the previous hand's end.
@@ -448,10 +459,12 @@ class Game(ABC):
     def _new_hand(self) -> None:
         """Drop the events from before the last hand-ending event: a new hand is being dealt.
 
-        Called by every game as it deals a hand, before that hand's events. Each seat's
-        count of events no longer listed (``events_from``) grows by those it saw.
+        Called by every game as it deals a hand, before that hand's events. What the
+        action being played logged is kept whole (the play that ended the last hand, say),
+        so nobody misses an event. Each seat's count of events no longer listed
+        (``events_from``) grows by those it saw.
         """
-        at = self._end_at
+        at = min(self._end_at, self._action_at)
         if at <= 0:
             return
         cut = self._cut
@@ -460,7 +473,8 @@ class Game(ABC):
                 if to is None or to == i or public is not None:
                     cut[i] += 1
         del self._events[:at]
-        self._end_at = 0
+        self._end_at -= at
+        self._action_at -= at
         self._seen = {}
 
     def _end_game(self, winners: list[int], hand_limit: int | None = None) -> None:
@@ -504,6 +518,7 @@ class Game(ABC):
         events = view["events"]
         self._events = [(None, event, None) for event in events]
         self._end_at = -1
+        self._action_at = len(events)
         for i, event in enumerate(events):
             if event["kind"] in END_KINDS:
                 self._end_at = i
