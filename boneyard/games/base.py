@@ -113,6 +113,7 @@ class Game(ABC):
         self.seed = seed
         self.rules = rules
         self.rng = random.Random(seed)
+        self._sides = type(self).sides(players, rules)
         self.current_player = None
         self.is_over = False
         self.winners = []
@@ -209,6 +210,16 @@ class Game(ABC):
         """The most actions one hand can take: the bound behind :meth:`max_game_length`."""
 
     @classmethod
+    def sides(cls, players: int, rules: Any = None) -> list[list[int]]:
+        """Who wins and loses together: a list of sides, each the seats on it (every seat alone by default).
+
+        The one statement of a game's partnerships: the views (``view["sides"]``), the
+        ratings, the coach's margins, the arena's seating and the pages read it, so no
+        layer works partners out from seat numbers. A partnership game overrides it.
+        """
+        return [[s] for s in range(players)]
+
+    @classmethod
     def max_game_length(cls, players: int, rules: Any) -> int:
         """The most actions a whole game can take: every hand up to the hand limit at its longest."""
         return int(rules.max_hands) * cls.max_hand_length(players, rules)
@@ -229,6 +240,7 @@ class Game(ABC):
             "name": cls.name,
             "players": {"min": cls.min_players, "max": cls.max_players, "default": cls.default_players},
             "teams": cls.teams,
+            "sides": cls.sides(n, parsed),
             "options": cls.Rules.describe(),
             "summary": cls.summary,
             "lower_is_better": cls.lower_is_better,
@@ -300,6 +312,7 @@ class Game(ABC):
             "scores": list(self.scores),
             "is_over": self.is_over,
             "winners": list(self.winners),
+            "sides": [list(side) for side in self._sides],
             "events": self.events(seat),
             "events_from": self.events_from(seat),
         }

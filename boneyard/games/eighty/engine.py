@@ -241,6 +241,11 @@ class Eighty(Game):
     Rules = EightyRules
 
     @classmethod
+    def sides(cls, players: int, rules: Any = None) -> list[list[int]]:
+        """Two partnerships: seats 0 and 2 against seats 1 and 3."""
+        return [[0, 2], [1, 3]]
+
+    @classmethod
     def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
         """A side's points (or marks) only grow and the game ends when one reaches its target;
         one hand adds at most the bid plus every point in the hand (tricks and count)."""
@@ -588,7 +593,7 @@ class Eighty(Game):
         tw = self.tricks_won
         view["hand_number"] = self.hand_number
         view["shuffler"] = self.shuffler
-        view["partners"] = [[0, 2], [1, 3]]
+        view["partners"] = [list(side) for side in self._sides]
         view["bids"] = list(self.bids)
         view["high_bid"] = self.high
         view["bidder"] = self.bidder
