@@ -213,7 +213,7 @@ class Game(ABC):
     def sides(cls, players: int, rules: Any = None) -> list[list[int]]:
         """Who wins and loses together: a list of sides, each the seats on it (every seat alone by default).
 
-        The one statement of a game's partnerships: the views (``view["sides"]``), the
+        The one statement of a game's partnerships: the views (``view["partners"]``), the
         ratings, the coach's margins, the arena's seating and the pages read it, so no
         layer works partners out from seat numbers. A partnership game overrides it.
         """
@@ -312,7 +312,7 @@ class Game(ABC):
             "scores": list(self.scores),
             "is_over": self.is_over,
             "winners": list(self.winners),
-            "sides": [list(side) for side in self._sides],
+            "partners": [list(side) for side in self._sides],
             "events": self.events(seat),
             "events_from": self.events_from(seat),
         }

@@ -593,7 +593,6 @@ class Eighty(Game):
         tw = self.tricks_won
         view["hand_number"] = self.hand_number
         view["shuffler"] = self.shuffler
-        view["partners"] = [list(side) for side in self._sides]
         view["bids"] = list(self.bids)
         view["high_bid"] = self.high
         view["bidder"] = self.bidder
