@@ -17,6 +17,7 @@ seat's events (and the spectator's) are collected as they appear in the views; t
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Mapping
@@ -114,7 +115,7 @@ def check_ends(g: Any, events: list[Mapping[str, Any]]) -> None:
     """Hand ends carry points that sum to the totals; the game ends once, with its winners."""
     ends = [e for e in events if e["kind"] == "hand_end"]
     assert ends, "no hand ended"
-    for before, after in zip(ends, ends[1:], strict=False):
+    for before, after in itertools.pairwise(ends):
         assert len(after["points"]) == len(after["totals"]) == g.players
         assert after["hand"] > before["hand"]
     assert ends[-1]["totals"] == list(g.scores)
@@ -126,7 +127,7 @@ def check_ends(g: Any, events: list[Mapping[str, Any]]) -> None:
 @pytest.mark.parametrize(("game_id", "players"), [c for c in cases() if c[0] != "montana"])
 def test_hand_points_add_up_to_the_totals(game_id: str, players: int) -> None:
     """Each hand's ``points`` are the change of ``totals`` from the hand before (Montana's ready stakes aside)."""
-    g, seen = play(game_id, players, 7)
+    _, seen = play(game_id, players, 7)
     start = list(boneyard.new_game(game_id, players=players, seed=7).scores)
     for e in (e for e in seen[None] if e["kind"] == "hand_end"):
         assert [a + b for a, b in zip(start, e["points"], strict=True)] == e["totals"], e
