@@ -89,7 +89,7 @@ def test_the_hand_limit_ends_the_game_with_the_best_score_winning(game: str) -> 
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
     assert g.hand_number == 1
-    assert "the hand limit (1 hand)" in g.view(None)["history"][-1]
+    assert g.view(None)["events"][-1] == {"kind": "game_over", "winners": g.winners, "hand_limit": 1}
     scores = g.scores
     best = min(scores) if g.lower_is_better else max(scores)
     assert g.winners == [s for s in range(g.players) if scores[s] == best]
@@ -106,5 +106,5 @@ def test_a_blocked_twobox_hand_counts_toward_the_limit() -> None:
         while not g.is_over:
             g.apply(rng.choice(g.legal_actions()))
         assert g.hand_number <= 2
-        limited.append("the hand limit (2 hands)" in g.view(None)["history"][-1])
+        limited.append(g.view(None)["events"][-1].get("hand_limit") == 2)
     assert all(limited), "a target of 1,000 is never reached in two hands: the limit ends every game"

@@ -192,7 +192,8 @@ def test_first_dealer_is_found_by_a_seeded_die_roll() -> None:
         roller = rng.randrange(3)
         roll = rng.randint(1, 6)
         assert g.dealer == (roller + roll - 1) % 3
-        assert g.view(None)["history"][0] == f"seat {roller} rolls {roll}: seat {g.dealer} deals first"
+        first = {"kind": "first_dealer", "seat": g.dealer, "roller": roller, "roll": roll}
+        assert g.view(None)["events"][0] == first
 
 
 def test_a_turn_is_pull_then_discard_and_the_pulled_tile_may_be_discarded() -> None:
@@ -285,12 +286,17 @@ def test_claim_priority_triple_beats_a_nearer_run() -> None:
     # seat 2 sees that seat 1 answered, not what
     v2 = g.view(2)
     assert v2["claim"]["answered"] == [1] and v2["my_answer"] is None
-    assert v2["history"][-1] == "seat 1 answers"
+    assert v2["events"][-1] == {"kind": "answer", "seat": 1}
     assert g.view(1)["my_answer"] == "claim run 6-1 6-2"
-    assert g.view(1)["history"][-1] == "seat 1 answers: claim run 6-1 6-2"
+    assert g.view(1)["events"][-1] == {"kind": "answer", "seat": 1, "claim": "run", "tiles": ["6-1", "6-2"]}
     play(g, "claim triple")
     assert g.current_player == 2 and g.exposed[2][0].kind == "triple" and g.exposed[1] == []
-    assert "seat 1 claim run 6-1 6-2; seat 2 claim triple" in g.view(0)["history"]
+    answers = {
+        "kind": "answers", "tile": "6-3", "discarder": 0, "winner": 2,
+        "answers": [{"seat": 1, "claim": "run", "tiles": ["6-1", "6-2"]}, {"seat": 2, "claim": "triple"}],
+    }
+    claimed = {"kind": "claimed", "seat": 2, "tile": "6-3", "discarder": 0, "set": "triple", "tiles": ["6-3"] * 3}
+    assert g.view(0)["events"][-2:] == [answers, claimed]
 
 
 def test_claim_priority_triple_beats_a_pair_that_would_go_out() -> None:
@@ -377,7 +383,7 @@ def test_ready_player_cannot_quad_or_discard_another_tile() -> None:
     play(g, "discard 1-0", "discard 1-0", "discard 1-0", "discard 6-0 ready")
     play(g, "discard 2-0", "discard 2-0", "discard 2-0")
     assert legal(g) == ["out", "discard 0-0"]
-    with pytest.raises(boneyard.IllegalAction, match="ready: his hand is fixed"):
+    with pytest.raises(boneyard.IllegalAction, match="you are ready: your hand is fixed"):
         g.apply("discard 3-3")
     play(g, "discard 0-0")  # declining the win is allowed
     assert g.view(None)["proved_ready"][0][-1] == ["0-0", "pull", True]
@@ -469,13 +475,13 @@ def test_illegal_actions_name_the_rule_and_change_nothing() -> None:
     before = json.dumps(g.record())
     cases = {
         "out": "does not split into sets",
-        "quad 2-2": "does not hold 2-2",
+        "quad 2-2": "you do not hold 2-2",
         "quad 6-5": "four 6-5",
         "quad 6-6": "four 6-6",
         "add 6-6": "no exposed triple",
         "claim triple": "no discard to claim",
         "pass": "no discard to claim",
-        "discard 2-2": "does not hold 2-2",
+        "discard 2-2": "you do not hold 2-2",
         "jump": "not a Montana action",
         "discard 9-9": "not a Montana action",
     }
@@ -490,7 +496,7 @@ def test_illegal_actions_name_the_rule_and_change_nothing() -> None:
         "claim quad": "needs a triple",
         "claim pair": "only to go out",
         "claim out": "does not go out",
-        "claim run 6-4 6-5": "do not make a run|does not hold",
+        "claim run 6-4 6-5": "do not make a run|do not hold",
     }
     for text, message in claim_cases.items():
         with pytest.raises(boneyard.IllegalAction, match=message):

@@ -70,7 +70,7 @@ def test_trick_rules_in_order_and_scoring() -> None:
     with pytest.raises(IllegalAction, match="cannot be led as suit 3"):
         g.apply("play 6-4 as 3")
     g.apply("play 6-4 as 4")
-    assert g.view(2)["history"][-1] == "seat 1 plays 6-4 as 4"
+    assert g.view(2)["events"][-1] == {"kind": "play", "seat": 1, "tile": "6-4", "suit": 4}
     assert legal(g) == ["play 4-3"]  # must follow suit 4
     with pytest.raises(IllegalAction, match="must follow suit 4"):
         g.apply("play 6-2")
@@ -144,13 +144,15 @@ def test_dummy_with_three_players_draws_six_discards_one_at_most_two() -> None:
     assert v["discards_due"] == 1 and v["boneyard"] == 6
     with pytest.raises(IllegalAction, match="must first discard 1 tile"):
         g.apply("pass")
-    with pytest.raises(IllegalAction, match="does not hold 5-5"):
+    with pytest.raises(IllegalAction, match="you do not hold 5-5"):
         g.apply("discard 5-5")
     g.apply("discard 6-1")
     assert g.view(1)["hand"] == ["6-6", "6-5", "6-4", "6-3", "6-2"]
-    assert "seat 1 discards a tile face down" in g.view(2)["history"]
-    assert "seat 1 discards 6-1 face down" in g.view(1)["history"]
-    assert "6-1" not in " ".join(g.view(2)["history"])
+    assert g.view(2)["events"][-1] == {"kind": "discard", "seat": 1}
+    assert g.view(1)["events"][-1] == {"kind": "discard", "seat": 1, "tile": "6-1"}
+    assert {"kind": "dummy", "seat": 1, "count": 6} in g.view(2)["events"]
+    assert not any(e["kind"] == "dummy_tiles" for e in g.view(2)["events"])
+    assert {"kind": "dummy_tiles", "seat": 1, "tiles": ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1"]} in g.view(1)["events"]
     g.apply("dummy")
     assert g.view(2)["hand"] == ["6-0", "4-4", "4-3", "4-2", "4-1", "4-0"]
     g.apply("discard 4-0")
@@ -185,7 +187,7 @@ def test_dealer_takes_the_turn_up_and_discards_any_tile() -> None:
     g.apply("discard 1-1")
     v = g.view(1)
     assert v["turn_up_taken"] and v["hand_sizes"][0] == 5 and v["phase"] == "play" and g.current_player == 1
-    assert "seat 0 takes the turn-up 5-0" in v["history"]
+    assert {"kind": "take", "seat": 0, "tile": "5-0"} in v["events"]
 
 
 def test_everyone_else_folds_dealer_takes_five_without_play() -> None:
@@ -194,7 +196,11 @@ def test_everyone_else_folds_dealer_takes_five_without_play() -> None:
     play(g, "fold", "fold", "fold")
     assert g.scores == [10, 15, 15, 15]
     assert g.view(None)["last_result"]["changes"] == [-5, 0, 0, 0]
-    assert any("takes all five tricks without play" in line for line in g.view(None)["history"])
+    events = g.view(None)["events"]
+    assert {"kind": "walkover", "seat": 0} in events
+    end = next(e for e in events if e["kind"] == "hand_end")
+    assert end["walkover"] == 0 and end["tricks"] == [5, 0, 0, 0] and end["points"] == [-5, 0, 0, 0]
+    assert end["played"] == [] and end["calls"] == [None, "fold", "fold", "fold"]
 
 
 def test_only_one_left_in_takes_five_without_play() -> None:

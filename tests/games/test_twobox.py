@@ -164,7 +164,7 @@ def test_redeal_when_nobody_holds_a_double() -> None:
     deck = no_doubles + [t for t in FULL if Tile.parse(t).is_double]
     g = boneyard.new_game("twobox", players=4, seed=3, deck=deck)
     v = g.view(None)
-    assert "nobody holds a double: the tiles are reshuffled and dealt again" in v["history"]
+    assert {"kind": "redeal"} in v["events"]
     assert v["hand_number"] == 1 and Tile.parse(v["spinner"]).is_double
     assert sum(v["hand_sizes"]) == 27 and v["boneyard"] == 28
 
@@ -177,8 +177,8 @@ def test_deal_from_a_given_deck_and_draws_from_the_front() -> None:
     assert "5-4" in g.view(1)["hand"] and g.view(None)["drawn"] == [0, 1, 0, 0]
     g.apply("draw")
     assert "3-3" in g.view(1)["hand"] and g.view(None)["boneyard"] == 26
-    assert g.view(0)["history"][-1] == "seat 1 draws a tile"
-    assert g.view(1)["history"][-1] == "seat 1 draws 3-3"
+    assert g.view(0)["events"][-1] == {"kind": "draw", "seat": 1}
+    assert g.view(1)["events"][-1] == {"kind": "draw", "seat": 1, "tile": "3-3"}
 
 
 def test_tips_only_after_both_sides_and_doubles_go_crosswise() -> None:
@@ -195,7 +195,7 @@ def test_tips_only_after_both_sides_and_doubles_go_crosswise() -> None:
     assert v["count"] == 13 and v["open_ends"] == [3, 2, 6, 5] and g.scores == [0, 15, 5, 10]
     assert [e["tile"] for e in v["arms"][0]["tiles"]] == ["6-3", "3-3"]
     g.apply("draw")
-    with pytest.raises(IllegalAction, match="does not hold 2-2"):
+    with pytest.raises(IllegalAction, match="you do not hold 2-2"):
         g.apply("play 2-2 to 2")
 
 
@@ -214,7 +214,7 @@ def test_count_spinner_counts_while_at_most_one_side_and_only_multiples_of_5() -
 def test_stack_rules_and_their_messages() -> None:
     g = game(["6-6 6-6 6-3", "6-3", "6-2"])
     g.apply("play 6-3 to 1")  # 15 for seat 1
-    with pytest.raises(IllegalAction, match="does not hold 6-3"):
+    with pytest.raises(IllegalAction, match="you do not hold 6-3"):
         g.apply("stack 6-3 on 1")
     g.apply("play 6-2 to 2")  # seat 2: 3 + 2 = 5
     assert "stack 6-3 on 1" in legal(g) and "stack 6-6 on 0" in legal(g)
@@ -446,7 +446,7 @@ def test_rules_options_and_info() -> None:
         ("play 6-3 to x", "the arm must be a number"),
         ("play 6-3 to 5", "played to arm 1 or 2"),
         ("play 6-3 to 0", "played to arm 1 or 2"),
-        ("play 1-0 to 1", "does not hold 1-0"),
+        ("play 1-0 to 1", "you do not hold 1-0"),
         ("Draw", "expected draw, pass"),
     ],
 )
@@ -472,8 +472,9 @@ def test_views_hide_hands_and_boneyard() -> None:
     assert spectator["hand"] is None and v0["hand"][0] == "6-6"
     text = json.dumps(spectator)
     assert "6-3" not in text  # seat 1's tile is hidden until played
-    assert all("holds" not in line for line in spectator["history"])
-    assert v0["history"][1].startswith("seat 0 holds")
+    assert all(e["kind"] != "dealt" for e in spectator["events"])
+    dealt = [e for e in v0["events"] if e["kind"] == "dealt"]
+    assert len(dealt) == 1 and dealt[0]["seat"] == 0 and dealt[0]["tiles"][:3] == ["6-6", "6-6", "6-5"]
 
 
 def test_sample_respects_passes_and_the_opening() -> None:

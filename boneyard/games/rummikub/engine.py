@@ -377,7 +377,7 @@ class Rummikub(Game):
             if sum(Counter(_norm(g) for g in self.table).values()) + 1 != len(action.groups) or len(kept) != 1:
                 return (
                     "you have not opened: the opening is one new group of exactly three of "
-                    "his own tiles, and the table's groups stay as they are"
+                    "your own tiles, and the table's groups stay as they are"
                 )
             if count != 3:
                 return f"you have not opened: the opening group is exactly three tiles, not {count}"
