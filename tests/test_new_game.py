@@ -27,6 +27,8 @@ from boneyard.cli.main import app as cli
 from boneyard.games import game_class, register, unregister
 from boneyard.server import create_app
 from boneyard.server.ratelimit import LimitSettings
+from boneyard.words import register as register_words
+from boneyard.words import unregister as unregister_words
 
 HERE = Path(__file__).parent / "tinygame"
 
@@ -44,9 +46,11 @@ def _load_tiny() -> Any:
 
 @pytest.fixture(scope="module", autouse=True)
 def tiny() -> Iterator[Any]:
-    """Tiny Block registered for this module's tests only."""
+    """Tiny Block registered for this module's tests only (its engine and its words)."""
     cls = register(_load_tiny())
+    register_words(cls.id, importlib.import_module("tinygame.words").WORDS)
     yield cls
+    unregister_words(cls.id)
     unregister(cls.id)
     assert "tinyblock" not in boneyard.games()
 

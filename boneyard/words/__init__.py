@@ -24,6 +24,9 @@ from ..plugins import PerGame
 
 # The number words a sentence uses for small counts.
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# A number of pips as a word ("a four"), and its suit ("fours"): blank to six.
+_PIPS = ("blank", "one", "two", "three", "four", "five", "six")
+_SUITS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes")
 # Third-person verbs whose second-person form is not the verb less its final -s.
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
 _ES_ENDINGS = ("sses", "shes", "ches", "xes", "zes", "oes")
@@ -36,6 +39,9 @@ class Words:
     (spoken of as "you"), ``None`` for a spectator or a replay told to everyone. The
     generic methods here serve every game; a game's subclass adds ``on_<kind>`` methods.
     """
+
+    #: Whether several winners won together (partners) rather than tied: how ``game_over`` says them.
+    partners = False
 
     def __init__(self, names: Sequence[str], me: int | None = None) -> None:
         self.names = list(names)
@@ -68,14 +74,28 @@ class Words:
     # ----- the events every game has ---------------------------------------------------
 
     def on_game_over(self, e: Mapping[str, Any]) -> str:
-        """The game's end: who won, and the hand limit when that is what ended it."""
+        """The game's end: who won, and the hand limit when that is what ended it.
+
+        Several winners are partners in a game whose class sets :attr:`partners`
+        ("Ann and Cy win"), and tied players everywhere else ("Ann and Bob share the win").
+        """
         winners = list(e.get("winners") or [])
         limit = e.get("hand_limit")
-        why = f"The hand limit ({self.count(limit, 'hand')}) is reached. " if limit else ""
+        why = f"The hand limit of {self.count(limit, 'hand')} is reached. " if limit else ""
         if not winners:
             return self.sentence(f"{why}The game is over")
-        verb = "win" if len(winners) > 1 or winners[0] == self.me else "wins"
-        return self.sentence(f"{why}Game over: {self.names_of(winners)} {verb}")
+        who = self.names_of(winners, start=False)
+        if len(winners) == 1:
+            return self.sentence(f"{why}Game over: {self.does(winners[0], 'wins', start=False)}")
+        if self.partners:
+            return self.sentence(f"{why}Game over: {who} win")
+        if len(winners) == len(self.names):
+            return self.sentence(f"{why}Game over: everyone ties and shares the win")
+        return self.sentence(f"{why}Game over: {who} share the win")
+
+    def hand_dealt(self, e: Mapping[str, Any]) -> str:
+        """The tiles dealt to a seat ("You are dealt 6-6, 6-4 and 5-1."), for every game's ``on_dealt``."""
+        return self.sentence(f"{self.does(e['seat'], 'is dealt')} {self.tiles(e['tiles'])}")
 
     # ----- helpers for the sentences -----------------------------------------------------
 
@@ -100,9 +120,12 @@ class Words:
             return "".join(named) or "nobody"
         return f"{', '.join(named[:-1])} and {named[-1]}"
 
-    def does(self, seat: int, verb: str) -> str:
-        """The verb as said of the seat: "Ann discards", "You discard" (``verb`` in the third person)."""
-        return f"{self.name(seat)} {self.verb(seat, verb)}"
+    def does(self, seat: int, verb: str, start: bool = True) -> str:
+        """The verb as said of the seat: "Ann discards", "You discard" ("you discard" when not ``start``).
+
+        ``verb`` is given in the third person; :meth:`verb` makes it agree with "you".
+        """
+        return f"{self.name(seat, start=start)} {self.verb(seat, verb)}"
 
     def verb(self, seat: int, verb: str) -> str:
         """A third-person verb made to agree with the seat ("discards" -> "discard" for you)."""
@@ -121,12 +144,44 @@ class Words:
             base = first
         return f"{base} {rest}" if rest else base
 
+    def listing(self, items: Sequence[tuple[int, str]]) -> str:
+        """Seats each with a figure, as a score line says them: "Cy +18, you −6, Bob −6"."""
+        return ", ".join(f"{self.name(seat, start=False)} {text}" for seat, text in items)
+
     @staticmethod
-    def count(n: Any, noun: str, plural: str | None = None) -> str:
-        """A count with its noun: "one tile", "2 tiles" (small numbers in words)."""
+    def points(n: Any, noun: str = "point", plural: str | None = None) -> str:
+        """An amount in figures with its noun: "6 points", "1 point" (scores read best as figures)."""
         k = int(n)
-        word = _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
-        return f"{word} {noun if k == 1 else plural or noun + 's'}"
+        return f"{k} {noun if abs(k) == 1 else plural or noun + 's'}"
+
+    @staticmethod
+    def number(n: Any) -> str:
+        """A number of pips as a word: "blank", "four", "six"."""
+        k = int(n)
+        return _PIPS[k] if 0 <= k < len(_PIPS) else str(k)
+
+    @staticmethod
+    def suit(n: Any) -> str:
+        """A number's suit, as players say it: "blanks", "fours", "sixes"."""
+        k = int(n)
+        return _SUITS[k] if 0 <= k < len(_SUITS) else f"{k}s"
+
+    @staticmethod
+    def group(tiles: Sequence[str]) -> str:
+        """Tiles laid together as one set, the way they lie: "6-4 6-4 6-4"."""
+        return " ".join(tiles)
+
+    @staticmethod
+    def cardinal(n: Any) -> str:
+        """A count alone, as :meth:`count` says it: "no", "three", "12" (small numbers in words)."""
+        k = int(n)
+        return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
+
+    @classmethod
+    def count(cls, n: Any, noun: str, plural: str | None = None) -> str:
+        """A count with its noun: "one tile", "12 tiles" (small numbers in words)."""
+        k = int(n)
+        return f"{cls.cardinal(k)} {noun if k == 1 else plural or noun + 's'}"
 
     @staticmethod
     def tiles(tiles: Sequence[str]) -> str:
