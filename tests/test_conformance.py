@@ -93,7 +93,7 @@ def check_views(g: Any) -> None:
     for seat in [*range(g.players), None]:
         view = g.view(seat)
         assert json.loads(json.dumps(view)) == view
-        for key in ("game", "players", "rules", "seat", "events", "events_from", "partners", "hand", "scores", "current_player"):
+        for key in ("game", "players", "rules", "seat", "events", "events_from", "partners", "hand", "scores"):
             assert key in view, f"view lacks {key}"
         assert view["seat"] == seat
         if seat is None:
