@@ -3,8 +3,7 @@
 The vocabulary is the rules page's (``docs/rules/montana.md``): the woodpile, pulling,
 claiming a discard for a set, declaring ready, chips. A claim window is told twice: each
 seat's own answer privately as it is given, then every answer and who takes the tile,
-with the reason a claim beat another (quad before triple before pair before run; ties to
-the first in turn after the discarder).
+with the reason a claim beat another (quad before triple before pair before run).
 """
 
 from __future__ import annotations
@@ -15,9 +14,9 @@ from typing import Any
 from . import Words
 
 # What a claim is for, after "claims the 6-4".
-_FOR = {"triple": "for a triple", "quad": "for a quad", "run": "for a run", "pair": "for a pair", "out": "to go out"}
+_FOR = {"triple": "for a triple", "quad": "for a quad", "run": "for a run", "out": "to go out"}
 # A claim as a noun: "your run loses to Bob's triple".
-_NOUN = {"triple": "triple", "quad": "quad", "run": "run", "pair": "pair", "out": "claim to go out"}
+_NOUN = {"triple": "triple", "quad": "quad", "run": "run", "out": "claim to go out"}
 # How claims rank against each other (an out claim ranks as the set it completes, which the answers do not say).
 _RANK = {"quad": 4, "triple": 3, "pair": 2, "run": 1}
 
@@ -114,7 +113,7 @@ class MontanaWords(Words):
         else:
             beaten = max(losers, key=lambda a: _RANK.get(a["claim"], 0))
             outcome = f"{self.does(winner, 'takes', start=False)} it"
-        why = self._why(won, beaten, e["discarder"])
+        why = self._why(won, beaten)
         return self.sentence(f"{said}: {outcome}{f' ({why})' if why else ''}")
 
     def _claims(self, claims: Sequence[Mapping[str, Any]], offered: str) -> str:
@@ -128,17 +127,16 @@ class MontanaWords(Words):
             return parts[0]
         return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
-    def _why(self, won: Mapping[str, Any], beaten: Mapping[str, Any], discarder: int) -> str:
-        """Why one claim beat another: the higher set, or the same set claimed first in turn.
+    @staticmethod
+    def _why(won: Mapping[str, Any], beaten: Mapping[str, Any]) -> str:
+        """Why one claim beat another: the higher set ("a triple comes before a run").
 
-        A claim to go out ranks as the set it completes, which the answers do not show, so
-        no reason is given when one is involved.
+        Two claims of the same set are impossible (four copies of a tile; a run only from
+        the player just before) except to go out, and a claim to go out ranks as the set it
+        completes, which the answers do not show: no reason is given when one is involved.
         """
-        if "out" in (won["claim"], beaten["claim"]):
+        if "out" in (won["claim"], beaten["claim"]) or won["claim"] == beaten["claim"]:
             return ""
-        if won["claim"] == beaten["claim"]:
-            seat = won["seat"]
-            return f"{self.does(seat, 'comes', start=False)} first after {self.name(discarder, start=False)}"
         return f"a {_NOUN[won['claim']]} comes before a {_NOUN[beaten['claim']]}"
 
     def on_claimed(self, e: Mapping[str, Any]) -> str:
