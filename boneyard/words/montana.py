@@ -69,7 +69,7 @@ class MontanaWords(Words):
 
     def on_add(self, e: Mapping[str, Any]) -> str:
         """The pulled fourth tile added to an exposed triple."""
-        return self.sentence(f"{self.does(e['seat'], 'adds')} the fourth {e['tile']} to an exposed triple: a quad")
+        return self.sentence(f"{self.does(e['seat'], 'adds')} the fourth {e['tile']} to the exposed triple: a quad")
 
     def on_replacement(self, e: Mapping[str, Any]) -> str:
         """The replacement pull after a quad: the tile for its seat only."""
