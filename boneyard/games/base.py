@@ -456,7 +456,9 @@ class Game(ABC):
 
         The log is append-only within a hand: an event, once logged, is never changed or
         removed (views share it). Its kind and fields are declared in the game's
-        ``events.py``; what a seat may not see goes in ``event`` only.
+        ``events.py``; what a seat may not see goes in ``event`` only. A hot path may
+        append a prebuilt ``(to, event, public)`` entry to ``self._events`` itself (the
+        entries of plays, say, made once per seat and tile and shared by every game).
         """
         self._events.append((to, event, public))
 
@@ -480,11 +482,17 @@ class Game(ABC):
         at = min(self._end_at, self._action_at)
         if at <= 0:
             return
+        # Every seat saw the events for everyone and those with a public side; each seat, also
+        # its own secrets that others did not see at all.
+        seen_by_all = 0
         cut = self._cut
         for to, _, public in self._events[:at]:
-            for i in range(len(cut)):
-                if to is None or to == i or public is not None:
-                    cut[i] += 1
+            if to is None or public is not None:
+                seen_by_all += 1
+            else:
+                cut[to] += 1
+        for i in range(len(cut)):
+            cut[i] += seen_by_all
         del self._events[:at]
         self._end_at -= at
         self._action_at -= at

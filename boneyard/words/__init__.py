@@ -36,16 +36,18 @@ class Words:
     """The English of one game's events, for one table: its players' names and the reader's seat.
 
     ``names`` gives each seat's name as the reader knows it; ``me`` is the reader's seat
-    (spoken of as "you"), ``None`` for a spectator or a replay told to everyone. The
-    generic methods here serve every game; a game's subclass adds ``on_<kind>`` methods.
+    (spoken of as "you"), ``None`` for a spectator or a replay told to everyone; ``sides``
+    the game's declared sides (``Game.sides``: who wins and loses together; every seat
+    alone when not given; :func:`words` passes the game's own). The generic methods here
+    serve every game; a game's subclass adds ``on_<kind>`` methods.
     """
 
-    #: Whether several winners won together (partners) rather than tied: how ``game_over`` says them.
-    partners = False
-
-    def __init__(self, names: Sequence[str], me: int | None = None) -> None:
+    def __init__(
+        self, names: Sequence[str], me: int | None = None, sides: Sequence[Sequence[int]] | None = None
+    ) -> None:
         self.names = list(names)
         self.me = me
+        self.sides = [list(s) for s in sides] if sides is not None else [[s] for s in range(len(self.names))]
 
     # ----- telling ---------------------------------------------------------------------
 
@@ -76,8 +78,8 @@ class Words:
     def on_game_over(self, e: Mapping[str, Any]) -> str:
         """The game's end: who won, and the hand limit when that is what ended it.
 
-        Several winners are partners in a game whose class sets :attr:`partners`
-        ("Ann and Cy win"), and tied players everywhere else ("Ann and Bob share the win").
+        Several winners who make one side won together ("Ann and Cy win"); other
+        winners tied ("Ann and Bob share the win").
         """
         winners = list(e.get("winners") or [])
         limit = e.get("hand_limit")
@@ -87,7 +89,7 @@ class Words:
         who = self.names_of(winners, start=False)
         if len(winners) == 1:
             return self.sentence(f"{why}Game over: {self.does(winners[0], 'wins', start=False)}")
-        if self.partners:
+        if sorted(winners) in [sorted(side) for side in self.sides]:
             return self.sentence(f"{why}Game over: {who} win")
         if len(winners) == len(self.names):
             return self.sentence(f"{why}Game over: everyone ties and shares the win")
@@ -98,6 +100,14 @@ class Words:
         return self.sentence(f"{self.does(e['seat'], 'is dealt')} {self.tiles(e['tiles'])}")
 
     # ----- helpers for the sentences -----------------------------------------------------
+
+    def side_index(self, seat: int) -> int:
+        """The index of the seat's side in :attr:`sides` (what per-side fields of events are ordered by)."""
+        return next(i for i, side in enumerate(self.sides) if seat in side)
+
+    def side_name(self, index: int) -> str:
+        """A side named by its players, in seat order: "Ann and Cy", "Bob and you"."""
+        return self.names_of(self.sides[index], start=False)
 
     def name(self, seat: int, start: bool = True) -> str:
         """A seat's name; "You" (or "you" when not ``start``) for the reader."""
@@ -233,7 +243,9 @@ def words_class(game_id: str) -> type[Words]:
 
 def words(game_id: str, names: Sequence[str], me: int | None = None) -> Words:
     """A game's teller for a table whose seats are called ``names``, read by seat ``me``."""
-    return words_class(game_id)(names, me)
+    from ..games import game_class
+
+    return words_class(game_id)(names, me, game_class(game_id).sides(len(names)))
 
 
 def tell(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:

@@ -2,9 +2,9 @@
 
 The vocabulary is the rules page's (``docs/rules/eighty.md``): the shuffler, bids from 50
 to 80 or Nel-O, trumps named by the bidder, count tiles in the tricks, a bid made or set.
-Eighty is played by two sides of partners sitting opposite (seats 0 and 2 against 1 and
-3), and a side is named by both its partners: "Ann and Cy". With the marks rule a hand
-wins its side one mark, and the hand's end says the marks.
+Eighty is played by two sides of partners sitting opposite (the game's declared
+``sides``), and a side is named by both its partners: "Ann and Cy". With the marks rule a
+hand wins its side one mark, and the hand's end says the marks.
 """
 
 from __future__ import annotations
@@ -18,16 +18,14 @@ from . import Words
 class EightyWords(Words):
     """Eighty's sentences: one ``on_<kind>`` per event kind of ``boneyard/games/eighty/events.py``."""
 
-    partners = True
-
     def side(self, seat: int) -> str:
         """The side a seat plays for, named by both partners in seat order: "Ann and Cy", "Bob and you"."""
-        first = seat % 2
-        return self.names_of([first, first + 2], start=False)
+        return self.side_name(self.side_index(seat))
 
     def their(self, seat: int) -> str:
         """The possessive of a seat's side: "your" when the reader is on it, else "their"."""
-        return "your" if self.me is not None and self.me % 2 == seat % 2 else "their"
+        mine = self.me is not None and self.side_index(self.me) == self.side_index(seat)
+        return "your" if mine else "their"
 
     @staticmethod
     def bid(bid: Any) -> str:
@@ -101,11 +99,11 @@ class EightyWords(Words):
     def on_hand_end(self, e: Mapping[str, Any]) -> str:
         """The hand's end: the bid made or set, what each side scores, then the scores or marks."""
         bidder = e["bidder"]
-        side, other = bidder % 2, 1 - bidder % 2
-        us, them = self.side(bidder), self.side(other)
+        side = self.side_index(bidder)
+        other = 1 - side
+        us, them = self.side_name(side), self.side_name(other)
         bid = e["bid"]
-        # With marks each seat's points are its side's mark this hand (one or none); with points they are the gains.
-        marks = [e["points"][0], e["points"][1]] != list(e["gains"])
+        marks = e["scoring"] == "marks"
         if bid == "nel-o":
             who = self.name(bidder, start=False)
             if e["made"]:
@@ -123,8 +121,8 @@ class EightyWords(Words):
         if marks:
             winner = side if e["made"] else other
             tally = f"{us} {e['marks'][side]}, {them} {e['marks'][other]}"
-            return f"{first} {self.sentence(f'{self.side(winner)} win the hand and a mark; marks: {tally}')}"
-        tally = f"{us} {e['totals'][bidder]}, {them} {e['totals'][other]}"
+            return f"{first} {self.sentence(f'{self.side_name(winner)} win the hand and a mark; marks: {tally}')}"
+        tally = f"{us} {e['totals'][self.sides[side][0]]}, {them} {e['totals'][self.sides[other][0]]}"
         return f"{first} {self.sentence(f'Scores: {tally}')}"
 
 WORDS = EightyWords

@@ -17,8 +17,13 @@ from . import Words
 _FOR = {"triple": "for a triple", "quad": "for a quad", "run": "for a run", "out": "to go out"}
 # A claim as a noun: "your run loses to Bob's triple".
 _NOUN = {"triple": "triple", "quad": "quad", "run": "run", "out": "claim to go out"}
-# How claims rank against each other (an out claim ranks as the set it completes, which the answers do not say).
+# How claims rank against each other (an out claim ranks as the set it completes).
 _RANK = {"quad": 4, "triple": 3, "pair": 2, "run": 1}
+
+
+def _ranks_as(answer: Mapping[str, Any]) -> str | None:
+    """The set a claim ranks as: its own, or for a claim to go out the set the discard completes."""
+    return answer.get("completes") if answer["claim"] == "out" else answer["claim"]
 
 
 class MontanaWords(Words):
@@ -83,10 +88,10 @@ class MontanaWords(Words):
         seat = e["seat"]
         claim = e.get("claim")
         if claim is None:
-            return self.sentence(f"{self.does(seat, 'has')} answered")
+            return self.sentence(f"{self.does(seat, 'has')} answered about the {e['tile']}")
         if claim == "pass":
-            return self.sentence(f"{self.does(seat, 'passes')} on the discard")
-        said = f"{self.does(seat, 'claims')} the discard {_FOR[claim]}"
+            return self.sentence(f"{self.does(seat, 'passes')} on the {e['tile']}")
+        said = f"{self.does(seat, 'claims')} the {e['tile']} {_FOR[claim]}"
         if claim == "run" and e.get("tiles"):
             said += f" with {self.tiles(e['tiles'])}"
         return self.sentence(said)
@@ -111,7 +116,7 @@ class MontanaWords(Words):
             beaten = mine
             outcome = f"your {_NOUN[mine['claim']]} loses to {self.whose(winner)} {_NOUN[won['claim']]}"
         else:
-            beaten = max(losers, key=lambda a: _RANK.get(a["claim"], 0))
+            beaten = max(losers, key=lambda a: _RANK.get(_ranks_as(a) or "", 0))
             outcome = f"{self.does(winner, 'takes', start=False)} it"
         why = self._why(won, beaten)
         return self.sentence(f"{said}: {outcome}{f' ({why})' if why else ''}")
@@ -131,13 +136,16 @@ class MontanaWords(Words):
     def _why(won: Mapping[str, Any], beaten: Mapping[str, Any]) -> str:
         """Why one claim beat another: the higher set ("a triple comes before a run").
 
-        Two claims of the same set are impossible (four copies of a tile; a run only from
-        the player just before) except to go out, and a claim to go out ranks as the set it
-        completes, which the answers do not show: no reason is given when one is involved.
+        A claim to go out ranks as the set the discard completes in that hand (the
+        answers' ``completes``); between claims of the same rank the first in turn after
+        the discarder wins.
         """
-        if "out" in (won["claim"], beaten["claim"]) or won["claim"] == beaten["claim"]:
+        a, b = _ranks_as(won), _ranks_as(beaten)
+        if a is None or b is None:
             return ""
-        return f"a {_NOUN[won['claim']]} comes before a {_NOUN[beaten['claim']]}"
+        if _RANK.get(a) == _RANK.get(b):
+            return "they rank alike, and the first in turn after the discarder wins"
+        return f"a {a} comes before a {b}"
 
     def on_claimed(self, e: Mapping[str, Any]) -> str:
         """The discard taken, and the set it is laid in."""

@@ -286,9 +286,10 @@ def test_claim_priority_triple_beats_a_nearer_run() -> None:
     # seat 2 sees that seat 1 answered, not what
     v2 = g.view(2)
     assert v2["claim"]["answered"] == [1] and v2["my_answer"] is None
-    assert v2["events"][-1] == {"kind": "answer", "seat": 1}
+    assert v2["events"][-1] == {"kind": "answer", "seat": 1, "tile": "6-3"}
     assert g.view(1)["my_answer"] == "claim run 6-1 6-2"
-    assert g.view(1)["events"][-1] == {"kind": "answer", "seat": 1, "claim": "run", "tiles": ["6-1", "6-2"]}
+    own = {"kind": "answer", "seat": 1, "tile": "6-3", "claim": "run", "tiles": ["6-1", "6-2"]}
+    assert g.view(1)["events"][-1] == own
     play(g, "claim triple")
     assert g.current_player == 2 and g.exposed[2][0].kind == "triple" and g.exposed[1] == []
     answers = {

@@ -22,7 +22,7 @@ def _hand_end(**fields: Any) -> dict[str, Any]:
     event = {
         "kind": "hand_end", "hand": 1, "bidder": 0, "bid": 55, "trump": 4, "made": True, "tricks": [7, 3],
         "taken": [62, 18], "gains": [62, 18], "marks": [1, 0], "played": [], "points": [62, 18, 62, 18],
-        "totals": [62, 18, 62, 18],
+        "totals": [62, 18, 62, 18], "scoring": "points",
     }
     event.update(fields)
     return event
@@ -80,7 +80,7 @@ def test_a_bid_set() -> None:
 
 
 def test_with_marks_the_hand_end_says_the_marks() -> None:
-    marks = _hand_end(points=[1, 0, 1, 0], totals=[1, 0, 1, 0])
+    marks = _hand_end(points=[1, 0, 1, 0], totals=[1, 0, 1, 0], scoring="marks")
     assert tell(marks) == (
         "Hand 1 is over: Ann and Cy made their bid of 55 with 62 points in seven tricks; Bob and you score 18. "
         "Ann and Cy win the hand and a mark; marks: Ann and Cy 1, Bob and you 0."

@@ -17,13 +17,14 @@ def tell(event: dict[str, Any], me: int | None = 0, players: int = 4) -> str:
 
 
 def test_an_answer_is_told_to_its_seat_and_only_announced_to_the_others() -> None:
-    assert tell({"kind": "answer", "seat": 0, "claim": "triple"}) == "You claim the discard for a triple."
-    assert tell({"kind": "answer", "seat": 0, "claim": "pass"}) == "You pass on the discard."
-    assert tell({"kind": "answer", "seat": 0, "claim": "out"}) == "You claim the discard to go out."
-    run = {"kind": "answer", "seat": 0, "claim": "run", "tiles": ["6-3", "6-2"]}
-    assert tell(run) == "You claim the discard for a run with 6-3 and 6-2."
-    assert tell({"kind": "answer", "seat": 1}) == "Bob has answered."
-    assert tell({"kind": "answer", "seat": 0}, me=1) == "Ann has answered."
+    asked = {"kind": "answer", "seat": 0, "tile": "6-4"}
+    assert tell({**asked, "claim": "triple"}) == "You claim the 6-4 for a triple."
+    assert tell({**asked, "claim": "pass"}) == "You pass on the 6-4."
+    assert tell({**asked, "claim": "out"}) == "You claim the 6-4 to go out."
+    run = {**asked, "claim": "run", "tiles": ["6-3", "6-2"]}
+    assert tell(run) == "You claim the 6-4 for a run with 6-3 and 6-2."
+    assert tell({**asked, "seat": 1}) == "Bob has answered about the 6-4."
+    assert tell(asked, me=1) == "Ann has answered about the 6-4."
 
 
 def _answers(discarder: int, answers: list[dict[str, Any]], winner: int | None, tile: str = "6-4") -> dict[str, Any]:
@@ -56,10 +57,19 @@ def test_the_reader_hears_that_his_claim_lost() -> None:
         "You claim Dee's 6-4 for a run and Bob claims it for a triple: your run loses to Bob's triple "
         "(a triple comes before a run)."
     )
-    quad = _answers(2, [{"seat": 3, "claim": "quad"}, {"seat": 0, "claim": "out"}], 3, tile="3-3")
+    quad = _answers(2, [{"seat": 3, "claim": "quad"}, {"seat": 0, "claim": "out", "completes": "pair"}], 3, tile="3-3")
     assert tell(quad) == (
-        "Dee claims Cy's 3-3 for a quad and you claim it to go out: your claim to go out loses to Dee's quad."
+        "Dee claims Cy's 3-3 for a quad and you claim it to go out: your claim to go out loses to Dee's quad "
+        "(a quad comes before a pair)."
     )
+    out = _answers(2, [{"seat": 3, "claim": "run", "tiles": ["4-2", "4-4"]}, {"seat": 0, "claim": "out",
+                                                                              "completes": "triple"}], 0, tile="4-3")
+    assert tell(out, me=3) == (
+        "You claim Cy's 4-3 for a run and Ann claims it to go out: your run loses to Ann's claim to go out "
+        "(a triple comes before a run)."
+    )
+    tie = _answers(2, [{"seat": 3, "claim": "out", "completes": "triple"}, {"seat": 0, "claim": "triple"}], 3, "5-5")
+    assert tell(tie).endswith("(they rank alike, and the first in turn after the discarder wins).")
 
 
 def test_passes_and_a_lone_claim() -> None:

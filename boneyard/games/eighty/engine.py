@@ -83,13 +83,16 @@ TRUMP_LIST: Final = list(TRUMPS.values())
 PLAYS: Final[list[EightyAction]] = [PASS] * 64
 for _t in double_six():
     PLAYS[_t.key] = EightyAction("play", None, _t)
-# The events of plays by seat and Tile.key, made once and shared (nobody changes a logged event).
-PLAY_EVENTS: Final[list[list[Any]]] = [[None] * 64 for _ in range(SEATS)]
+# The log entries of plays by seat and Tile.key, made once and shared (nobody changes a logged event).
+PLAY_ENTRIES: Final[list[list[Any]]] = [[None] * 64 for _ in range(SEATS)]
+# A trick's tiles, as its events list them: {"seat", "tile"} by seat and Tile.key, shared likewise.
+TRICK_PLAYS: Final[list[list[Any]]] = [[None] * 64 for _ in range(SEATS)]
 TILE_TEXT: Final = [""] * 64  # Tile.key -> "6-4"
 for _t in double_six():
     TILE_TEXT[_t.key] = str(_t)
     for _seat in range(SEATS):
-        PLAY_EVENTS[_seat][_t.key] = {"kind": "play", "seat": _seat, "tile": _t.text}
+        PLAY_ENTRIES[_seat][_t.key] = (None, {"kind": "play", "seat": _seat, "tile": _t.text}, None)
+        TRICK_PLAYS[_seat][_t.key] = {"seat": _seat, "tile": _t.text}
 _BY_KEY: Final = attrgetter("key")
 _FORMS = "'pass', 'bid 55' (50 to 80), 'bid nel-o', 'trump 5' (1 to 6) or 'play 6-4'"
 # Tile.key -> count points of that tile.
@@ -410,7 +413,7 @@ class Eighty(Game):
         if not trick:
             self.led = self._tables.lead_suit[key]  # type: ignore[union-attr]
         trick.append((seat, tile))
-        self._emit(PLAY_EVENTS[seat][key])
+        self._events.append(PLAY_ENTRIES[seat][key])
         if len(trick) < self._trick_size:
             self.current_player = self._after[seat]
             return
@@ -429,7 +432,7 @@ class Eighty(Game):
         self.led = None
         event: E.Trick = {
             "kind": "trick", "seat": winner, "number": len(tricks), "points": points,
-            "plays": [{"seat": s, "tile": TILE_TEXT[t.key]} for s, t in trick],
+            "plays": [TRICK_PLAYS[s][t.key] for s, t in trick],
         }
         self._emit(event)
         if (self.nello and winner == self.bidder) or len(tricks) == TRICKS:
@@ -488,11 +491,12 @@ class Eighty(Game):
             "taken": list(self.taken),
             "gains": list(gains),
             "marks": list(self.marks),
+            "scoring": "marks" if self.rules.marks else "points",
             "played": [
                 {
                     "winner": t.winner,
                     "points": t.points,
-                    "plays": [{"seat": s, "tile": TILE_TEXT[x.key]} for s, x in t.plays],
+                    "plays": [TRICK_PLAYS[s][x.key] for s, x in t.plays],
                 }
                 for t in self.tricks
             ],

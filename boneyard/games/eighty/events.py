@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11
 
-#: A bid: a number of points from 30 to 80, or Nel-O.
+#: A bid: a number of points from 50 to 80, or Nel-O.
 Bid = int | Literal["nel-o"]
 
 
@@ -22,7 +22,7 @@ class FirstDealer(TypedDict):
 
 
 class Deal(TypedDict):
-    """A hand is dealt: seven tiles each, two lie out face down."""
+    """A hand is dealt: ten tiles each, two lie out face down."""
 
     kind: Literal["deal"]
     hand: Annotated[int, "the hand's number, 1 for the first"]
@@ -34,7 +34,7 @@ class Dealt(TypedDict):
 
     kind: Literal["dealt"]
     seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its seven tiles"]
+    tiles: Annotated[list[str], "its ten tiles"]
 
 
 class Pass(TypedDict):
@@ -105,7 +105,7 @@ class Trick(TypedDict):
     kind: Literal["trick"]
     seat: Annotated[int, "the winner of the trick"]
     number: Annotated[int, "the trick's number in the hand"]
-    points: Annotated[int, "what it is worth: 1 for the trick and the count tiles in it"]
+    points: Annotated[int, "its worth: 2 for the trick and its count tiles (in Nel-O only who takes it counts)"]
     plays: Annotated[list[TrickPlay], "its tiles in the order played, the lead first"]
 
 
@@ -137,6 +137,7 @@ class HandEnd(TypedDict):
     taken: Annotated[list[int], "points taken in tricks per side"]
     gains: Annotated[list[int], "points scored this hand per side"]
     marks: Annotated[list[int], "hands won per side, after this one"]
+    scoring: Annotated[Literal["points", "marks"], "what the totals count: points, or marks (the marks rule)"]
     played: Annotated[list[PlayedTrick], "every trick of the hand, in order"]
     points: Annotated[list[int], "each seat's points this hand (its side's)"]
     totals: Annotated[list[int], "each seat's score after it (its side's)"]

@@ -91,14 +91,18 @@ _FULL: Final = tuple(double_six(4))
 _KEY: Final = attrgetter("key")
 _NAME: Final = [f"{k // 8}-{k % 8}" for k in range(56)]
 _KEYS: Final = sorted({t.key for t in _FULL})
-# Events made once and shared (nobody changes a logged event): per seat, by tile key.
-_PULL: Final[list[dict[str, Any]]] = [{"kind": "pull", "seat": s} for s in range(SEATS)]
-_PULL_SEEN: Final = [[{"kind": "pull", "seat": s, "tile": _NAME[k]} for k in range(56)] for s in range(SEATS)]
-_DISCARD_PLAIN: Final = [
-    [{"kind": "discard", "seat": s, "tile": _NAME[k], "ready": False} for k in range(56)] for s in range(SEATS)
+# Log entries made once and shared (nobody changes a logged event): per seat, by tile key.
+_PULL: Final[list[list[Any]]] = [
+    [(s, {"kind": "pull", "seat": s, "tile": _NAME[k]}, {"kind": "pull", "seat": s}) for k in range(56)]
+    for s in range(SEATS)
 ]
-_DISCARD_READY: Final = [
-    [{"kind": "discard", "seat": s, "tile": _NAME[k], "ready": True} for k in range(56)] for s in range(SEATS)
+_DISCARD_PLAIN: Final[list[list[Any]]] = [
+    [(None, {"kind": "discard", "seat": s, "tile": _NAME[k], "ready": False}, None) for k in range(56)]
+    for s in range(SEATS)
+]
+_DISCARD_READY: Final[list[list[Any]]] = [
+    [(None, {"kind": "discard", "seat": s, "tile": _NAME[k], "ready": True}, None) for k in range(56)]
+    for s in range(SEATS)
 ]
 _CLAIM_WORD: Final[dict[str, Any]] = {
     "pass": "pass", "claim triple": "triple", "claim quad": "quad", "claim run": "run", "claim out": "out",
@@ -281,7 +285,7 @@ class Montana(Game):
                 self._emit(empty)
                 self._drawn_hand()
                 return
-            self._emit(_PULL_SEEN[seat][tile.key], to=seat, public=_PULL[seat])
+            self._events.append(_PULL[seat][tile.key])
             if not self.ready[seat]:
                 self.phase = Phase.TURN
                 self.current_player = seat
@@ -482,9 +486,9 @@ class Montana(Game):
             if self.rules.mode == "dealer":
                 self.stakes[seat] = READY_STAKE
                 self.chips[seat] -= READY_STAKE
-            self._emit(_DISCARD_READY[seat][tile.key])
+            self._events.append(_DISCARD_READY[seat][tile.key])
         else:
-            self._emit(_DISCARD_PLAIN[seat][tile.key])
+            self._events.append(_DISCARD_PLAIN[seat][tile.key])
         if not self._open_claims(seat, tile):
             self._run_turns(self._next(seat))
 
@@ -518,23 +522,16 @@ class Montana(Game):
     def _answer(self, seat: int, action: MontanaAction) -> None:
         self.answers[seat] = action
         self.claim_queue.pop(0)
-        mine: E.Answer = {"kind": "answer", "seat": seat, "claim": _CLAIM_WORD[action.kind]}
+        tile = _NAME[self.claim_tile.key]  # type: ignore[union-attr]
+        mine: E.Answer = {"kind": "answer", "seat": seat, "tile": tile, "claim": _CLAIM_WORD[action.kind]}
         if action.kind == "claim run":
             mine["tiles"] = [_NAME[action.tile.key], _NAME[action.second.key]]  # type: ignore[union-attr]
-        public: E.Answer = {"kind": "answer", "seat": seat}
+        public: E.Answer = {"kind": "answer", "seat": seat, "tile": tile}
         self._emit(mine, to=seat, public=public)
         if self.claim_queue:
             self.current_player = self.claim_queue[0]
             return
         self._resolve_claims()
-
-    def _claim_rank(self, seat: int, action: MontanaAction) -> int:
-        kind = action.kind
-        if kind == "claim out":
-            split = self._out_split(seat, self.claim_tile)
-            assert split is not None
-            return an.CLAIM_PRIORITY[split.claim_kind or "run"]
-        return CLAIM_RANK.get(kind, 0)
 
     def _resolve_claims(self) -> None:
         tile = self.claim_tile
@@ -551,7 +548,14 @@ class Montana(Game):
             shown.append(answered)
             if a.kind == "pass":
                 continue
-            rank = self._claim_rank(s, a)
+            if a.kind == "claim out":
+                split = self._out_split(s, tile)
+                assert split is not None
+                completes = split.claim_kind or "run"
+                answered["completes"] = completes  # type: ignore[typeddict-item]
+                rank = an.CLAIM_PRIORITY[completes]
+            else:
+                rank = CLAIM_RANK.get(a.kind, 0)
             if rank > best_rank:
                 best_seat, best_rank = s, rank
         result: E.Answers = {

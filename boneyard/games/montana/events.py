@@ -98,6 +98,7 @@ class Answer(TypedDict):
 
     kind: Literal["answer"]
     seat: Annotated[int, "the player answering"]
+    tile: Annotated[str, "the discard he is asked about"]
     claim: NotRequired[Annotated[Claim, SEAT_ONLY, "his answer: pass, or the set he claims for"]]
     tiles: NotRequired[Annotated[list[str], SEAT_ONLY, "for a run, the two hand tiles it uses"]]
 
@@ -108,6 +109,9 @@ class Answered(TypedDict):
     seat: Annotated[int, "the player"]
     claim: Annotated[Claim, "his answer"]
     tiles: NotRequired[Annotated[list[str], "for a run, the two hand tiles it uses"]]
+    completes: NotRequired[
+        Annotated[Literal["pair", "run", "triple", "quad"], "for out, the set the discard completes (what it ranks as)"]
+    ]
 
 
 class Answers(TypedDict):

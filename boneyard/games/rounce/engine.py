@@ -68,6 +68,17 @@ _PLAY_AS: Final[dict[int, RounceAction]] = {
     t.key * 8 + s: RounceAction("play", t, s) for t in double_six() for s in (t.high, t.low)
 }
 _DISCARD: Final[dict[int, RounceAction]] = {t.key: RounceAction("discard", t) for t in double_six()}
+# Events made once and shared (nobody changes a logged event), by seat: the log entries of
+# plays by tile key times 8 plus the suit named (7: none), and a trick's tiles by tile key.
+_SEATS: Final = 4
+_PLAY_EVENT: Final[list[list[Any]]] = [[None] * 512 for _ in range(_SEATS)]
+_TRICK_PLAY: Final[list[list[Any]]] = [[None] * 64 for _ in range(_SEATS)]
+for _s in range(_SEATS):
+    for _t in double_six():
+        _TRICK_PLAY[_s][_t.key] = {"seat": _s, "tile": _t.text}
+        for _n in (7, _t.high, _t.low):
+            _event = {"kind": "play", "seat": _s, "tile": _t.text, "suit": None if _n == 7 else _n}
+            _PLAY_EVENT[_s][_t.key * 8 + _n] = (None, _event, None)
 _FORMS = "pass, fold, dummy, defend, take, 'discard 6-4', 'play 6-4' or 'play 6-4 as 4'"
 
 
@@ -394,8 +405,8 @@ class Rounce(Game):
         led = self.trick[0].suit if self.trick else None
         suit, rank = placement(tile, self.trump, led, action.suit)
         self.trick.append(Play(seat, tile, suit, rank))
-        played: E.Play = {"kind": "play", "seat": seat, "tile": tile.text, "suit": action.suit}
-        self._emit(played)
+        named = action.suit
+        self._events.append(_PLAY_EVENT[seat][tile.key * 8 + (7 if named is None else named)])
         playing = self.players - self.calls.count("fold")
         if len(self.trick) < playing:
             nxt = self._next(seat)
@@ -407,7 +418,10 @@ class Rounce(Game):
         self.won[winner] += 1
         self.tricks.append((self.leader, self.trick, winner))
         trick: E.Trick = {
-            "kind": "trick", "seat": winner, "number": len(self.tricks), "plays": [_trick_play(p) for p in self.trick],
+            "kind": "trick",
+            "seat": winner,
+            "number": len(self.tricks),
+            "plays": [_TRICK_PLAY[p.seat][p.tile.key] for p in self.trick],
         }
         self._emit(trick)
         self.trick = []
@@ -452,7 +466,10 @@ class Rounce(Game):
             "tricks": list(self.won),
             "rounced": rounced,
             "walkover": walkover,
-            "played": [{"winner": win, "plays": [_trick_play(p) for p in plays]} for _, plays, win in self.tricks],
+            "played": [
+                {"winner": win, "plays": [_TRICK_PLAY[p.seat][p.tile.key] for p in plays]}
+                for _, plays, win in self.tricks
+            ],
             "points": list(changes),
             "totals": list(self.points),
         }
@@ -707,10 +724,6 @@ def _allow(void: frozenset[int], trump: int, no_trump: bool) -> Any:
 
 def _tiles(n: int) -> str:
     return "1 tile" if n == 1 else f"{n} tiles"
-
-
-def _trick_play(p: Play) -> E.TrickPlay:
-    return {"seat": p.seat, "tile": p.tile.text}
 
 
 def _play_json(p: Play) -> dict[str, Any]:

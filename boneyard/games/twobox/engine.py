@@ -76,24 +76,26 @@ _STACKS: Final[dict[tuple[Tile, int], TwoboxAction]] = {
 # The hot path indexes these lists by ``tile.key * 5 + arm`` (hashing a Tile calls Python code).
 _PLAY_AT: Final[list[Any]] = [None] * 320
 _STACK_AT: Final[list[Any]] = [None] * 320
-# Events made once and shared (nobody changes a logged event): plays, then stacks at +320, per seat.
+# Log entries made once and shared (nobody changes a logged event): plays, then stacks at +320, per seat.
 _SAY_AT: Final[list[list[Any]]] = [[None] * 640 for _ in range(8)]
 _NOTE_AT: Final[list[Any]] = [None] * 640  # notation: plays, then stacks at +320
 for (_t, _a), _act in _PLAYS.items():
     _PLAY_AT[_t.key * 5 + _a] = _act
     for _s in range(8):
-        _SAY_AT[_s][_t.key * 5 + _a] = {"kind": "play", "seat": _s, "tile": _t.text, "arm": _a}
+        _SAY_AT[_s][_t.key * 5 + _a] = (None, {"kind": "play", "seat": _s, "tile": _t.text, "arm": _a}, None)
     _NOTE_AT[_t.key * 5 + _a] = str(_act)
 for (_t, _a), _act in _STACKS.items():
     _STACK_AT[_t.key * 5 + _a] = _act
     for _s in range(8):
-        _SAY_AT[_s][320 + _t.key * 5 + _a] = {"kind": "stack", "seat": _s, "tile": _t.text, "on": _a}
+        _SAY_AT[_s][320 + _t.key * 5 + _a] = (None, {"kind": "stack", "seat": _s, "tile": _t.text, "on": _a}, None)
     _NOTE_AT[320 + _t.key * 5 + _a] = str(_act)
 _NAME_AT: Final = [""] * 64
 for _t in _UNIQUE:
     _NAME_AT[_t.key] = str(_t)
-_DRAWS: Final[list[dict[str, Any]]] = [{"kind": "draw", "seat": s} for s in range(8)]
-_DRAWS_SEEN: Final = [[{"kind": "draw", "seat": s, "tile": _NAME_AT[k]} for k in range(64)] for s in range(8)]
+_DRAW_ENTRIES: Final[list[list[Any]]] = [
+    [(s, {"kind": "draw", "seat": s, "tile": _NAME_AT[k]}, {"kind": "draw", "seat": s}) for k in range(64)]
+    for s in range(8)
+]
 # ends (one number per arm, -1 where the arm cannot be played on) -> tile key -> plays
 _MOVES: Final[dict[tuple[int, ...], list[tuple[TwoboxAction, ...]]]] = {}
 # number -> the unique tiles showing it
@@ -348,7 +350,7 @@ class Twobox(Game):
             hand.append(drawn)
             hand.sort(key=_KEY, reverse=True)
             self.drawn[seat] += 1
-            self._emit(_DRAWS_SEEN[seat][drawn.key], to=seat, public=_DRAWS[seat])
+            self._events.append(_DRAW_ENTRIES[seat][drawn.key])
             return
         if kind == "pass":
             self._pass(seat)
@@ -373,7 +375,7 @@ class Twobox(Game):
                 line[-1] = (t, outer, owner, seat)
             self.stackable = [e for e in self.stackable if e[1] != action]
             index += 320
-        self._emit(_SAY_AT[seat][index])
+        self._events.append(_SAY_AT[seat][index])
         steal = self.steal
         if kind == "stack" and steal is not None and self.rules.cutthroat and steal[0] != seat:
             self._steal(seat, action, steal, _NOTE_AT[index])
