@@ -14,17 +14,17 @@ def tell(event: dict[str, Any], me: int | None = 0, players: int = 3) -> str:
     return say("rounce", event, players, me)
 
 
-def _trick(winner: int, *plays: tuple[int, str]) -> dict[str, Any]:
-    return {"winner": winner, "plays": [{"seat": s, "tile": t} for s, t in plays]}
+def _trick(number: int, winner: int, *plays: tuple[int, str]) -> dict[str, Any]:
+    return {"kind": "trick", "seat": winner, "number": number, "plays": [{"seat": s, "tile": t} for s, t in plays]}
 
 
 # Five tricks of a three-player hand: you take three, Bob two, Cy folded.
 PLAYED = [
-    _trick(0, (1, "4-2"), (0, "5-4")),
-    _trick(0, (0, "5-5"), (1, "3-1")),
-    _trick(1, (0, "6-1"), (1, "5-1")),
-    _trick(1, (1, "5-0"), (0, "2-0")),
-    _trick(0, (1, "3-3"), (0, "5-3")),
+    _trick(1, 0, (1, "4-2"), (0, "5-4")),
+    _trick(2, 0, (0, "5-5"), (1, "3-1")),
+    _trick(3, 1, (0, "6-1"), (1, "5-1")),
+    _trick(4, 1, (1, "5-0"), (0, "2-0")),
+    _trick(5, 0, (1, "3-3"), (0, "5-3")),
 ]
 
 
@@ -97,7 +97,7 @@ def test_a_walkover_hand_and_a_defended_one() -> None:
     )
     defended = _hand_end(
         hand=4, dealer=3, calls=["fold", "dummy", "fold", "defend"], tricks=[0, 3, 0, 2], points=[0, -3, 0, 0],
-        totals=[9, 7, 12, 10], played=[_trick(1, (0, "6-6"), (1, "6-5"))] * 5,
+        totals=[9, 7, 12, 10], played=[_trick(n, 1, (0, "6-6"), (1, "6-5")) for n in range(1, 6)],
     )
     assert tell(defended, players=4) == (
         "Hand 4 is over: you folded, Bob took three tricks (3 off), Cy folded, Dee defended (two tricks, no change); "

@@ -214,12 +214,25 @@ def suit_name(suit: int | None) -> str | None:
 
 
 class Trick(NamedTuple):
-    """A finished trick: its leader, the plays in order (seat, tile), the winner, points won."""
+    """A finished trick: its leader, the plays in order (seat, tile), the winner, points won.
+
+    ``shown`` is its ``trick`` event, which the hand's end lists again (``played``).
+    """
 
     leader: int
     plays: tuple[tuple[int, Tile], ...]
     winner: int
     points: int
+    shown: dict[str, Any]
+
+
+def _shown(plays: Sequence[tuple[int, Tile]], winner: int, points: int, number: int) -> dict[str, Any]:
+    """A finished trick's ``trick`` event: its winner, number and worth, and its tiles, the lead first."""
+    event: E.Trick = {
+        "kind": "trick", "seat": winner, "number": number, "points": points,
+        "plays": [TRICK_PLAYS[s][t.key] for s, t in plays],
+    }
+    return event  # type: ignore[return-value]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins and tests may subclass an engine
@@ -425,16 +438,13 @@ class Eighty(Game):
         for _, t in trick:
             points += COUNT_BY_KEY[t.key]
         tricks = self.tricks
-        tricks.append(Trick(self.leader, tuple(trick), winner, points))  # type: ignore[arg-type]
+        shown = _shown(trick, winner, points, len(tricks) + 1)
+        tricks.append(Trick(self.leader, tuple(trick), winner, points, shown))  # type: ignore[arg-type]
         self.tricks_won[winner] += 1
         self.taken[winner & 1] += points
         self.trick = []
         self.led = None
-        event: E.Trick = {
-            "kind": "trick", "seat": winner, "number": len(tricks), "points": points,
-            "plays": [TRICK_PLAYS[s][t.key] for s, t in trick],
-        }
-        self._emit(event)
+        self._emit(shown)
         if (self.nello and winner == self.bidder) or len(tricks) == TRICKS:
             self._score_hand()
             return
@@ -492,14 +502,7 @@ class Eighty(Game):
             "gains": list(gains),
             "marks": list(self.marks),
             "scoring": "marks" if self.rules.marks else "points",
-            "played": [
-                {
-                    "winner": t.winner,
-                    "points": t.points,
-                    "plays": [TRICK_PLAYS[s][x.key] for s, x in t.plays],
-                }
-                for t in self.tricks
-            ],
+            "played": [t.shown for t in self.tricks],  # type: ignore[misc]
             "points": [by_side[s & 1] for s in range(SEATS)],
             "totals": self.scores,
         }
@@ -675,15 +678,11 @@ class Eighty(Game):
         game.sitting_out = view["sitting_out"]
         game.leader = view["leader"]
         game.trick = [(p["seat"], Tile.parse(p["tile"])) for p in view["trick"]]
-        game.tricks = [
-            Trick(
-                tr["leader"],
-                tuple((p["seat"], Tile.parse(p["tile"])) for p in tr["plays"]),
-                tr["winner"],
-                tr["points"],
-            )
-            for tr in view["tricks"]
-        ]
+        game.tricks = []
+        for number, tr in enumerate(view["tricks"], 1):
+            plays = tuple((p["seat"], Tile.parse(p["tile"])) for p in tr["plays"])
+            shown = _shown(plays, tr["winner"], tr["points"], number)
+            game.tricks.append(Trick(tr["leader"], plays, tr["winner"], tr["points"], shown))
         game.tricks_won = list(view["tricks_won"])
         game.taken = [side["taken"] for side in view["sides"]]
         game._after = [1, 2, 3, 0]

@@ -116,14 +116,6 @@ class NelOSet(TypedDict):
     seat: Annotated[int, "the bidder"]
 
 
-class PlayedTrick(TypedDict):
-    """A finished trick, as the hand's end lists them."""
-
-    winner: Annotated[int, "who won it"]
-    points: Annotated[int, "what it was worth"]
-    plays: Annotated[list[TrickPlay], "its tiles in the order played, the lead first"]
-
-
 class HandEnd(TypedDict):
     """The hand is over: the bid is made or set, and each side scores."""
 
@@ -138,7 +130,7 @@ class HandEnd(TypedDict):
     gains: Annotated[list[int], "points scored this hand per side"]
     marks: Annotated[list[int], "hands won per side, after this one"]
     scoring: Annotated[Literal["points", "marks"], "what the totals count: points, or marks (the marks rule)"]
-    played: Annotated[list[PlayedTrick], "every trick of the hand, in order"]
+    played: Annotated[list[Trick], "every trick of the hand, in order: its trick event again"]
     points: Annotated[list[int], "each seat's points this hand (its side's)"]
     totals: Annotated[list[int], "each seat's score after it (its side's)"]
 

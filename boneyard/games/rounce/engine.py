@@ -240,6 +240,7 @@ class Rounce(Game):
         self.due = 0
         self.trick: list[Play] = []
         self.tricks: list[tuple[int, list[Play], int]] = []
+        self.trick_events: list[Any] = []  # the hand's trick events, which its end lists again
         self.won = [0] * n
         self.leader = self._next(dealer)
         self._new_hand()
@@ -417,12 +418,8 @@ class Rounce(Game):
         winner = self._trick_winner(self.trick)
         self.won[winner] += 1
         self.tricks.append((self.leader, self.trick, winner))
-        trick: E.Trick = {
-            "kind": "trick",
-            "seat": winner,
-            "number": len(self.tricks),
-            "plays": [_TRICK_PLAY[p.seat][p.tile.key] for p in self.trick],
-        }
+        trick = _trick_event(winner, len(self.tricks), self.trick)
+        self.trick_events.append(trick)
         self._emit(trick)
         self.trick = []
         if len(self.tricks) == TRICKS:
@@ -466,10 +463,7 @@ class Rounce(Game):
             "tricks": list(self.won),
             "rounced": rounced,
             "walkover": walkover,
-            "played": [
-                {"winner": win, "plays": [_TRICK_PLAY[p.seat][p.tile.key] for p in plays]}
-                for _, plays, win in self.tricks
-            ],
+            "played": list(self.trick_events),
             "points": list(changes),
             "totals": list(self.points),
         }
@@ -606,6 +600,7 @@ class Rounce(Game):
         new.calls = list(self.calls)
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)
+        new.trick_events = list(self.trick_events)
         new.won = list(self.won)
         return new
 
@@ -640,6 +635,7 @@ class Rounce(Game):
         game.won = list(view["tricks_won"])
         game.trick = [_play_from(p) for p in view["trick"]]
         game.tricks = [(t["leader"], [_play_from(p) for p in t["plays"]], t["winner"]) for t in view["tricks"]]
+        game.trick_events = [_trick_event(win, n, plays) for n, (_, plays, win) in enumerate(game.tricks, 1)]
         own = [Tile.parse(t) for t in view["hand"]] if seat is not None else []
         own_out = [Tile.parse(t) for t in view["discarded"]] if seat is not None else []
         sizes = list(view["hand_sizes"])
@@ -720,6 +716,12 @@ def _allow(void: frozenset[int], trump: int, no_trump: bool) -> Any:
         return not (tile.high in void or tile.low in void)
 
     return check
+
+
+def _trick_event(winner: int, number: int, plays: list[Play]) -> E.Trick:
+    """The ``trick`` event of a finished trick: its winner, its number and its tiles, the lead first."""
+    shown = [_TRICK_PLAY[p.seat][p.tile.key] for p in plays]
+    return {"kind": "trick", "seat": winner, "number": number, "plays": shown}
 
 
 def _tiles(n: int) -> str:

@@ -133,13 +133,6 @@ class Rounced(TypedDict):
     seat: Annotated[int, "the player rounced"]
 
 
-class PlayedTrick(TypedDict):
-    """A finished trick, as the hand's end lists them."""
-
-    winner: Annotated[int, "who won it"]
-    plays: Annotated[list[TrickPlay], "its tiles in the order played, the lead first"]
-
-
 class HandEnd(TypedDict):
     """The hand is over and scored."""
 
@@ -151,7 +144,7 @@ class HandEnd(TypedDict):
     tricks: Annotated[list[int], "tricks taken per seat"]
     rounced: Annotated[list[int], "the seats rounced"]
     walkover: Annotated[int | None, "the seat that took all five tricks without play, else null"]
-    played: Annotated[list[PlayedTrick], "every trick of the hand, in order"]
+    played: Annotated[list[Trick], "every trick of the hand, in order: its trick event again"]
     points: Annotated[list[int], "each seat's change this hand (negative: points off)"]
     totals: Annotated[list[int], "each seat's points left after the hand"]
 
