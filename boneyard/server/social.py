@@ -405,10 +405,8 @@ class Social:
 
     @staticmethod
     def sides(table: Table) -> list[list[int]]:
-        """Who wins or loses together: Eighty's two partnerships (seats 0 and 2, 1 and 3), else each seat."""
-        if boneyard.game_info(table.game_id).get("teams") and table.players % 2 == 0:
-            return [[s for s in range(table.players) if s % 2 == t] for t in range(2)]
-        return [[s] for s in range(table.players)]
+        """Who wins or loses together: the game's declared sides (Eighty's partnerships; else each seat alone)."""
+        return [list(side) for side in type(table.game).sides(table.players, table.game.rules)]
 
     def decided(self, table: Table, room: Room) -> list[int] | None:
         """The seats that won by resignation: every other side has resigned (None: not decided so)."""

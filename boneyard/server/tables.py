@@ -62,6 +62,7 @@ from .db import (
     write_seat,
     write_table,
 )
+from .telling import Teller, reader_names, tell
 
 log = logging.getLogger("boneyard.server")
 
@@ -70,11 +71,9 @@ T = TypeVar("T")
 MAX_NAME = 40
 MAX_ACTION = 2000
 MAX_QUOTE = 200  # characters of a client's input an error message may quote
-HISTORY_LIMIT = 200  # history entries a push carries (the newest); GET has them all
 LOBBY_LIMIT = 200  # tables the lobby lists (newest first)
 FINISHED_LINGER = 120.0  # seconds a finished table stays in memory after its last action
 NEXT_TIMEOUT = 20.0  # seconds a table waits between hands for its humans to press "Next hand" (default)
-ENDED_HISTORY = 50  # log lines of the hand-ending view a state keeps (the board needs only the recent ones)
 LEASE = 6.0  # seconds a process holds the right to play a table's bots (PostgreSQL, several processes)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 STORE_ERRORS = (SQLAlchemyError, ShuttingDown)  # a write that was not stored, through no fault of the request
@@ -184,24 +183,24 @@ class Hold:
 class Snapshot:
     """What readers see of a table at one committed version.
 
-    ``states`` holds each seat's full state (``None``: a spectator); :meth:`push` gives the
-    JSON text of the bounded form sent on the WebSocket and as an action's answer. The
-    pushes that will surely be sent are encoded on the worker with the states; any other
-    is encoded when first asked for (orjson: some microseconds).
+    ``states`` holds each seat's state (``None``: a spectator); :meth:`push` gives its
+    JSON text, sent on the WebSocket and as an action's answer. The pushes that will
+    surely be sent are encoded on the worker with the states; any other is encoded when
+    first asked for (orjson: some microseconds).
     """
 
     version: int
     states: dict[int | None, dict[str, Any]]
     pushes: dict[int | None, str]
     serial: int = field(default_factory=lambda: next(_SERIALS))  # orders snapshots, joins included
-    ended: dict[int | None, dict[str, Any]] | None = None  # the table's ``ended`` as of this snapshot
+    hand_ended: bool = False  # this position follows the end of a hand: ``hold`` is the table's new wait
     hold: Hold | None = None  # the table's ``hold`` as of this snapshot
 
     def push(self, seat: int | None) -> str:
-        """The bounded state of ``seat`` as JSON text."""
+        """The state of ``seat`` as JSON text."""
         text = self.pushes.get(seat)
         if text is None:
-            text = self.pushes[seat] = encode(bounded(self.states[seat]))
+            text = self.pushes[seat] = encode(self.states[seat])
         return text
 
 
@@ -239,9 +238,12 @@ class Table:
     snapshot: Snapshot | None = None
     touched: float = field(default_factory=time.monotonic)
     next_timeout: float = NEXT_TIMEOUT
-    ended: dict[int | None, dict[str, Any]] | None = None  # per seat: the last finished hand as it ended
     hold: Hold | None = None  # set while the table waits between hands
+    teller: Teller = field(init=False)  # the words of its events for each reader (the states' log)
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
+
+    def __post_init__(self) -> None:
+        self.teller = Teller(self.game_id)
 
     def humans(self) -> list[int]:
         """The joined human seats no bot plays for: the players a between-hands hold waits for.
@@ -485,14 +487,12 @@ class TableService:
             table.tokens[seat_row.token_hash] = seat_row.seat
         try:
             # All but the last action, then the last one: if it ended a hand, the table is
-            # between hands again, with what each seat saw of the hand's end.
+            # between hands again (the views still hold that hand's end).
             table.game = boneyard.replay({**table.record(), "actions": table.actions[:-1]})
             if table.actions:
-                table.snapshot = self._snapshot(table, table.version - 1)
                 hand, was_over = table.game.hand_number, table.game.is_over
                 table.game.apply(table.actions[-1])
                 if table.game.hand_number != hand or table.game.is_over != was_over:
-                    table.ended = self._ended(table, hand)
                     at = self.store.last_action_time(table_id)
                     table.hold = self._new_hold(table, hand, time.time() if at is None else at)
         except Exception as err:
@@ -544,13 +544,18 @@ class TableService:
                seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         game = table.game
         legal = [str(a) for a in game.legal_actions()] if seat is not None and seat == game.current_player else []
+        seats = table.seat_info() if seats is None else seats
+        names = reader_names(seats)
+        view = game.view(seat)
         return {
             "table": table.id,
             "game": table.game_id,
             "seat": seat,
             "version": version,
-            "seats": table.seat_info() if seats is None else seats,
-            "view": game.view(seat),
+            "seats": seats,
+            "names": names,
+            "view": view,
+            "log": table.teller.log(names, seat, view["events"]),
             "legal_actions": legal,
             "current_player": game.current_player,
             "scores": list(game.scores),
@@ -559,23 +564,22 @@ class TableService:
             "practice": table.practice,
             "fixed_deal": table.fixed_deal,
             "seed": str(table.seed) if game.is_over else None,
-            "history_from": 0,
         }
 
     def _snapshot(self, table: Table, version: int | None = None, acting: int | None = None,
-                  ended: dict[int | None, dict[str, Any]] | None = None, hold: Hold | None = None) -> Snapshot:
+                  hold: Hold | None = None, hand_ended: bool = False) -> Snapshot:
         """The states readers can ask for at the game's present position, and the pushes sure to be sent
         (worker thread).
 
         Only the spectator's state and those of seats someone holds a token for (or that
         act or watch) are built: a bot's seat has no token, so nobody can ask for its state,
         and a seat that gets a token later (a join) gets a new snapshot then.
-        ``ended`` and ``hold`` are the between-hands facts of this position when they change
-        with it (a hand just ended); otherwise the table's own are shown.
+        ``hand_ended`` says this position follows a hand's end, ``hold`` being the wait
+        after it; otherwise the table's own wait is shown.
         """
         version = table.version if version is None else version
-        if ended is None:
-            ended, hold = table.ended, table.hold
+        if not hand_ended:
+            hold = table.hold
         watching = {sub.seat for sub in list(table.subscribers.values())}
         wanted = {None, acting, *table.tokens.values(), *watching}
         seats = table.seat_info()
@@ -585,22 +589,21 @@ class TableService:
         if hold is not None:
             between = {"hand": hold.hand, "waiting": [s for s in table.humans() if s not in hold.ready],
                        "until": round(hold.until, 3)}
-        for seat, state in states.items():
+        for state in states.values():
             state["between_hands"] = between
-            state["ended_hand"] = ended.get(seat) if ended else None
-        snapshot = Snapshot(version, states, {}, ended=ended, hold=hold)
+        snapshot = Snapshot(version, states, {}, hand_ended=hand_ended, hold=hold)
         for seat in {acting, *watching}:
             if seat in states:
                 snapshot.push(seat)
         return snapshot
 
     def state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see now (full history): its view, and its legal actions when it is to act."""
+        """What ``seat`` may see now: its view and its log, and its legal actions when it is to act."""
         assert table.snapshot is not None
         return table.snapshot.states[seat]
 
     def push(self, table: Table, seat: int | None) -> str:
-        """The JSON text of the bounded state (the WebSocket's and an action's answer)."""
+        """The JSON text of the state (the WebSocket's and an action's answer)."""
         assert table.snapshot is not None
         return table.snapshot.push(seat)
 
@@ -874,9 +877,8 @@ class TableService:
         text = game.record()["actions"][-1]
         if game.hand_number == hand and game.is_over == was_over:
             return text, self._snapshot(table, table.version + 1, acting=seat)
-        ended = self._ended(table, hand)
         hold = self._new_hold(table, hand, time.time())
-        return text, self._snapshot(table, table.version + 1, acting=seat, ended=ended, hold=hold)
+        return text, self._snapshot(table, table.version + 1, acting=seat, hold=hold, hand_ended=True)
 
     @staticmethod
     def _new_hold(table: Table, hand: int, ended_at: float) -> Hold | None:
@@ -895,30 +897,6 @@ class TableService:
         hand = hold.hand
         hold.timer = asyncio.get_running_loop().call_later(
             max(0.0, hold.until - time.time()), lambda: self._spawn(self._release(table, hand)))
-
-    def _ended(self, table: Table, hand: int) -> dict[int | None, dict[str, Any]]:
-        """Each seat's record of the hand that just ended, built only from its own views.
-
-        ``before`` is the view the seat had just before the hand's last action (the last
-        log lines only), ``lines`` the log lines that action added, ``result`` the seat's
-        view of the hand's result: a page that was not watching draws the hand as it ended
-        from these, exactly as one that saw it happen does.
-        """
-        assert table.snapshot is not None
-        out: dict[int | None, dict[str, Any]] = {}
-        for seat, state in table.snapshot.states.items():
-            before = dict(state["view"])
-            after = table.game.view(seat)
-            seen = before.get("history")
-            count = len(seen) if isinstance(seen, list) else 0
-            if isinstance(seen, list):
-                before["history"] = seen[-ENDED_HISTORY:]
-                before["history_start"] = count - len(before["history"])
-            lines = after.get("history")
-            out[seat] = {"hand": hand, "before": before,
-                         "lines": lines[count:] if isinstance(lines, list) else [],
-                         "result": after.get("last_result")}
-        return out
 
     async def _play(self, table: Table, seat: int, compute: Callable[[], tuple[str, Snapshot]],
                     sent: str | None) -> None:
@@ -963,8 +941,8 @@ class TableService:
         table.last_seat, table.last_sent = seat, sent
         table.snapshot = snapshot
         table.touched = time.monotonic()
-        if snapshot.ended is not table.ended:
-            table.ended, table.hold = snapshot.ended, snapshot.hold
+        if snapshot.hand_ended:
+            table.hold = snapshot.hold
             self._arm_hold(table)
 
     def _rebuild(self, table: Table) -> None:
@@ -1012,7 +990,6 @@ class TableService:
             table.last_seat, table.last_sent = seat, None
             table.hold = None
             if game.hand_number != hand or game.is_over != was_over:
-                table.ended = self._ended(table, hand)
                 table.hold = self._new_hold(table, hand, time.time())
         for row in seats:
             table.names[row.seat] = row.name
@@ -1031,7 +1008,16 @@ class TableService:
         return await self._run_slow(self._replay_state, table, seat, step)
 
     def _replay_state(self, table: Table, seat: int | None, step: int) -> dict[str, Any]:
-        game = boneyard.replay({**table.record(), "actions": table.actions[:step]})
+        game = boneyard.replay({**table.record(), "actions": table.actions[:max(0, step - 1)]})
+        ends_hand = None
+        if step:
+            hand, was_over = game.hand_number, game.is_over
+            game.apply(table.actions[step - 1])
+            if game.hand_number != hand or game.is_over != was_over:
+                ends_hand = hand
+        seats = table.seat_info()
+        names = reader_names(seats)
+        view = game.view(seat)
         return {
             "table": table.id,
             "game": table.game_id,
@@ -1039,8 +1025,11 @@ class TableService:
             "step": step,
             "steps": table.version,
             "action": table.actions[step - 1] if step else None,
-            "seats": table.seat_info(),
-            "view": game.view(seat),
+            "ends_hand": ends_hand,
+            "seats": seats,
+            "names": names,
+            "view": view,
+            "log": tell(table.game_id, names, seat, view["events"]),
             "legal_actions": [],
             "current_player": game.current_player,
             "scores": list(game.scores),
@@ -1281,16 +1270,3 @@ class LagMonitor:
             return {"p50": 0.0, "p99": 0.0, "max": 0.0}
         pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)  # noqa: E731
         return {"p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1], 2)}
-
-
-def bounded(state: dict[str, Any], limit: int = HISTORY_LIMIT) -> dict[str, Any]:
-    """A state whose view keeps only the newest ``limit`` history entries; ``history_from`` is the cursor.
-
-    ``history_from`` is the index (in the full history) of the first entry kept, so a
-    client can fetch the rest with ``GET /api/tables/{id}`` when it wants it.
-    """
-    history = state["view"].get("history")
-    if not isinstance(history, list) or len(history) <= limit:
-        return state
-    start = len(history) - limit
-    return {**state, "view": {**state["view"], "history": history[start:]}, "history_from": start}

@@ -1,4 +1,4 @@
-"""The server as a service, in-process: exactly-once actions, fair deals, bounds, faults, limits, memory."""
+"""The server as a service, in-process: exactly-once actions, fair deals, bounds, the log, faults, limits, memory."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from boneyard.server import create_app
 from boneyard.server.app import SERVER_GC_THRESHOLDS
 from boneyard.server.db import Store
 from boneyard.server.ratelimit import LimitSettings
-from boneyard.server.tables import HISTORY_LIMIT, bounded
+from boneyard.server.telling import Teller, reader_names
 
 from .conftest import NO_LIMITS, auth
 
@@ -357,26 +357,51 @@ def test_start_up_loads_only_live_tables(app_at: Any) -> None:
     assert state(restarted, done_id)["is_over"]
 
 
-# ----- bounded pushes ----------------------------------------------------------------
+# ----- what happened, told ------------------------------------------------------------
 
 
-def test_pushes_carry_a_bounded_history_with_a_cursor(client: TestClient) -> None:
-    table_id = client.post("/api/tables", json={"game": "montana", "players": 2,
-                                                "seats": ["bot:random", "bot:random"]}).json()["id"]
-    deadline = time.monotonic() + 60
-    while len(state(client, table_id)["view"]["history"]) <= HISTORY_LIMIT:
-        assert time.monotonic() < deadline, "the game never got a long history"
-        time.sleep(0.05)
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+def test_states_carry_the_hand_s_events_told_in_the_reader_s_words(client: TestClient) -> None:
+    """One sentence per event of the reader's own view, in the table's names ("you" for the reader);
+    the views keep this hand and the last one's end, so a push needs no trimming of its own."""
+    table_id, tokens = make(client, players=3, seed=4, practice=True)
+    for _ in range(400):  # play on until a hand has ended and the next one has begun
+        token, mine = to_act(client, table_id, tokens)
+        if mine["view"]["events_from"] > 0 and mine["view"]["hand_number"] > 1:
+            break
+        post(client, table_id, token, action=mine["legal_actions"][0], expected_version=mine["version"])
+    states: dict[int | None, dict[str, Any]] = {None: state(client, table_id)}
+    states.update({seat: state(client, table_id, token) for seat, token in enumerate(tokens)})
+    for seat, st in states.items():
+        view = st["view"]
+        assert st["names"] == ["Ann", "Bob", "Cat"] and "history_from" not in st and "ended_hand" not in st
+        assert st["log"] == boneyard.words.words("rounce", st["names"], seat).story(view["events"])
+        assert [e["kind"] for e in view["events"]].count("hand_end") == 1  # the last hand's end, kept
+        assert view["events_from"] > 0  # the hands before it were cut
+        dealt = [line for e, line in zip(view["events"], st["log"], strict=True) if e["kind"] == "dealt"]
+        assert dealt == ([] if seat is None else [dealt[0]]) and all(line.startswith("You are dealt") for line in dealt)
+        assert not any("seat" in line for line in st["log"])
+    assert any("Ann" in line for line in states[None]["log"]) and not any("You" in line for line in states[None]["log"])
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[1]}") as ws:
         pushed = ws.receive_json()
-    full = state(client, table_id)
-    if full["version"] == pushed["version"]:
-        assert full["view"]["history"][pushed["history_from"]:] == pushed["view"]["history"]
-    assert len(pushed["view"]["history"]) == HISTORY_LIMIT and pushed["history_from"] > 0
-    assert full["history_from"] == 0
-    short = {"view": {"history": ["a", "b"]}, "history_from": 0}
-    assert bounded(short, limit=5) is short
-    assert bounded(short, limit=1) == {"view": {"history": ["b"]}, "history_from": 1}
+    assert pushed == states[1]  # a push is the state itself, its whole view and log
+
+
+def test_the_words_name_seats_as_the_page_does() -> None:
+    seats: list[dict[str, Any]] = [{"name": "random bot"}, {"name": "Ann"}, {"name": None}, {"name": "random bot"}]
+    assert reader_names(seats) == ["random bot 0", "Ann", "open seat 2", "random bot 3"]
+
+
+def test_a_teller_tells_each_event_once_per_reader_while_it_is_shown() -> None:
+    teller = Teller("rounce")
+    first: dict[str, Any] = {"kind": "pass", "seat": 0}
+    second: dict[str, Any] = {"kind": "fold", "seat": 1}
+    assert teller.log(["Ann", "Bob"], 0, [first]) == [boneyard.words.words("rounce", ["Ann", "Bob"], 0).tell(first)]
+    told = teller.log(["Ann", "Bob"], 0, [first, second])
+    again = teller.log(["Ann", "Bob"], 0, [first, second])
+    assert again == told and all(a is b for a, b in zip(again, told, strict=True))  # remembered, not made again
+    assert teller.log(["Ann", "Bob"], None, [first])[0].startswith("Ann")  # each reader in its own words
+    assert teller.log(["Cy", "Bob"], 0, [second]) == told[1:]  # a rename starts afresh
+    assert teller.log(["Cy", "Bob"], 1, [first])[0].startswith("Cy")
 
 
 # ----- the event loop stays free -----------------------------------------------------

@@ -135,7 +135,7 @@ def arm_view(
             "hand_sizes": [5, 5, 5, 5], "drawn": [0, 0, 0, 0], "boneyard": 10, "spinner": spinner, "spinner_seat": 1,
             "spinner_stacked_by": None, "arms": out, "open_ends": [a["open_end"] for a in out], "count": 10,
             "target": 150, "passes": 0, "last_play": None, "passed_on": [[], [], [], []], "steal": None,
-            "last_result": None, "history": []}
+            "last_result": None, "events": [], "events_from": 0}
 
 
 @pytest.fixture(scope="module")
@@ -267,8 +267,9 @@ def test_table_page_fits_phones_and_laptops(seated_pages: Any, game_id: str) -> 
         assert me["y"] >= board["y"] + 150, f"{where}: the hand hides the board"
         if width < 760:
             assert m["hand"] and min(t["h"] for t in m["hand"]) >= 44, f"{where}: hand tiles too small to tap"
-    # the log names players, never "seat N"
-    assert any("Zoë" in line for line in m["log"]), m["log"][:5]
+    # the log is the server's words: the reader is "you", the others have names, never "seat N"
+    assert any(line.startswith("You ") for line in m["log"]), m["log"][:5]
+    assert any("andom bot" in line for line in m["log"]), m["log"][:5]
     assert not any(re.search(r"\bseats? \d", line) for line in m["log"]), m["log"]
     assert page.js_errors == []
 

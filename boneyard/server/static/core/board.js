@@ -1,13 +1,14 @@
 // Shared drawing helpers for the game modules: tiles in rows, seats around the table, the
-// trick, hidden hands, plain-words values, seat names in log lines, and the generic
-// hand-result table. Nothing here knows any game by its id.
+// trick, hidden hands, plain-words values, the events of a view (the hand's end), and the
+// generic hand-result table. Nothing here knows any game by its id, and nothing here reads
+// the log's sentences: they are the server's words for people, drawn as they are.
 import { tileSVG, backsSVG, tileGroup, escapeHtml } from "./tiles.js";
 
 export { tileSVG, tileGroup, escapeHtml };
 export const TILE_RE = /^\d+-\d+$/;
 // Fields the page itself shows (header, score panel, log, hand).
-export const COMMON = new Set(["game", "players", "rules", "seat", "phase", "current_player", "scores", "is_over", "winners", "history",
-  "hand", "history_start"]);
+export const COMMON = new Set(["game", "players", "rules", "seat", "phase", "current_player", "scores", "is_over", "winners", "events",
+  "events_from", "partners", "hand"]);
 
 export const isTile = (x) => typeof x === "string" && TILE_RE.test(x);
 export const isTileList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTile);
@@ -83,7 +84,8 @@ export function trickHTML(view, ctx, lead = "") {
   const before = ctx.since ? ctx.since.trick || [] : null;
   const mark = (p) => before !== null && p.seat !== view.seat && !before.some((q) => q.seat === p.seat && q.tile === p.tile);
   const plays = trick
-    .map((p, i) => `<div class="play at-${pos[p.seat]}${i === 0 ? " lead" : ""}${mark(p) ? " new" : ""}" data-trick-seat="${p.seat}" title="${escapeHtml(
+    .map((p, i) => `<div class="play at-${pos[p.seat]}${i === 0 ? " lead" : ""}${mark(p) ? " new" : ""}" data-trick-seat="${p.seat}" data-tile="${
+      escapeHtml(p.tile)}" title="${escapeHtml(
       ctx.seatName(p.seat))}${i === 0 ? " led" : ""}">${tileSVG(p.tile, { vertical: pos[p.seat] === "s" || pos[p.seat] === "n" })}</div>`)
     .join("");
   const caption = winner !== null && winner !== undefined
@@ -94,24 +96,51 @@ export function trickHTML(view, ctx, lead = "") {
     plays ? plays + caption : "<span class='muted empty'>no tile played yet</span>"}</div>`;
 }
 
-// ----- words for actions and log lines -------------------------------------------------
+// ----- the events of a view ------------------------------------------------------------
 
-export function nameSeats(text, ctx) {
-  return escapeHtml(text)
-    .replace(/\bseats (\d+(?:\+\d+)+)/g, (_, list) => list.split("+").map((n) => `<b>${escapeHtml(ctx.seatName(Number(n)))}</b>`).join(" & "))
-    .replace(/\bseat (\d+)\b/g, (_, n) => `<b>${escapeHtml(ctx.seatName(Number(n)))}</b>`);
+// The newest hand_end event of a view, with its place in view.events: {event, index}, or null.
+// A view keeps the previous hand's end through the next hand, so this is the hand that ended last.
+export function handEnd(view) {
+  const events = (view && view.events) || [];
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].kind === "hand_end") return { event: events[i], index: i };
+  return null;
+}
+
+// The events of the ended hand that lie before its hand_end in the view, back to that hand's
+// deal (after the next deal the view keeps only what the hand's last action logged).
+export function endingEvents(view, index) {
+  const events = (view.events || []).slice(0, index);
+  let start = events.length;
+  while (start > 0 && events[start - 1].kind !== "deal" && events[start - 1].kind !== "hand_end") start -= 1;
+  return events.slice(start);
+}
+
+// The last event of the given kinds among `events`, or null.
+export function lastOf(events, kinds) {
+  for (let i = events.length - 1; i >= 0; i--) if (kinds.includes(events[i].kind)) return events[i];
+  return null;
+}
+
+// Every trick of a hand as it was played (a hand_end's `played`), each with its winner.
+export function tricksHTML(played, ctx) {
+  if (!played || !played.length) return "";
+  const rows = played.map((t, i) => `<li data-trick="${i + 1}" data-trick-winner="${t.winner}"><span class="num">${i + 1}</span> ${
+    t.plays.map((p) => `<span title="${escapeHtml(ctx.seatName(p.seat))}" data-tile="${escapeHtml(p.tile)}">${tileSVG(p.tile, { cls: "mini" })}</span>`).join("")}
+    <small>won by <b>${escapeHtml(ctx.seatName(t.winner))}</b></small></li>`).join("");
+  return `<details class="played"><summary>The tricks of the hand</summary><ol class="tricklist">${rows}</ol></details>`;
 }
 
 // ----- hand results ------------------------------------------------------------------
 const SEAT_KEYS = new Set(["winner", "from", "dealer", "bidder", "seat", "loser", "setter", "shuffler", "leader"]);
-const HIDE_KEYS = new Set(["hand"]);
+// the kind, the hand's number and the figures of the totals table are shown elsewhere
+const HIDE_KEYS = new Set(["kind", "hand", "points", "totals"]);
 const LIST_KEYS = new Set(["sets", "breakdown", "plays", "tricks_list"]); // lists that are not one entry per seat
 
 export function label(k) {
   return escapeHtml(k.replace(/_/g, " "));
 }
 
-// A finished hand's result: facts first, then one column per seat (or per side).
+// A finished hand's result (its hand_end event): facts first, then one row per seat (or per side).
 export function resultHTML(view, r, ctx) {
   const n = view.players;
   const sides = Array.isArray(view.partners) ? view.partners : null;
@@ -152,37 +181,6 @@ export const suitName = (n) => (n === null || n === undefined ? "—" : PIPNAMES
 // The tiles of a group, whether the engine sends it as a list or as {tiles: [...]}.
 export function groupTiles(g) {
   return Array.isArray(g) ? g : g && Array.isArray(g.tiles) ? g.tiles : [];
-}
-
-// The history lines a seat saw after `before` (a view of the same game), up to and
-// including the first line that `stop` matches (the hand's last line), if any. A view may
-// hold only the newest part of the log: `history_start` is where its lines begin.
-export function linesSince(before, after, stop = /^hand \d+ (over|is drawn)/) {
-  const seen = (before.history_start || 0) + (before.history || []).length;
-  const lines = (after.history || []).slice(Math.max(0, seen - (after.history_start || 0)));
-  if (!stop) return lines;
-  const end = lines.findIndex((l) => stop.test(l));
-  return end >= 0 ? lines.slice(0, end + 1) : lines;
-}
-
-// The trick as it stood when a hand ended: the tiles played since `before` (log lines
-// "seat S plays T ...") added to its trick, and the last trick completed (a "seat S wins
-// trick" line) kept whole. Returns {plays, winner}; winner null when no trick was completed.
-export function finalTrick(before, lines) {
-  let cur = (before.trick || []).map((p) => ({ seat: p.seat, tile: p.tile }));
-  let done = null;
-  const last = (before.tricks || [])[before.tricks.length - 1];
-  if (!cur.length && last) done = { plays: last.plays, winner: last.winner };
-  for (const line of lines) {
-    const play = /^seat (\d+) plays (\d-\d)/.exec(line);
-    const win = /^seat (\d+) wins trick/.exec(line);
-    if (play) cur.push({ seat: Number(play[1]), tile: play[2] });
-    else if (win) {
-      done = { plays: cur, winner: Number(win[1]) };
-      cur = [];
-    }
-  }
-  return cur.length ? { plays: cur, winner: null } : done;
 }
 
 // Seats by name, for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy".

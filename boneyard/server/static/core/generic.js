@@ -1,6 +1,7 @@
 // The generic game module: what a game with only an engine gets. Its board shows each
 // seat's hidden hand and every public field of the view; its actions are the legal
-// actions as the engine writes them; its hand-end panel is the generic result table.
+// actions as the engine writes them; its hand-end panel is the generic table of the
+// hand_end event's fields (the board at a hand's end is then the view as it stands).
 import { around, hiddenHand, publicFields, resultHTML } from "./board.js";
 
 export function board(view, ctx) {
@@ -27,8 +28,9 @@ export function actionList(legal) {
   return legal;
 }
 
-export function result(view, r, ctx) {
-  return resultHTML(view, r, ctx);
+// The hand_end event's fields, as facts and one row per seat.
+export function result(view, end, ctx) {
+  return resultHTML(view, end, ctx);
 }
 
 export default { board, describe, ask, actionList, result };

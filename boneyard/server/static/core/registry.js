@@ -2,22 +2,27 @@
 // default export may define any of the members below; whatever it leaves out comes from
 // the generic module, so a game with only an engine already plays in the browser.
 //
-//   board(view, ctx)          the table's HTML (ctx: seatName, state, selected, boardWidth, shell)
+//   board(view, ctx)          the table's HTML (ctx: seatName, state, selected, boardWidth, shell, since, ending)
 //   describe(action, view)    a legal action in plain words (the notation stays in data-action)
 //   ask(phase, view)          what the seat to act is asked to do, e.g. "play a tile to the trick"
 //   actionList(legal, ctx)    which legal actions get a button
-//   result(view, r, ctx)      the hand-result panel's body for the view's last_result r
+//   endView(end, view, events) the board's view as a hand ended, made from its hand_end event `end`
+//                             (the final position it carries) and `events`, the ended hand's
+//                             events still in `view` before it (its last play, to mark); board()
+//                             draws it (it has `ended: true`)
+//   result(view, end, ctx)    the hand-end panel's details for a hand_end event (the hands left, the
+//                             tricks, the winning sets): what the server's sentence does not show
 //   tools(ctx) / bind(ctx)    extra controls above the actions (Rummikub's builder) and their events
 //   hand(ctx)                 the hand as the module wants it drawn ({tiles, selected, draggable}), or null
 //   clickHand(tile, i, ctx)   a hand tile was clicked; true when the module handled it
 //   reset()                   a new state arrived: drop any half-built action
 //   handMark(tile, view, i, hand)  {cls, label} marking a hand tile (a trump, a joker, the pulled tile)
 //   tileButtons               true: actions naming hand tiles also get buttons (else the tiles play them)
-//   endView(before, after, sent)   the board as the hand ended, from the last view of that hand
-//                             and the log since (sent: the action this page played last)
-//   headline(r, ctx)          one sentence on how the hand ended; changes(r, view): each seat's gain
-//   sides(view)               the seats that score together (partnerships), for the final ranking
 //   autoAction(state)         an action the page plays by itself (a forced draw), or null
+//
+// What happened is told by the server (each state's `log`: one sentence per event of its
+// view); the modules draw positions from the view and the events, never from those words.
+// Who plays together is the view's `partners` (the game's declared sides).
 import * as generic from "./generic.js";
 
 const loaded = new Map();

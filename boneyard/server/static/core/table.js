@@ -1,9 +1,11 @@
 // The table page's shell: joins a seat, keeps a WebSocket to the server, draws the state it
 // pushes through the game's module (core/registry.js), sends actions, and replays finished
 // games. Everything drawn comes from the pushed state, which the server builds from this
-// seat's view. Nothing here knows any game by its id.
+// seat's view: the board from the view and its events, the words (the log, "Since your turn",
+// the hand-end sentence) from the state's `log`, the server's sentence for each event, shown
+// as it is and never read back. Nothing here knows any game by its id.
 import { api as request, loadSeat, saveSeat, playerName, savePlayerName } from "./api.js";
-import { tileSVG, escapeHtml, nameSeats, nameList, signed, linesSince } from "./board.js";
+import { tileSVG, escapeHtml, nameList, signed, handEnd, endingEvents } from "./board.js";
 import { gameModule } from "./registry.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -14,26 +16,30 @@ let state = null; // the latest state pushed or fetched
 let game = null; // the game's front-end module
 let replay = null; // {step, steps, state} while replaying
 let selected = null; // a hand tile picked when several actions use it
-let ending = null; // while the hand-end panel shows: {result, before, view} (the ended hand's board)
+let ending = null; // while the hand-end panel shows: {hand, end, sentence, view} (the ended hand's event, its words, its board)
 let autoNext = null; // the timer dealing the next hand on a one-human table
 let since = null; // the view as it stood when this seat last acted: what changed after it is new
+let sinceAt = null; // how many events this seat had seen then (events_from + events.length)
 let ws = null;
 let retry = 500;
 let sending = false;
-let pending = null; // {action, from}: the action in flight and the version it was sent from
 
 function api(path, options = {}) {
   return request(path, options, me ? me.token : null);
 }
 
-// A seat's player name; two seats with the same name (three "random bot"s) get their seat number.
+// A seat's player name as the server's words name it (`names`: two seats with the same name,
+// three "random bot"s, get their seat number), without "(you)".
+function plainName(s) {
+  if (s === null || s === undefined) return "—";
+  const names = state && state.names ? state.names : [];
+  return names[s] !== undefined ? names[s] : `open seat ${s}`;
+}
+
+// A seat's name on the board and in the panels: this page's own seat is marked "(you)".
 function seatName(s) {
   if (s === null || s === undefined) return "—";
-  const seats = state && state.seats ? state.seats : [];
-  const info = seats[s];
-  let name = info && info.name ? info.name : `open seat ${s}`;
-  if (info && info.name && seats.filter((x) => x.name === info.name).length > 1) name = `${name} ${s}`;
-  return state && s === state.seat ? `${name} (you)` : name;
+  return state && s === state.seat ? `${plainName(s)} (you)` : plainName(s);
 }
 
 const shell = {
@@ -51,19 +57,35 @@ window.boneyardTable = {
 };
 
 function context(shown) {
-  const base = !replay && since && since.hand_number === shown.view.hand_number ? since : null;
+  const base = !replay && !ending && since && since.hand_number === shown.view.hand_number ? since : null;
   return { seatName, state: shown, selected, replaying: !!replay, boardWidth: $("board").clientWidth - 24, shell, since: base };
 }
 
-// What the others did since this seat last acted, from the log: "Since your turn: Bob plays 6-4; ...".
-function renderSince(s, ctx) {
+// The server's sentences for the events this seat's view gained after `count` events seen
+// (events_from says how many of its earlier events the view no longer holds), less the
+// private deal (this seat's own tiles, which the hand shows).
+function sentencesSince(s, count) {
+  const v = s.view;
+  const from = Math.max(0, count - (v.events_from || 0));
+  const out = [];
+  for (let i = from; i < v.events.length; i++) if (v.events[i].kind !== "dealt") out.push(s.log[i]);
+  return out;
+}
+
+// What happened since this seat last acted, in the server's words: "Since your turn: Bob plays 6-4. ...".
+function renderSince(s) {
   const box = $("since");
-  const lines = !replay && !ending && since && s.seat !== null ? linesSince(since, s.view, null) : [];
-  const theirs = lines.filter((l) => !/\bholds\b/.test(l));
-  box.hidden = !theirs.length;
-  if (!theirs.length) return;
-  const shown = theirs.slice(-8);
-  box.innerHTML = `<b>Since your turn:</b> ${theirs.length > shown.length ? "… " : ""}${shown.map((l) => nameSeats(l, ctx)).join("; ")}.`;
+  const told = !replay && !ending && sinceAt !== null && s.seat !== null && s.log ? sentencesSince(s, sinceAt) : [];
+  box.hidden = !told.length;
+  if (!told.length) return;
+  const shown = told.slice(-8);
+  box.innerHTML = `<b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}`;
+}
+
+// Remember what this seat has seen when it acts: later events are "since your turn".
+function markSeen(s) {
+  since = s.view;
+  sinceAt = (s.view.events_from || 0) + (s.view.events || []).length;
 }
 
 // ----- drawing -------------------------------------------------------------------
@@ -72,26 +94,26 @@ function render() {
   const shown = replay ? replay.state : state;
   if (!shown || !game) return;
   const ctx = context(shown);
-  const view = ending && !replay ? ending.view : shown.view;
+  const view = ending && !replay ? ending.view : replay && replay.ended ? replay.ended.view : shown.view;
   ctx.ending = ending && !replay ? ending : null;
   document.body.dataset.game = shown.game;
   document.body.dataset.version = String(shown.version);
-  document.body.dataset.ending = ctx.ending ? String(ctx.ending.result.hand) : "";
+  document.body.dataset.ending = ctx.ending ? String(ctx.ending.hand) : "";
   $("title").textContent = gameName(shown.game) + (shown.fixed_deal ? " (practice: fixed deal)" : "");
   $("table-id").textContent = `table ${tableId}`;
   document.title = `${gameName(shown.game)} — boneyard`;
   $("rules-link").href = `/rules/${encodeURIComponent(shown.game)}`;
   $("board").innerHTML = game.board(view, ctx);
   renderPlayers(shown);
-  renderResult(shown.view, ctx);
+  renderResult(shown, ctx);
   renderHandEnd(shown, ctx);
   renderOver(shown, ctx);
-  renderLog(shown.view.history || []);
+  renderLog(shown);
   renderHand(shown, ctx);
   $("tools").innerHTML = game.tools && !ctx.ending ? game.tools(ctx) : "";
   renderActions(shown, ctx);
   renderStatus(shown);
-  renderSince(shown, ctx);
+  renderSince(shown);
   renderJoin();
   bindBoard(ctx);
   $("replay").hidden = !replay;
@@ -137,16 +159,21 @@ function gameName(id) {
 function renderStatus(s) {
   const v = s.view;
   let text;
+  let turn = "Your turn";
   const b = s.between_hands;
-  if (ending && !replay && !s.is_over) text = `Hand ${ending.result.hand} is over.`;
+  if (ending && !replay && !s.is_over) text = `Hand ${ending.hand} is over.`;
   else if (b && !replay) text = `Hand ${b.hand} is over: the next hand starts when ${b.waiting.map(seatName).join(" and ") || "everyone"} ${b.waiting.length === 1 ? "presses" : "press"} Next hand (or in ${Math.max(1, Math.round(b.until - Date.now() / 1000))} s).`;
   else if (replay) text = replayWords();
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
-  else if (s.current_player === s.seat && s.seat !== null) text = `Your turn: ${game.ask(v.phase, v)}.`;
+  else if (s.current_player === s.seat && s.seat !== null) text = `${turn}: ${game.ask(v.phase, v)}.`;
   else text = `Waiting for ${seatName(s.current_player)} to ${game.ask(v.phase, v)}.`;
   const waiting = s.seats.filter((x) => !x.joined).length;
   if (!s.is_over && waiting) text += ` ${waiting === 1 ? "One seat is" : `${waiting} seats are`} still open — share the link.`;
-  if (!$("banner").hidden) text = "Reconnecting… " + text.replace(/^Your turn: /, "Your turn (once reconnected): ");
+  if (!$("banner").hidden && text.startsWith(`${turn}: `)) {
+    turn = "Your turn (once reconnected)";
+    text = `${turn}: ${game.ask(v.phase, v)}.`;
+  }
+  if (!$("banner").hidden) text = "Reconnecting… " + text;
   if (replay) $("status").innerHTML = text;
   else $("status").textContent = text;
   $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
@@ -166,12 +193,15 @@ function renderPlayers(s) {
   $("players").innerHTML = `<table class="list scores"><thead><tr><th>#</th><th>player</th><th>score</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function renderResult(view, ctx) {
-  const r = view.last_result;
-  $("result").hidden = !r;
-  if (!r) return;
-  const head = game.headline ? game.headline(r, ctx) : "";
-  $("result").innerHTML = `<h3>Hand result${r.hand ? ` — hand ${r.hand}` : ""}</h3>${head ? `<p>${head}</p>` : ""}${game.result(view, r, ctx)}`;
+// The last hand's result beside the table: the server's sentence for its hand_end, then the details.
+function renderResult(shown, ctx) {
+  const found = handEnd(shown.view);
+  $("result").hidden = !found;
+  if (!found) return;
+  const end = found.event;
+  const sentence = (shown.log || [])[found.index] || "";
+  $("result").innerHTML = `<h3>Hand result — hand ${end.hand}</h3>${sentence ? `<p>${escapeHtml(sentence)}</p>` : ""}${
+    game.result(shown.view, end, ctx)}`;
 }
 
 // ----- the end of a hand and of the game -------------------------------------------
@@ -181,44 +211,33 @@ function seenHand() {
   return Number(localStorage.getItem(seenKey) || 0);
 }
 
-// Notice a hand that has just ended: the state before it ended is kept so that the board
-// can show the hand as it ended (the last play included) until the player presses Next.
-function noticeHandEnd(before, s, sent) {
-  const r = s.view.last_result;
-  if (!r || typeof r.hand !== "number" || r.hand <= seenHand() || (ending && ending.result.hand === r.hand)) return;
-  const witnessed = before && before.view.hand_number === r.hand &&
-    !(before.view.last_result && before.view.last_result.hand === r.hand);
-  if (witnessed) {
-    const mine = sent || (pending && pending.from === before.version ? pending.action : null);
-    const view = game.endView ? game.endView(before.view, s.view, mine) : before.view;
-    ending = { result: r, before: before.view, view };
-  } else if (fromServer(s, r)) {
-    // a reload, or a page that joined after the hand ended: the server kept the hand as it ended
-  } else if (s.is_over) {
-    ending = { result: r, before: null, view: s.view };
-  } else {
-    localStorage.setItem(seenKey, String(r.hand)); // it ended before this page saw it
-  }
+// The hand-end panel of the view's newest hand_end: the event, the server's sentence for it,
+// and the board as the hand ended (drawn from the event's final position).
+function endingOf(s, found) {
+  const view = game.endView ? game.endView(found.event, s.view, endingEvents(s.view, found.index)) : s.view;
+  return { hand: found.event.hand, end: found.event, sentence: (s.log || [])[found.index] || "", view };
 }
 
-// The hand-end panel from the state's `ended_hand` (this seat's view just before the hand's
-// last action, and the log lines that action added), while the table still waits for this
-// player's "Next hand" or the game is over. Returns whether it was shown.
-function fromServer(s, r) {
-  const e = s.ended_hand;
+// Notice a hand that has just ended: its hand_end event is in the view (views keep it
+// through the next hand), and the panel shows it until the player presses Next. A page that
+// did not see the hand end (a reload, a late join) shows it while the table still waits for
+// this player's "Next hand", or once the game is over.
+function noticeHandEnd(before, s) {
+  const found = handEnd(s.view);
+  if (!found) return;
+  const hand = found.event.hand;
+  if (hand <= seenHand() || (ending && ending.hand === hand)) return;
+  const prior = before ? handEnd(before.view) : null;
+  const witnessed = before && before.view.hand_number === hand && !(prior && prior.event.hand === hand);
   const b = s.between_hands;
-  const waiting = b && b.hand === r.hand && (s.seat === null || b.waiting.includes(s.seat));
-  if (!e || e.hand !== r.hand || !(waiting || s.is_over)) return false;
-  const seen = (e.before.history_start || 0) + (e.before.history || []).length;
-  const after = Object.assign({}, s.view, { history: e.lines, history_start: seen, last_result: e.result });
-  const view = game.endView ? game.endView(e.before, after, null) : e.before;
-  ending = { result: e.result || r, before: e.before, view };
-  return true;
+  const waiting = b && b.hand === hand && (s.seat === null || b.waiting.includes(s.seat));
+  if (witnessed || waiting || s.is_over) ending = endingOf(s, found);
+  else localStorage.setItem(seenKey, String(hand)); // it ended before this page saw it
 }
 
 // "Next hand": the server deals on once every human has pressed it; this page shows the new hand at once.
 function nextHand() {
-  const hand = ending ? ending.result.hand : null;
+  const hand = ending ? ending.hand : null;
   if (ending) localStorage.setItem(seenKey, String(hand));
   ending = null;
   clearTimeout(autoNext);
@@ -235,7 +254,7 @@ function pressNext(s) {
   nextSent = b.hand;
   api(`/api/tables/${tableId}/next`, { method: "POST", body: JSON.stringify({ hand: b.hand }) })
     .then(accept)
-    .catch((e) => flash(inWords(e.message)));
+    .catch((e) => flash(refusal(e)));
 }
 
 // Seconds before the next hand is dealt by itself at a table with one human (0: never).
@@ -244,18 +263,17 @@ function autoNextDelay() {
   return v === null ? 12 : Number(v) || 0;
 }
 
-// The running totals: one row per seat, the hand's change when the game says it.
-function totalsHTML(s, r) {
-  const changes = game.changes ? game.changes(r, s.view) : null;
-  const rows = s.seats.map((x) => `<tr><th>${escapeHtml(seatName(x.seat))}</th>${changes ? `<td class="num">${escapeHtml(signed(changes[x.seat]))}</td>` : ""}<td class="num">${
-    escapeHtml(String(s.scores[x.seat]))}</td></tr>`).join("");
-  return `<table class="list totals"><thead><tr><th></th>${changes ? "<th>this hand</th>" : ""}<th>total</th></tr></thead><tbody>${rows}</tbody></table>`;
+// The hand's figures from its hand_end event: each seat's points this hand and its total after it.
+function totalsHTML(s, end) {
+  const rows = s.seats.map((x) => `<tr data-seat="${x.seat}"><th>${escapeHtml(seatName(x.seat))}</th><td class="num">${
+    escapeHtml(signed(end.points[x.seat]))}</td><td class="num">${escapeHtml(String(end.totals[x.seat]))}</td></tr>`).join("");
+  return `<table class="list totals"><thead><tr><th></th><th>this hand</th><th>total</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function handEndBody(s, ctx) {
-  const r = ending.result;
-  const head = game.headline ? game.headline(r, ctx) : "";
-  return `<h2>Hand ${r.hand} is over</h2>${head ? `<p class="headline">${head}</p>` : ""}<div class="why">${game.result(ending.view, r, ctx)}</div>${totalsHTML(s, r)}`;
+  const e = ending;
+  return `<h2>Hand ${e.hand} is over</h2>${e.sentence ? `<p class="headline">${escapeHtml(e.sentence)}</p>` : ""}<div class="why">${
+    game.result(s.view, e.end, ctx)}</div>${totalsHTML(s, e.end)}`;
 }
 
 function renderHandEnd(s, ctx) {
@@ -292,11 +310,14 @@ function lowerIsBetter(s) {
   return w === Math.min(...s.scores) && w !== Math.max(...s.scores);
 }
 
-// "Ann wins with 0; Bob 4; Cy 12.": players (or sides) ranked by their final score.
+// "Ann wins with 0; Bob 4; Cy 12.": players (or sides, the game's declared partners) ranked
+// by their final totals (the last hand_end's, else the scores).
 function rankingWords(s) {
-  const groups = game.sides ? game.sides(s.view) : s.seats.map((x) => [x.seat]);
+  const groups = s.view.partners || s.seats.map((x) => [x.seat]);
+  const last = handEnd(s.view);
+  const totals = last ? last.event.totals : s.scores;
   const low = lowerIsBetter(s);
-  const ranked = groups.map((g) => ({ seats: g, score: s.scores[g[0]], won: g.some((x) => s.winners.includes(x)) }))
+  const ranked = groups.map((g) => ({ seats: g, score: totals[g[0]], won: g.some((x) => s.winners.includes(x)) }))
     .sort((a, b) => (b.won - a.won) || (low ? a.score - b.score : b.score - a.score));
   const who = (g) => escapeHtml(nameList(g.seats, { seatName }));
   const winners = ranked.filter((g) => g.won);
@@ -323,16 +344,15 @@ function renderOver(s, ctx) {
   $("open-replay").onclick = () => showStep(0);
 }
 
+// The log: the server's sentence for each event of the shown view (this hand, and the last
+// one's end), newest at the bottom.
 let logKey = "";
-function renderLog(history) {
-  const key = `${(state && state.history_from) || 0}+${history.length}|${(state && state.seats ? state.seats : []).map((x) => x.name).join(",")}`;
+function renderLog(shown) {
+  const log = shown.log || [];
+  const key = `${shown.version}|${shown.step}|${shown.view.events_from || 0}+${log.length}|${(shown.names || []).join(",")}`;
   if (key === logKey) return;
   logKey = key;
-  const start = Math.max(0, history.length - 200);
-  $("log").innerHTML = history
-    .slice(start)
-    .map((line) => `<li>${nameSeats(line, { seatName })}</li>`)
-    .join("");
+  $("log").innerHTML = log.map((line) => `<li>${escapeHtml(line)}</li>`).join("");
   $("log").scrollTop = $("log").scrollHeight;
 }
 
@@ -431,16 +451,17 @@ function flash(message) {
   $("error").textContent = message;
 }
 
-// A server message in a player's words: seats become names, "not your turn" says whose turn it is.
-function inWords(message) {
-  const turn = () => (state && state.current_player !== null && state.current_player !== undefined
-    ? (state.current_player === state.seat ? "it is your turn now." : `it is ${seatName(state.current_player).replace(/ \(you\)$/, "")}'s turn.`)
-    : "");
-  if (/^not your turn/.test(message) && turn()) return turn().charAt(0).toUpperCase() + turn().slice(1);
-  if (/^the table has moved on/.test(message)) return `The table had moved on: ${turn() || "this is where it is now."}`;
-  return message
-    .replace(/\bseats (\d+(?:\+\d+)+)/g, (_, list) => nameList(list.split("+").map(Number), { seatName }))
-    .replace(/\bseat (\d+)\b/g, (_, n) => seatName(Number(n)));
+// A refusal in a player's words. The server's messages already speak to the player; a
+// refusal that came because the table had moved on (a stale view, or not this seat's turn
+// any more) says whose turn it is now, from the state the page has just been given.
+function refusal(e, acting = false) {
+  const now = state && state.current_player !== null && state.current_player !== undefined
+    ? (state.current_player === state.seat ? "it is your turn now." : `it is ${plainName(state.current_player)}'s turn.`)
+    : "";
+  if (e.status === 409 && e.state) return `The table had moved on: ${now || "this is where it is now."}`;
+  if (acting && now && state.current_player !== state.seat) return now.charAt(0).toUpperCase() + now.slice(1);
+  const message = String(e.message || "");
+  return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
 // Fetch the table again (after a refusal, a reconnect, or a tab coming back into view).
@@ -458,8 +479,6 @@ async function resync() {
 async function send(action, forced = false) {
   if (sending) return;
   sending = true;
-  // the push of the new state may arrive before this request's answer: remember what was sent
-  pending = { action, from: state ? state.version : -1 };
   flash("");
   try {
     // the version this action was chosen from: a repeat is not played twice, a stale view gets 409 and the state
@@ -467,23 +486,21 @@ async function send(action, forced = false) {
     const s = await api(`/api/tables/${tableId}/actions`, { method: "POST", body });
     selected = null;
     if (game.reset) game.reset();
-    accept(s, action);
-    if (!forced) since = s.view;
+    accept(s);
+    if (!forced) markSeen(s);
     render();
   } catch (e) {
     // a refusal may come from a stale view: draw the table as it is now, then say why
     if (e.status === 409 && e.state) accept(e.state);
     else if (e.status && e.status < 500) await resync();
-    flash(inWords(e.message));
+    flash(refusal(e, true));
   } finally {
     sending = false;
   }
 }
 
-// Take a state pushed or answered by the server; `sent` is the action this page just played.
-function accept(s, sent = null) {
-  // a push carries only the newest part of the log: its views know where their lines start
-  s.view.history_start = s.history_from || 0;
+// Take a state pushed or answered by the server.
+function accept(s) {
   if (state && s.version < state.version) return; // an older push arriving late
   if (state && s.version !== state.version) {
     selected = null;
@@ -491,7 +508,7 @@ function accept(s, sent = null) {
   }
   const before = state;
   state = s;
-  noticeHandEnd(before, s, sent);
+  noticeHandEnd(before, s);
   if (s.view.hand && selected && !s.view.hand.includes(selected)) selected = null;
   render();
 }
@@ -586,27 +603,33 @@ async function join(seat) {
 // ----- replay ----------------------------------------------------------------------
 // A finished game, step by step: every hand face up, each step named with who played it,
 // a jump to any hand's start, and the keyboard's arrows (left/right: a step; up/down or
-// page up/down: a hand; home/end).
+// page up/down: a hand; home/end). A step whose action ended a hand is shown twice, as
+// the table showed it: first the hand as it ended (its hand_end event's final position,
+// the last play on the board), then the next hand's deal.
 
 let replayFacts = null; // {steps, plays: [{seat, action, hand}], hand_starts}
-let showing = 0; // the latest step asked for: older answers arriving late are dropped
+let asked = 0; // the latest request: older answers arriving late are dropped
 
-async function showStep(step) {
+// Show the game after `step` actions; `end`: when that step ended a hand, its end rather than the next deal.
+async function showStep(step, end = false) {
   const steps = state.version;
   step = Math.max(0, Math.min(steps, step));
-  showing = step;
+  const ask = ++asked;
   if (!replayFacts) replayFacts = await api(`/api/tables/${tableId}/replay/steps`);
   const [s, faceUp] = await Promise.all([
     api(`/api/tables/${tableId}/replay?step=${step}`),
     api(`/api/tables/${tableId}/replay/hands?step=${step}`),
   ]);
-  if (step !== showing) return;
-  replay = { step, steps, state: s, hands: faceUp.hands };
+  if (ask !== asked) return;
+  const found = s.ends_hand !== null && s.ends_hand !== undefined ? handEnd(s.view) : null;
+  const ended = (end || s.is_over) && found && found.event.hand === s.ends_hand && game.endView
+    ? { hand: s.ends_hand, view: game.endView(found.event, s.view, endingEvents(s.view, found.index)) } : null;
+  replay = { step, steps, state: s, hands: faceUp.hands, ended };
   $("rp-step").max = String(steps);
   $("rp-step").value = String(step);
   $("rp-label").textContent = `${step}/${steps}`;
   const starts = replayFacts.hand_starts;
-  $("rp-hand").innerHTML = starts.map((at, i) => `<option value="${at}"${handIndex(step) === i ? " selected" : ""}>hand ${i + 1}</option>`).join("");
+  $("rp-hand").innerHTML = starts.map((at, i) => `<option value="${at}"${shownHand() === i ? " selected" : ""}>hand ${i + 1}</option>`).join("");
   render();
 }
 
@@ -618,25 +641,46 @@ function handIndex(step) {
   return i;
 }
 
+// The hand (0-based) the replay shows: a hand's end belongs to the hand that ended.
+function shownHand() {
+  return replay.ended && replay.step > 0 ? handIndex(replay.step - 1) : handIndex(replay.step);
+}
+
 function jumpHand(delta) {
   const starts = replayFacts.hand_starts;
-  const i = handIndex(replay.step);
+  const i = shownHand();
   const at = starts[i];
   // "back" from inside a hand goes to its own start first
   const target = delta < 0 && replay.step > at ? at : starts[Math.max(0, Math.min(starts.length - 1, i + delta))];
   showStep(target);
 }
 
+// One step on: a step that ended a hand shows its end, then the next deal.
+function stepOn() {
+  if (replay.ended && replay.step < replay.steps) showStep(replay.step, false);
+  else showStep(replay.step + 1, true);
+}
+
+// One step back: from a deal to the end of the hand before it, else to the step before.
+function stepBack() {
+  const s = replay.state;
+  if (!replay.ended && s.ends_hand !== null && s.ends_hand !== undefined) showStep(replay.step, true);
+  else showStep(replay.step - 1, false);
+}
+
 // The replay's status line: the step, who played it and what, in words.
 function replayWords() {
-  const play = replayFacts && replay.step ? replayFacts.plays[replay.step - 1] : null;
-  const what = play ? ` — ${escapeHtml(seatName(play.seat).replace(/ \(you\)$/, ""))}: ${escapeHtml(game.describe(play.action, replay.state.view))}` : " — the deal";
-  return `Replay, hand ${handIndex(replay.step) + 1}: step ${replay.step} of ${replay.steps}${what}`;
+  const hand = shownHand() + 1;
+  // the first step of a hand after the first shows its deal (its action, the last one of the hand before, was shown with that hand's end)
+  const deal = !replay.ended && replay.step > 0 && replayFacts.hand_starts[hand - 1] === replay.step;
+  const play = replayFacts && replay.step && !deal ? replayFacts.plays[replay.step - 1] : null;
+  const what = play ? ` — ${escapeHtml(plainName(play.seat))}: ${escapeHtml(game.describe(play.action, replay.state.view))}` : " — the deal";
+  return `Replay, hand ${hand}: step ${replay.step} of ${replay.steps}${what}${replay.ended ? "; the hand is over" : ""}`;
 }
 
 // Every hand face up: each seat's box on the board shows its tiles.
 function showHandsFaceUp() {
-  if (!replay || !replay.hands) return;
+  if (!replay || !replay.hands || replay.ended) return; // a hand's end shows its own position
   replay.hands.forEach((hand, s) => {
     const box = document.querySelector(`#board [data-seatbox="${s}"]`);
     if (!box || !hand) return;
@@ -649,13 +693,13 @@ function showHandsFaceUp() {
 
 function bindReplay() {
   $("rp-start").onclick = () => showStep(0);
-  $("rp-prev").onclick = () => showStep(replay.step - 1);
-  $("rp-next").onclick = () => showStep(replay.step + 1);
-  $("rp-end").onclick = () => showStep(replay.steps);
+  $("rp-prev").onclick = stepBack;
+  $("rp-next").onclick = stepOn;
+  $("rp-end").onclick = () => showStep(replay.steps, true);
   $("rp-prev-hand").onclick = () => jumpHand(-1);
   $("rp-next-hand").onclick = () => jumpHand(1);
   $("rp-hand").onchange = () => showStep(Number($("rp-hand").value));
-  $("rp-step").oninput = () => showStep(Number($("rp-step").value));
+  $("rp-step").oninput = () => showStep(Number($("rp-step").value), true);
   $("rp-close").onclick = () => {
     replay = null;
     render();
@@ -663,9 +707,9 @@ function bindReplay() {
   document.addEventListener("keydown", (ev) => {
     if (!replay || ev.target.closest("input, select, textarea")) return;
     const keys = {
-      ArrowLeft: () => showStep(replay.step - 1), ArrowRight: () => showStep(replay.step + 1),
+      ArrowLeft: stepBack, ArrowRight: stepOn,
       ArrowUp: () => jumpHand(-1), ArrowDown: () => jumpHand(1), PageUp: () => jumpHand(-1), PageDown: () => jumpHand(1),
-      Home: () => showStep(0), End: () => showStep(replay.steps),
+      Home: () => showStep(0), End: () => showStep(replay.steps, true),
     };
     if (keys[ev.key]) {
       ev.preventDefault();
@@ -704,7 +748,7 @@ async function main() {
     }
     game = await gameModule(first.game);
     accept(first);
-    since = first.view;
+    markSeen(first);
     render();
     connect();
     // a tab that comes back (sleep, a lost network) fetches the table rather than trusting its socket

@@ -1,6 +1,7 @@
 // Eighty at the table: the bidding (a stepper, not thirty buttons), trumps marked in the
-// hand, the partnerships, the trick with its led suit, and the hand's result in words.
-import { escapeHtml, publicFields, hiddenHand, around, trickHTML, suitName, linesSince, finalTrick, nameList, signed }
+// hand, the partnerships (the view's declared `partners`), the trick with its led suit; at a
+// hand's end, its last trick with its winner and every trick, from the hand_end event.
+import { escapeHtml, publicFields, hiddenHand, around, trickHTML, tricksHTML, suitName, nameList, signed }
   from "../core/board.js";
 
 const ASK = { bid: "bid or pass", trump: "name trumps", play: "play a tile to the trick" };
@@ -18,8 +19,9 @@ function ask(phase) {
   return ASK[phase] || String(phase);
 }
 
+// The partnerships, as the game declares them.
 function sides(view) {
-  return view.partners || [[0, 2], [1, 3]];
+  return view.partners || [];
 }
 
 const hasTrump = (view) => !view.nello && view.trump !== null && view.trump !== undefined;
@@ -74,23 +76,24 @@ function bind(ctx) {
 function board(view, ctx) {
   const used = new Set(["hand_number", "shuffler", "partners", "bids", "high_bid", "bidder", "trump", "hand_sizes",
     "trick", "tricks", "tricks_won", "sides", "points", "marks", "leader", "led_suit", "lying_out", "nello", "sitting_out",
-    "last_result", "final_trick"]);
+    "last_result", "final_trick", "played", "ended"]);
   const trump = view.nello ? "Nel-O (no trump)" : view.trump === null || view.trump === undefined ? "not named" : suitName(view.trump);
   const bid = view.high_bid ? `${escapeHtml(String(view.high_bid))} by ${escapeHtml(ctx.seatName(view.bidder))}` : "none yet";
   const facts = `<div class="facts"><span>Hand ${view.hand_number}</span><span>High bid <b>${bid}</b></span>
-    <span class="trumpfact">Trump <b>${trump}</b></span><span>Lying out ${view.lying_out}</span></div>`;
+    <span class="trumpfact">Trump <b>${trump}</b></span>${view.ended ? "" : `<span>Lying out ${view.lying_out}</span>`}</div>`;
   const side = (s) => sides(view).findIndex((p) => p.includes(s));
   const perSeat = (s) =>
     `<div class="seatline"><span class="badge side${side(s)}">side ${side(s) + 1}</span>${
       view.bids && view.bids[s] !== null && view.bids[s] !== undefined ? `<span class="badge">${view.bids[s] === "pass" ? "passed" : `bid ${escapeHtml(String(view.bids[s]))}`}</span>` : ""
     }${view.sitting_out === s ? "<span class='badge'>sits out</span>" : ""} tricks ${(view.tricks_won || [])[s] || 0}</div>${
-      s === view.seat ? "" : hiddenHand(view.hand_sizes[s])
+      s === view.seat || view.ended ? "" : hiddenHand(view.hand_sizes[s])
     }`;
   // one column per side (two), one row per figure: narrow enough for a phone
   const sd = view.sides || [];
   const heads = sd.map((x, i) => `<th><span class="badge side${i}">side ${i + 1}</span><br><small>${x.seats
     .map((s) => escapeHtml(ctx.seatName(s))).join(" & ")}</small></th>`).join("");
-  const figures = [["tricks", "tricks"], ["count", "count tiles"], ["taken", "points taken"], ["points", "score"]];
+  const figures = view.ended ? [["tricks", "tricks"], ["taken", "points taken"], ["gains", "this hand"], ["points", "score"]]
+    : [["tricks", "tricks"], ["count", "count tiles"], ["taken", "points taken"], ["points", "score"]];
   if (view.rules && view.rules.marks) figures.push(["marks", "marks"]);
   const rows = figures.map(([k, say]) => `<tr><th>${say}</th>${sd.map((x) => `<td class="num">${escapeHtml(String(x[k]))}</td>`).join("")}</tr>`).join("");
   const table = sd.length ? `<div class="scroll-x"><table class="list sides"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}</tbody></table></div>` : "";
@@ -98,50 +101,32 @@ function board(view, ctx) {
   const ledSuit = view.led_suit;
   const led = ledSuit === null || ledSuit === undefined || !(view.trick || []).length ? ""
     : ledSuit === "trump" ? "trump led" : ledSuit === "doubles" ? "doubles led" : `led: ${suitName(Number(ledSuit))}`;
-  return facts + around(view, ctx, perSeat, trickHTML(view, ctx, led)) + table + publicFields(view, used);
+  const played = view.ended ? tricksHTML(view.played, ctx) : "";
+  return facts + around(view, ctx, perSeat, trickHTML(view, ctx, led)) + table + played + publicFields(view, used);
 }
 
 // ----- the end of a hand -------------------------------------------------------------------
 
-function endView(before, after) {
-  const lines = linesSince(before, after);
-  const won = (before.tricks_won || []).slice();
-  lines.forEach((l) => {
-    const m = /^seat (\d+) wins trick/.exec(l);
-    if (m) won[Number(m[1])] += 1;
-  });
-  const r = after.last_result;
-  // the sides' figures as the hand ended; every hand is played out
-  const figures = r && before.sides ? before.sides.map((x, i) => Object.assign({}, x, {
-    tricks: r.tricks[i], count: r.taken[i] - 2 * r.tricks[i], taken: r.taken[i], points: r.points[i], marks: (r.marks || [])[i],
-  })) : before.sides;
-  return Object.assign({}, before, { final_trick: finalTrick(before, lines), trick: [], tricks_won: won, sides: figures,
-    hand_sizes: before.hand_sizes.map(() => 0) });
+// The hand as it ended, from its hand_end event: the bid, the trump, the tricks each seat
+// took, the last trick on the table with its winner, every trick, and each side's figures.
+function endView(end, view) {
+  const played = end.played || [];
+  const last = played[played.length - 1];
+  const won = Array.from({ length: view.players }, () => 0);
+  played.forEach((t) => (won[t.winner] += 1));
+  const figures = sides(view).map((seats, i) => ({ seats, tricks: end.tricks[i], taken: end.taken[i], gains: end.gains[i],
+    points: end.totals[seats[0]], marks: end.marks[i] }));
+  return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, partners: view.partners, ended: true,
+    current_player: null, hand_number: end.hand, bidder: end.bidder, high_bid: end.bid, trump: end.trump,
+    nello: end.bid === "nel-o", tricks_won: won, trick: [], final_trick: last ? { plays: last.plays, winner: last.winner } : null,
+    played, sides: figures };
 }
 
-function headline(r, ctx) {
-  const bidders = sides({}).find((p) => p.includes(r.bidder)) || [r.bidder];
-  const side = bidders.includes(0) ? 0 : 1;
-  const bid = r.bid === "nel-o" ? "Nel-O" : r.bid;
-  return `${escapeHtml(ctx.seatName(r.bidder))} bid ${escapeHtml(String(bid))}${r.trump !== null && r.trump !== undefined ? ` with ${suitName(r.trump)} as trumps` : ""}: ${
-    r.made ? "made it" : "set"} (${escapeHtml(nameList(bidders, ctx))} took ${r.taken[side]}).`;
+// Each side's figures from the hand_end event: tricks, points taken, what it scored.
+function result(view, end, ctx) {
+  const lines = sides(view).map((seats, i) => `<li><b>${escapeHtml(nameList(seats, ctx))}</b>: ${end.tricks[i]} trick${
+    end.tricks[i] === 1 ? "" : "s"}, ${end.taken[i]} taken; scores ${signed(end.gains[i])}, now ${end.totals[seats[0]]}</li>`);
+  return `<ul class="scored">${lines.join("")}</ul>`;
 }
 
-function result(view, r, ctx) {
-  const lines = sides(view).map((seats, i) => {
-    const count = r.taken[i] - 2 * r.tricks[i];
-    return `<li><b>${escapeHtml(nameList(seats, ctx))}</b>: ${r.tricks[i]} trick${r.tricks[i] === 1 ? "" : "s"} (${2 * r.tricks[i]}) + count tiles ${count} = ${
-      r.taken[i]} taken; scores ${signed(r.gains[i])}, now ${r.points[i]}</li>`;
-  });
-  const rule = r.made ? "A side that makes its bid scores what it took; the defenders score what they took."
-    : "The bid was set: the defenders score the bid plus what they took; the bidders score nothing.";
-  return `<ul class="scored">${lines.join("")}</ul><p class="muted">${rule}</p>`;
-}
-
-function changes(r, view) {
-  const out = [];
-  sides(view).forEach((seats, i) => seats.forEach((s) => (out[s] = r.gains[i])));
-  return out;
-}
-
-export default { board, describe, ask, sides, handMark, actionList, tools, bind, endView, headline, result, changes };
+export default { board, describe, ask, handMark, actionList, tools, bind, endView, result };

@@ -1,6 +1,6 @@
 // Montana at the table: the woodpile, each seat's exposed sets and discards, the last
-// discard in the middle, claims in plain words, the pulled tile marked in the hand, and
-// the winner's sets laid out when a hand ends.
+// discard in the middle, the open claim, the pulled tile marked in the hand; at a hand's
+// end, every seat's sets and discards and the winner's hand, from the hand_end event.
 import { tileSVG, escapeHtml, tiles, publicFields, hiddenHand, around, groupTiles, nameList } from "../core/board.js";
 
 const SIMPLE = { out: "Go out on the pulled tile", pass: "Let the discard go", "claim out": "Go out on this discard",
@@ -44,14 +44,14 @@ function claimWords(claim, ctx) {
 function board(view, ctx) {
   const used = new Set(["hand_sizes", "woodpile", "discards", "exposed", "dealer", "hand_number", "chips", "outs",
     "ready", "stakes", "claim", "pulled", "mode", "dead_hands", "deal_passes", "last_result", "my_answer",
-    "proved_limits", "proved_ready"]);
+    "proved_limits", "proved_ready", "ended", "winner", "how", "tile", "discarder"]);
   const discards = Array.isArray(view.discards) ? view.discards : [];
   const last = discards.length ? discards[discards.length - 1] : null;
   const shootout = view.mode === "shootout";
   const html = `<div class="facts">${view.hand_number !== undefined ? `<span>Hand ${view.hand_number}</span>` : ""}${
     view.dealer !== undefined ? `<span>Dealer ${escapeHtml(ctx.seatName(view.dealer))}</span>` : ""
   }${view.woodpile !== undefined ? `<span>Woodpile ${view.woodpile}</span>` : ""}${shootout ? "<span>Shoot-out: most outs wins</span>" : ""}${
-    view.claim ? `<span class="hot">${claimWords(view.claim, ctx)}</span>` : ""}</div>`;
+    view.claim && !view.ended ? `<span class="hot">${claimWords(view.claim, ctx)}</span>` : ""}</div>`;
   const perSeat = (s) => {
     let inner = `<div class="seatline">${view.dealer === s ? "<span class='badge'>dealer</span>" : ""}${
       view.ready && view.ready[s] ? "<span class='badge'>ready</span>" : ""
@@ -63,31 +63,37 @@ function board(view, ctx) {
     if (view.hand_sizes && s !== view.seat) inner += hiddenHand(view.hand_sizes[s]);
     return inner;
   };
-  const center = last ? `<div class="lastdiscard">last discard<br>${tileSVG(last[1])}<br><small>by ${escapeHtml(ctx.seatName(last[0]))}</small></div>` : "";
+  const center = view.ended ? outWords(view, ctx)
+    : last ? `<div class="lastdiscard">last discard<br>${tileSVG(last[1])}<br><small>by ${escapeHtml(ctx.seatName(last[0]))}</small></div>` : "";
   return html + around(view, ctx, perSeat, center) + publicFields(view, used);
 }
 
 // ----- the end of a hand -------------------------------------------------------------------
 
-function headline(r, ctx) {
-  if (r.drawn) return "The woodpile ran out: the hand is drawn, no payments; ready stakes go back.";
-  const who = escapeHtml(ctx.seatName(r.winner));
-  const on = r.how === "claim" ? `on ${escapeHtml(ctx.seatName(r.from))}'s discard ${escapeHtml(r.tile)}` : `on a pulled ${escapeHtml(r.tile)}`;
-  return `${who} went out ${on}${r.value ? `: the hand is worth ${r.value}` : ""}.`;
+// The middle of the table when the hand is over: the tile that made the winning hand, or the drawn hand.
+function outWords(view, ctx) {
+  if (view.winner === null || view.winner === undefined) return `<div class="lastdiscard">drawn<br><small>the woodpile ran out</small></div>`;
+  const on = view.how === "claim" ? `on ${escapeHtml(ctx.seatName(view.discarder))}'s discard` : "on a pulled tile";
+  return `<div class="lastdiscard" data-out-tile="${escapeHtml(view.tile)}">${escapeHtml(ctx.seatName(view.winner))} went out<br>${
+    tileSVG(view.tile)}<br><small>${on}</small></div>`;
 }
 
-function result(view, r, ctx) {
-  if (r.drawn) return "";
-  const sets = `<p>${escapeHtml(ctx.seatName(r.winner))}'s hand:</p><div class="sets winner-sets">${r.sets.map(setHTML).join("")}</div>`;
-  const worth = r.breakdown.length && r.value
-    ? `<ul class="scored">${r.breakdown.map(([what, n]) => `<li>${escapeHtml(what)}: ${n}</li>`).join("")}</ul>` : "";
-  const pay = r.how === "claim" ? `${escapeHtml(ctx.seatName(r.from))} pays three times the value (payments to or from the dealer are doubled).`
-    : "Every other player pays the value (payments to or from the dealer are doubled).";
-  return sets + worth + (r.value ? `<p class="muted">${pay}</p>` : "");
+// The hand as it ended, from its hand_end event: every seat's sets (the winner's whole
+// hand), the discards left on the table, who went out and on which tile. Nothing waits for
+// a claim any more.
+function endView(end, view) {
+  return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, mode: view.mode, ended: true,
+    current_player: null, claim: null, hand_number: end.hand, dealer: end.dealer, exposed: end.exposed, discards: end.discards,
+    ready: end.stakes.map((x) => x > 0), winner: end.winner, how: end.how, tile: end.tile, discarder: end.discarder };
 }
 
-function changes(r) {
-  return r.changes;
+// The winner's hand and what it is worth, from the hand_end event (nothing for a drawn hand).
+function result(view, end, ctx) {
+  if (end.winner === null || end.winner === undefined) return "";
+  const sets = `<p>${escapeHtml(ctx.seatName(end.winner))}'s hand:</p><div class="sets winner-sets">${end.sets.map(setHTML).join("")}</div>`;
+  const worth = end.breakdown.length && end.value
+    ? `<ul class="scored">${end.breakdown.map(([what, n]) => `<li>${escapeHtml(what)}: ${n}</li>`).join("")}</ul>` : "";
+  return sets + worth;
 }
 
-export default { board, describe, ask, handMark, headline, result, changes };
+export default { board, describe, ask, handMark, endView, result };

@@ -1,6 +1,7 @@
 // Rounce at the table: the trump and turn-up, the calls, the trick in front of the seats
-// that played it (with the suit the lead was played as), and the hand's result in words.
-import { tileSVG, escapeHtml, tiles, publicFields, hiddenHand, around, trickHTML, suitName, linesSince, finalTrick, signed }
+// that played it (with the suit the lead was played as); at a hand's end, its last trick
+// with its winner and every trick of the hand, from the hand_end event.
+import { tileSVG, escapeHtml, tiles, publicFields, hiddenHand, around, trickHTML, tricksHTML, suitName, signed }
   from "../core/board.js";
 
 const SIMPLE = { pass: "Pass — play this hand", fold: "Fold — sit this hand out", dummy: "Dummy — take a new hand",
@@ -37,57 +38,47 @@ function leadWords(view) {
 function board(view, ctx) {
   const used = new Set(["hand_number", "dealer", "trump", "turn_up", "turn_up_taken", "calls", "hand_sizes", "trick",
     "tricks", "tricks_won", "boneyard", "discarded", "leader", "last_result", "out", "dummies", "defending", "discards_due",
-    "final_trick"]);
+    "final_trick", "played", "ended"]);
+  const turnUp = view.ended ? "" : view.turn_up_taken ? "(turn-up taken)" : tileSVG(view.turn_up, { cls: "mini" });
   const info = `<div class="facts">
     <span>Hand ${view.hand_number}</span>
-    <span class="trumpfact">Trump <b>${suitName(view.trump)}</b> ${view.turn_up_taken ? "(turn-up taken)" : tileSVG(view.turn_up, { cls: "mini" })}</span>
-    <span>Boneyard ${view.boneyard}</span>${view.discards_due ? `<span class="hot">discard ${view.discards_due}</span>` : ""}
+    <span class="trumpfact">Trump <b>${suitName(view.trump)}</b> ${turnUp}</span>
+    ${view.ended ? "" : `<span>Boneyard ${view.boneyard}</span>`}${view.discards_due ? `<span class="hot">discard ${view.discards_due}</span>` : ""}
     ${view.defending ? "<span>defending</span>" : ""}</div>`;
   const perSeat = (s) =>
     `<div class="seatline">${view.dealer === s ? "<span class='badge'>dealer</span>" : ""}${
       view.calls[s] ? `<span class="badge">${escapeHtml(view.calls[s])}</span>` : ""
-    } tricks ${view.tricks_won[s]}</div>${s === view.seat ? "" : hiddenHand(view.hand_sizes[s])}`;
+    }${(view.rounced || []).includes(s) ? "<span class='badge hot'>rounced</span>" : ""} tricks ${view.tricks_won[s]}</div>${
+      s === view.seat || view.ended ? "" : hiddenHand(view.hand_sizes[s])}`;
   const mine = view.discarded && view.discarded.length ? `<div class="muted">your discards ${tiles(view.discarded, { cls: "mini" })}</div>` : "";
-  return info + around(view, ctx, perSeat, trickHTML(view, ctx, leadWords(view))) + mine + publicFields(view, used);
+  const played = view.ended ? tricksHTML(view.played, ctx) : "";
+  return info + around(view, ctx, perSeat, trickHTML(view, ctx, leadWords(view))) + mine + played + publicFields(view, used);
 }
 
-// The hand as it ended: the last trick stays on the table, every trick counted.
-function endView(before, after) {
-  const lines = linesSince(before, after);
-  const final = finalTrick(before, lines);
-  const won = before.tricks_won.slice();
-  lines.forEach((l) => {
-    const m = /^seat (\d+) wins trick/.exec(l);
-    if (m) won[Number(m[1])] += 1;
-  });
-  return Object.assign({}, before, { final_trick: final, trick: [], tricks_won: (after.last_result || {}).tricks || won,
-    hand_sizes: before.hand_sizes.map(() => 0) });
+// The hand as it ended, from its hand_end event: the calls, the tricks each seat took, the
+// last trick on the table with its winner, and every trick of the hand.
+function endView(end, view) {
+  const played = end.played || [];
+  const last = played[played.length - 1];
+  return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, ended: true, current_player: null,
+    hand_number: end.hand, dealer: end.dealer, trump: end.trump, calls: end.calls, tricks_won: end.tricks,
+    rounced: end.rounced, trick: [], final_trick: last ? { plays: last.plays, winner: last.winner } : null, played };
 }
 
-function headline(r, ctx) {
-  const top = Math.max(...r.tricks);
-  const best = r.tricks.map((t, s) => (t === top ? s : -1)).filter((s) => s >= 0);
-  return top ? `${escapeHtml(best.map(ctx.seatName).join(" and "))} took ${top} trick${top === 1 ? "" : "s"}${best.length > 1 ? " each" : ""}.` : "";
-}
-
-// Who scored what and why: a trick is −1; no trick at all is rounced (+5); a fold scores nothing.
-function result(view, r, ctx) {
-  // the calls of the ended hand are known only while its board is shown
-  const calls = ctx.ending && ctx.ending.before ? ctx.ending.before.calls || [] : null;
-  const lines = r.changes.map((c, s) => {
+// Who scored what and why, from the hand_end event: a trick is −1; no trick at all is
+// rounced (+5); a fold or a defence scores nothing.
+function result(view, end, ctx) {
+  const lines = end.points.map((c, s) => {
     const who = `<b>${escapeHtml(ctx.seatName(s))}</b>`;
+    const call = (end.calls || [])[s];
     let why;
-    if (calls && calls[s] === "fold") why = "folded: no change";
-    else if (c === 0 && r.tricks[s] === 0) why = calls ? "defended: no change" : "folded or defended: no change";
-    else if (r.tricks[s] === 0) why = `took no trick and is rounced: ${signed(c)}`;
-    else why = `took ${r.tricks[s]} trick${r.tricks[s] === 1 ? "" : "s"}: ${signed(c)}`;
-    return `<li>${who} ${why} (now ${r.points[s]})</li>`;
+    if (call === "fold") why = "folded: no change";
+    else if (call === "defend") why = `defended: ${c ? signed(c) : "no change"}`;
+    else if (end.rounced.includes(s)) why = `took no trick and is rounced: ${signed(c)}`;
+    else why = `took ${end.tricks[s]} trick${end.tricks[s] === 1 ? "" : "s"}: ${signed(c)}`;
+    return `<li>${who} ${why} (now ${end.totals[s]})</li>`;
   });
   return `<ul class="scored">${lines.join("")}</ul><p class="muted">Lowest wins; the game ends when someone reaches 0.</p>`;
 }
 
-function changes(r) {
-  return r.changes;
-}
-
-export default { board, describe, ask, handMark, endView, headline, result, changes };
+export default { board, describe, ask, handMark, endView, result };

@@ -1,7 +1,7 @@
 // Rummikub at the table: the groups on the table, and the builder in which the player
 // lays out the whole new table (the action is that table). The play notation
 // ("play 5-3 5-4 5-5 | 4-3 5-2 6-1") is written and read only by playText/parseplay here.
-import { tileSVG, escapeHtml, tiles, publicFields, seatBox, groupTiles, linesSince } from "../core/board.js";
+import { tileSVG, escapeHtml, tiles, publicFields, seatBox, groupTiles, lastOf } from "../core/board.js";
 
 // The builder: groups of {t, hand} (hand: the tile came from this player's hand, so it may
 // go back), the hand tiles not yet placed, the selected hand tiles and a picked table tile.
@@ -54,10 +54,17 @@ function actionList(legal, ctx) {
 // ----- the board -----------------------------------------------------------------------
 
 function board(view, ctx) {
-  const used = new Set(["table", "hand_sizes", "boneyard", "last_result", "opened", "hand_number", "dealer", "target", "passes", "laid_last", "mine_laid"]);
+  const used = new Set(["table", "hand_sizes", "boneyard", "last_result", "opened", "hand_number", "dealer", "target", "passes", "laid",
+    "ended"]);
   const b = builder;
-  const groups = b.active ? b.groups : tableGroups(view).map((g) => g.map((t) => ({ t, hand: false })));
-  if (!b.active && view.laid_last) groups.push(view.laid_last.map((t) => ({ t, hand: false, last: true })));
+  // at a hand's end, the tiles its last play laid are marked where they lie
+  const laid = (view.laid || []).slice();
+  const fresh = (t) => {
+    const i = laid.indexOf(t);
+    if (i >= 0) laid.splice(i, 1);
+    return i >= 0;
+  };
+  const groups = b.active ? b.groups : tableGroups(view).map((g) => g.map((t) => ({ t, hand: false, last: fresh(t) })));
   const gHTML = groups
     .map(
       (g, i) => `<div class="group build${b.active ? " target" : ""}${b.active && g.length < 3 ? " invalid" : ""}${
@@ -335,44 +342,19 @@ function handMark(tile) {
 
 // ----- the end of a hand ---------------------------------------------------------------
 
-// The table as the hand ended; the tiles of a last play this page did not see laid out are
-// shown beside it (the log names them, not where they went).
-function endView(before, after, sent) {
-  const laid = [];
-  let seat = null;
-  for (const line of linesSince(before, after)) {
-    const m = /^seat (\d+) (?:plays|opens with) ((?:\d-\d ?)+)$/.exec(line);
-    if (m) {
-      seat = Number(m[1]);
-      laid.push(...m[2].trim().split(" "));
-    }
-  }
-  const view = Object.assign({}, before, { laid_last: laid.length ? laid : null });
-  if (seat !== null) {
-    view.hand_sizes = before.hand_sizes.slice();
-    view.hand_sizes[seat] -= laid.length;
-  }
-  // this player's own last play: the table it sent is the table as the hand ended
-  if (sent && seat === before.seat && parsePlay(sent)) Object.assign(view, { table: parsePlay(sent), laid_last: null, mine_laid: laid });
-  return view;
+// The table as the hand ended, from its hand_end event; the tiles of its last play (the
+// play event still in the view before it, if any) are marked.
+function endView(end, view, events) {
+  const last = lastOf(events, ["play"]);
+  return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, ended: true, current_player: null,
+    hand_number: end.hand, table: end.table, hand_sizes: end.hands.map((h) => h.length), laid: last ? last.tiles : null };
 }
 
-function headline(r, ctx) {
-  const who = r.winner === null || r.winner === undefined ? null : escapeHtml(ctx.seatName(r.winner));
-  if (r.reason === "domino") return `${who} laid the last tile and scores ${r.points[r.winner]}: the pips left in the other hands.`;
-  if (r.reason === "blocked") return who ? `Everyone passed: ${who} has the fewest pips and scores ${r.points[r.winner]}.`
-    : "Everyone passed and the fewest pips are tied: nobody scores.";
-  return "";
-}
-
-function result(view, r, ctx) {
-  const rows = (r.hands || []).map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${
-    h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} <small>${r.pips[s]} pips</small></span>`).join("");
+// The hands as the hand ended, from the hand_end event.
+function result(view, end, ctx) {
+  const rows = end.hands.map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${
+    h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} <small>${end.pips[s]} pips</small></span>`).join("");
   return `<p>The hands as the hand ended (jokers count their pips):</p><div class="hands-shown">${rows}</div>`;
 }
 
-function changes(r) {
-  return r.points;
-}
-
-export default { tileButtons: true, board, describe, ask, actionList, tools, bind, hand, clickHand, reset, handMark, endView, headline, result, changes };
+export default { tileButtons: true, board, describe, ask, actionList, tools, bind, hand, clickHand, reset, handMark, endView, result };

@@ -1,6 +1,6 @@
 // Two-box at the table: the cross (one SVG drawing), the count, the last play, and the
-// seats with their tile counts.
-import { escapeHtml, tileGroup, publicFields, seatBox, tiles, linesSince } from "../core/board.js";
+// seats with their tile counts; at a hand's end, the layout its hand_end event carries.
+import { escapeHtml, tileGroup, publicFields, seatBox, tiles, lastOf } from "../core/board.js";
 
 const ARM_NAMES = { 0: "the spinner", 1: "arm 1 (left)", 2: "arm 2 (right)", 3: "arm 3 (top)", 4: "arm 4 (bottom)" };
 const SIMPLE = { draw: "Draw from the boneyard", pass: "Pass" };
@@ -128,6 +128,7 @@ function crossSVG(view, ctx) {
           p.t.last ? " data-last=\"1\"" : ""}`,
         p.t.stacked_by, ctx, fresh);
     });
+    if (view.ended) return; // the hand is over: no arm is open to play on
     const open = arm.open_end === null || arm.open_end === undefined;
     // with a hand tile selected, the label of an arm it can go to plays it there on a tap
     const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
@@ -167,7 +168,7 @@ function countTerms(view) {
 
 function board(view, ctx) {
   const used = new Set(["hand_number", "hand_sizes", "boneyard", "drawn", "spinner", "spinner_seat", "spinner_stacked_by",
-    "arms", "open_ends", "count", "target", "passes", "last_play", "passed_on", "steal", "last_result"]);
+    "arms", "open_ends", "count", "target", "passes", "last_play", "passed_on", "steal", "last_result", "ended", "hands"]);
   const lp = view.last_play
     ? `<span>Last: ${escapeHtml(ctx.seatName(view.last_play.seat))} — ${escapeHtml(describe(view.last_play.action))}${
       view.last_play.scored ? ` <b class="hot">+${view.last_play.scored}</b>` : ""}${
@@ -176,64 +177,42 @@ function board(view, ctx) {
   const terms = countTerms(view);
   const breakdown = terms && terms.length > 1
     ? ` <small class="terms" title="${escapeHtml(terms.map((x) => `${x.what}: ${x.n}`).join("; "))}">(${terms.map((x) => x.n).join(" + ")})</small>` : "";
-  const facts = `<div class="facts"><span>Hand ${view.hand_number}</span>
+  const facts = view.ended ? `<div class="facts"><span>Hand ${view.hand_number}</span><span>Target ${view.target}</span>${lp}</div>`
+    : `<div class="facts"><span>Hand ${view.hand_number}</span>
     <span class="count" title="the sum of the open ends; a play scores it when it is a multiple of 5">Count <b>${view.count === null ? "—" : view.count}</b>${breakdown}</span>
     <span>Boneyard ${view.boneyard}</span><span>Target ${view.target}</span>${lp}</div>`;
+  const line = (s) => view.ended
+    ? (view.hands ? `${view.hands[s].length} tile${view.hands[s].length === 1 ? "" : "s"} left` : "")
+    : `${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}`;
   const seats = `<div class="seatrow">${Array.from({ length: view.players }, (_, s) =>
-    seatBox(view, ctx, s, `<div class="seatline">${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}${
+    seatBox(view, ctx, s, `<div class="seatline">${line(s)}${
       view.spinner_seat === s ? " · <span class='badge'>set spinner</span>" : ""}</div>`)
   ).join("")}</div>`;
   return facts + seats + `<div class="cross">${crossSVG(view, ctx)}</div>` + publicFields(view, used);
 }
 
-// The layout as the hand ended: the plays logged since `before` laid on their arms.
-function endView(before, after) {
-  const view = JSON.parse(JSON.stringify(before));
-  const sp = view.spinner ? Number(view.spinner.split("-")[0]) : null;
-  for (const line of linesSince(before, after)) {
-    const play = /^seat (\d+) plays (\d)-(\d) to arm (\d)/.exec(line);
-    const stack = /^seat (\d+) stacks (\d-\d) on (?:arm (\d)|the spinner)/.exec(line);
-    if (play) {
-      const [seat, a, b, armNo] = play.slice(1).map(Number);
-      const arm = view.arms.find((x) => x.arm === armNo);
-      const last = arm.tiles[arm.tiles.length - 1];
-      const open = last ? last.outer : sp;
-      const outer = a === open ? b : a;
-      arm.tiles.push({ tile: `${a}-${b}`, outer, seat, stacked_by: null, last: true });
-      arm.open_end = outer;
-      view.hand_sizes[seat] -= 1;
-      view.last_play = { seat, action: `play ${a}-${b} to ${armNo}`, scored: null, stolen_from: null };
-    } else if (stack) {
-      const seat = Number(stack[1]);
-      const arm = stack[3] ? view.arms.find((x) => x.arm === Number(stack[3])) : null;
-      if (arm && arm.tiles.length) Object.assign(arm.tiles[arm.tiles.length - 1], { stacked_by: seat, last: true });
-      else view.spinner_stacked_by = seat;
-      view.hand_sizes[seat] -= 1;
-      view.last_play = { seat, action: `stack ${stack[2]} on ${stack[3] || 0}`, scored: null, stolen_from: null };
-    }
-  }
-  view.count = null; // not recomputed here: the result panel says what was scored
-  return view;
+// The layout as the hand ended, from its hand_end event: the spinner and the four arms; the
+// hand's last play (its last play or stack event still in the view, if any) is marked.
+function endView(end, view, events) {
+  const last = lastOf(events, ["play", "stack"]);
+  const arms = end.arms.map((arm) => ({ arm: arm.arm, tiles: arm.tiles.map((t, i) => {
+    const isLast = !!last && i === arm.tiles.length - 1 && t.tile === last.tile &&
+      (last.kind === "play" ? last.arm === arm.arm : last.on === arm.arm);
+    return isLast ? Object.assign({}, t, { last: true }) : t;
+  }) }));
+  const lastPlay = last ? { seat: last.seat, action: last.kind === "play" ? `play ${last.tile} to ${last.arm}` : `stack ${last.tile} on ${last.on}`,
+    scored: null, stolen_from: null } : null;
+  return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, ended: true, current_player: null,
+    hand_number: end.hand, spinner: end.spinner, spinner_seat: end.spinner_seat, spinner_stacked_by: end.spinner_stacked_by,
+    arms, hands: end.hands, target: view.target, last_play: lastPlay };
 }
 
-function headline(r, ctx) {
-  const who = r.winner === null || r.winner === undefined ? null : escapeHtml(ctx.seatName(r.winner));
-  if (r.how === "domino") return `${who} went out and scores ${r.award}: the pips left in the other hands.`;
-  if (r.how === "blocked") return who ? `The hand is blocked: ${who} has the fewest pips and scores ${r.award}.`
-    : "The hand is blocked and the lowest hands tie: nobody scores.";
-  if (r.how === "target") return `${who} reached the target.`;
-  return "";
-}
-
-function result(view, r, ctx) {
-  if (!r.hands) return "";
-  const rows = r.hands.map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} ${
-    r.pips ? `<small>${r.pips[s]} pips</small>` : ""}</span>`).join("");
+// The hands as the hand ended (none when the target ended play), from the hand_end event.
+function result(view, end, ctx) {
+  if (!end.hands) return "";
+  const rows = end.hands.map((h, s) => `<span><b>${escapeHtml(ctx.seatName(s))}</b></span><span>${h.length ? tiles(h, { cls: "mini" }) : "<i>no tiles</i>"} ${
+    end.pips ? `<small>${end.pips[s]} pips</small>` : ""}</span>`).join("");
   return `<p>The hands as the hand ended:</p><div class="hands-shown">${rows}</div>`;
-}
-
-function changes(r) {
-  return r.scores.map((_, s) => (s === r.winner ? r.award : 0));
 }
 
 // A player who cannot play and may only draw draws at once (the rules' forced draw).
@@ -242,4 +221,4 @@ function autoAction(state) {
   return legal.length === 1 && legal[0] === "draw" ? "draw" : null;
 }
 
-export default { board, describe, ask, endView, headline, result, changes, autoAction };
+export default { board, describe, ask, endView, result, autoAction };
