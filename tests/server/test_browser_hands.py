@@ -3,10 +3,14 @@ clicking only what a person would click (hand tiles, action buttons, the bid ste
 Rummikub builder, "Next hand").
 
 On every turn the controls the player needs must be on screen without scrolling. When the
-hand ends, the hand-end panel must show the scores the server holds, the last play must
-still be on the board, the page must name players (never "seat 2") and show no internal
-key or raw dump. Screenshots of the table mid-hand and of the hand-end panel go to
-``test-artifacts/``. Fixed decks keep the hands short; bots act without delay.
+hand ends, the board must show exactly the final position its hand_end event carries (the
+last trick and every trick, the two-box layout, the Rummikub table, every Montana seat's
+sets and discards), the hand-end panel the server's sentence for that event and its
+points and totals, and the page must name players (never "seat 2") and show no internal
+key or raw dump. The game (two hands at most) is then played out, and the replay viewer
+shows the same position at the step of the hand's last action. Screenshots of the table
+mid-hand and of the hand-end panel go to ``test-artifacts/``. Fixed decks keep the hands
+short; bots act without delay.
 """
 
 from __future__ import annotations
@@ -58,13 +62,60 @@ def montana_deck() -> list[str]:
     return MONTANA_HAND + pool[:30] + rest[:4] + ["3-2"] + rest[4:]
 
 
+# Two hands at most, so that the game ends and its replay opens.
 TABLES: dict[str, dict[str, Any]] = {
-    "rounce": {"players": 4, "seed": 21},
-    "eighty": {"players": 4, "seed": 5},
-    "twobox": {"players": 2, "seed": 8},
-    "rummikub": {"players": 2, "seed": 3, "deck": RUMMIKUB_DECK, "dealer": 1},
-    "montana": {"players": 2, "seed": 2, "deck": montana_deck(), "dealer": 0},
+    "rounce": {"players": 4, "seed": 21, "rules": {"max_hands": 2}},
+    "eighty": {"players": 4, "seed": 5, "rules": {"max_hands": 2}},
+    "twobox": {"players": 2, "seed": 8, "rules": {"max_hands": 2}},
+    "rummikub": {"players": 2, "seed": 3, "deck": RUMMIKUB_DECK, "dealer": 1, "rules": {"max_hands": 2}},
+    "montana": {"players": 2, "seed": 2, "deck": montana_deck(), "dealer": 0, "rules": {"max_hands": 2}},
 }
+
+# The position the board draws, read from the tiles it shows (their data-tile), per game.
+TRICKS = """() => { const t = document.querySelector('#board .trick');
+  return { plays: [...t.querySelectorAll('.play')].map((p) => [Number(p.dataset.trickSeat), p.dataset.tile]),
+           winner: t.dataset.trickWinner,
+           tricks: [...document.querySelectorAll('#board .tricklist li')].map((li) =>
+             [Number(li.dataset.trickWinner), [...li.querySelectorAll('svg.tile')].map((x) => x.dataset.tile)]) }; }"""
+POSITION = {
+    "rounce": TRICKS,
+    "eighty": TRICKS,
+    "twobox": """() => ({ spinner: document.querySelector('#board g.ltile[data-spinner]').dataset.tile,
+      arms: [1, 2, 3, 4].map((a) => [...document.querySelectorAll(`#board g.ltile[data-arm='${a}']`)]
+        .sort((x, y) => x.dataset.index - y.dataset.index).map((g) => g.dataset.tile)) })""",
+    "rummikub": """() => ({ table: [...document.querySelectorAll('#board .rk-table .group')].map((g) =>
+      [...g.querySelectorAll('svg.tile')].map((x) => x.dataset.tile)) })""",
+    "montana": """() => ({ seats: [...document.querySelectorAll('#board [data-seatbox]')]
+      .sort((a, b) => a.dataset.seatbox - b.dataset.seatbox).map((b) => ({
+        sets: [...b.querySelectorAll('.sets .group')].map((g) =>
+          [...g.querySelectorAll('svg.tile')].map((x) => x.dataset.tile)),
+        discards: [...b.querySelectorAll('.discards svg.tile')].map((x) => x.dataset.tile) })) })""",
+}
+
+
+def final_position(game_id: str, end: dict[str, Any]) -> dict[str, Any]:
+    """The position a hand_end event carries, in the shape :data:`POSITION` reads from the board."""
+    if game_id in ("rounce", "eighty"):
+        played = end["played"]
+        last = played[-1] if played else {"plays": [], "seat": ""}
+        return {"plays": [[p["seat"], p["tile"]] for p in last["plays"]], "winner": str(last["seat"]),
+                "tricks": [[t["seat"], [p["tile"] for p in t["plays"]]] for t in played]}
+    if game_id == "twobox":
+        arms = {a["arm"]: [t["tile"] for t in a["tiles"]] for a in end["arms"]}
+        return {"spinner": end["spinner"], "arms": [arms.get(n, []) for n in (1, 2, 3, 4)]}
+    if game_id == "rummikub":
+        return {"table": end["table"]}
+    if game_id == "montana":
+        return {"seats": [{"sets": [m["tiles"] for m in sets], "discards": [t for s, t in end["discards"] if s == seat]}
+                          for seat, sets in enumerate(end["exposed"])]}
+    raise AssertionError(f"no position for {game_id}")
+
+
+def last_hand_end(state: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The newest hand_end event of a state's view and the server's sentence for it."""
+    events = state["view"]["events"]
+    at = max(i for i, e in enumerate(events) if e["kind"] == "hand_end")
+    return events[at], state["log"][at]
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +131,8 @@ def open_table(server: Server, browser: Any, game_id: str, size: str) -> tuple[A
     """A table with Ann at seat 0 and bots elsewhere, open in a page of the given size."""
     spec = dict(TABLES[game_id])
     n = spec.pop("players")
-    body = {"game": game_id, "players": n, "seats": ["human"] + ["bot:random"] * (n - 1), "practice": True, **spec}
+    body = {"game": game_id, "players": n, "seats": ["human"] + ["bot:random"] * (n - 1), "practice": True,
+            "next_timeout": 600, **spec}
     res = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
     assert res.status_code == 201, res.text
     table = res.json()["id"]
@@ -220,40 +272,77 @@ def screenshot_mid(page: Any, game_id: str, where: str) -> None:
     page.screenshot(path=str(artifact(f"{game_id}-{where}-midhand.png")))
 
 
-def last_play_shown(page: Any, game_id: str, before: dict[str, Any], after: dict[str, Any]) -> None:
-    """The board of the ended hand still shows its last play."""
-    if game_id in ("rounce", "eighty"):
-        plays = page.locator("#board .trick .play").count()
-        winner = page.get_attribute("#board .trick", "data-trick-winner")
-        playing = len([c for c in before["view"].get("calls", []) if c != "fold"]) or before["view"]["players"]
-        if game_id == "eighty" and before["view"].get("sitting_out") is not None:
-            playing -= 1
-        assert plays == playing and winner != "", (
-            f"the last trick is not on the board ({plays} tiles): {after['view']['history'][-14:]}")
-    elif game_id == "twobox":
-        r = after["view"]["last_result"]
-        if r["how"] == "domino":
-            history = after["view"]["history"]
-            end = history.index(next(x for x in history if x.startswith(f"hand {r['hand']} over")))
-            line = next(x for x in reversed(history[:end]) if re.match(r"seat \d+ (plays|stacks)", x))
-            tile = re.search(r"\d-\d", line).group(0)  # type: ignore[union-attr]
-            assert page.locator(f"#board g.ltile[data-tile='{tile}']").count() >= 1, f"{tile} is not on the board"
-            # and in view, above the result panel
-            seen = page.evaluate("""() => { const t = document.querySelector('#board g.ltile[data-last]');
-              if (!t) return 'none';
-              const b = t.getBoundingClientRect(); const s = document.querySelector('#handend, #over');
-              const top = s.hidden ? innerHeight : s.getBoundingClientRect().top;
-              return b.top >= 0 && b.bottom <= top; }""")
-            assert seen is True or (seen == "none" and "spinner" in line), f"{tile}, the last tile, is hidden"
-    elif game_id == "rummikub":
-        shown = page.eval_on_selector_all("#board .rk-table .group", """groups => groups.map((g) =>
-          [...g.querySelectorAll('.gt')].map((e) => e.title.split(' ')[0]).sort())""")
-        assert sorted(shown) == [["0-0", "4-3", "5-2", "6-1"], ["5-2", "5-3", "5-4", "5-5"]], shown
-        assert page.locator("#board .gt.joker .jk").count() == 1  # the joker on the table is marked
-    elif game_id == "montana":
-        r = after["view"]["last_result"]
-        if not r["drawn"]:
-            assert page.locator("#handend .winner-sets .group").count() == len(r["sets"])
+def check_hand_end(page: Any, game_id: str, where: str, state: dict[str, Any]) -> dict[str, Any]:
+    """The board and the panel of the ended hand against its hand_end event; returns the event."""
+    end, sentence = last_hand_end(state)
+    panel = "#over" if state["is_over"] else "#handend"
+    shown = page.evaluate(POSITION[game_id])
+    assert shown == final_position(game_id, end), f"{where}: the board is not the hand's final position"
+    # the panel: the server's sentence, then each seat's points this hand and total after it
+    assert (page.text_content(f"{panel} .headline") or "").strip() == sentence
+    rows = page.eval_on_selector_all(f"{panel} table.totals tbody tr",
+                                     "rows => rows.map((r) => [...r.children].map((c) => c.textContent))")
+    names = [name + (" (you)" if seat == 0 else "") for seat, name in enumerate(state["names"])]
+    signed = [f"+{p}" if p > 0 else f"−{-p}" if p < 0 else "0" for p in end["points"]]
+    assert rows == [[names[s], signed[s], str(end["totals"][s])] for s in range(len(names))], f"{where}: {rows}"
+    if game_id == "twobox":  # the totals in the panel are those its sentence says
+        told = ["you" if s == 0 else state["names"][s] for s in range(len(names))]
+        assert all(f"{told[s]} {end['totals'][s]}" in sentence for s in range(len(names))), (sentence, rows)
+    if game_id == "twobox" and end["how"] == "domino":
+        seen = page.evaluate("""() => { const t = document.querySelector('#board g.ltile[data-last]');
+          if (!t) return 'none';
+          const b = t.getBoundingClientRect(); const s = document.querySelector('#handend, #over');
+          const top = s.hidden ? innerHeight : s.getBoundingClientRect().top;
+          return b.top >= 0 && b.bottom <= top; }""")
+        assert seen in (True, "none"), f"{where}: the last tile is hidden under the panel"
+    if game_id == "rummikub":
+        assert page.locator("#board .gt.joker .jk").count() >= 1  # the joker on the table is marked
+    if game_id == "montana":
+        assert "waiting for claims" not in (page.text_content("#board") or "")
+        if end["winner"] is not None:  # the tile that made the winning hand, in the middle of the table
+            assert page.get_attribute("#board [data-out-tile]", "data-out-tile") == end["tile"]
+    return end
+
+
+def play_out(server: Server, table: str, token: str) -> dict[str, Any]:
+    """Seat 0 plays its first legal action by HTTP (pressing Next between hands) until the game is over."""
+    auth = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 120
+    while True:
+        state = state_of(server, table, token)
+        if state["is_over"]:
+            return state
+        assert time.monotonic() < deadline, "the game did not end"
+        if state["between_hands"] and 0 in state["between_hands"]["waiting"]:
+            httpx.post(f"{server.url}/api/tables/{table}/next", headers=auth, json={}, timeout=10)
+        elif state["legal_actions"]:
+            httpx.post(f"{server.url}/api/tables/{table}/actions", headers=auth, timeout=10,
+                       json={"action": state["legal_actions"][0], "expected_version": state["version"]})
+        else:
+            time.sleep(0.02)
+
+
+def replay_at_hand_end(page: Any, server: Server, table: str, hand: int) -> None:
+    """Open the replay and go to the end of ``hand`` as a person would: the next hand's start in
+    the hand list, then one step back (or, for the game's last hand, End)."""
+    steps = httpx.get(f"{server.url}/api/tables/{table}/replay/steps", timeout=10).json()
+    def ends(step: int) -> Any:
+        return httpx.get(f"{server.url}/api/tables/{table}/replay?step={step}", timeout=10).json()["ends_hand"]
+
+    step = next(c for c in [*steps["hand_starts"][1:], steps["steps"]] if ends(c) == hand)
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector("#over:not([hidden])")
+    page.click("#open-replay")
+    page.wait_for_function("document.getElementById('rp-label').textContent.startsWith('0/')")
+    if step == steps["steps"]:
+        page.keyboard.press("End")
+    else:
+        page.select_option("#rp-hand", str(step))
+        page.wait_for_function(f"document.getElementById('rp-label').textContent.startsWith('{step}/')")
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.getElementById('rp-label').textContent.startsWith('{step}/')"
+                           f" && document.getElementById('status').textContent.includes('hand {hand}: ')"
+                           " && document.getElementById('status').textContent.includes('the hand is over')")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -264,7 +353,6 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
     try:
         deadline = time.monotonic() + 120
         moves = 0
-        last_seen: dict[str, Any] = state_of(fast_server, table, token)
         if game_id == "rummikub":
             play_rummikub_turns(page, where, size)
         while page.evaluate("document.body.dataset.ending") == "":
@@ -272,7 +360,6 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
             if "Your turn" in (page.text_content("#status") or ""):
                 check_controls(page, where)
                 check_words(page, where)
-                last_seen = state_of(fast_server, table, token)
                 if game_id != "rummikub":
                     screenshot_mid(page, game_id, size)  # the last one before the end is kept
                 if click_once(page):
@@ -282,15 +369,8 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
         after = state_of(fast_server, table, token)
         panel = "#over" if after["is_over"] else "#handend"
         page.wait_for_selector(f"{panel}:not([hidden])")
-        result = after["view"]["last_result"]
-        assert f"Hand {result['hand']}" in page.text_content(panel) or after["is_over"]
-        # the totals in the panel are the server's scores
-        totals = page.eval_on_selector_all(f"{panel} table.totals tbody tr",
-                                           "rows => rows.map((r) => r.lastElementChild.textContent)")
-        assert [int(x.replace("−", "-")) for x in totals] == after["scores"], f"{where}: wrong totals {totals}"
-        names = page.eval_on_selector_all(f"{panel} table.totals tbody th", "ths => ths.map((t) => t.textContent)")
-        assert names[0] == "Ann (you)" and all(n for n in names)
-        last_play_shown(page, game_id, last_seen, after)
+        end = check_hand_end(page, game_id, where, after)
+        assert f"Hand {end['hand']}" in (page.text_content(panel) or "") or after["is_over"]
         if not after["is_over"]:
             assert not on_screen(page, "#next-hand"), f"{where}: Next hand is off screen"
         check_words(page, where)
@@ -300,6 +380,11 @@ def test_a_whole_hand_by_clicking(fast_server: Server, browser: Any, game_id: st
             page.wait_for_selector("#handend", state="hidden")
             now = state_of(fast_server, table, token)["version"]
             page.wait_for_function(f"document.body.dataset.version === '{now}' || document.body.dataset.ending === ''")
+        assert page.js_errors == []
+        # the replay of the record shows the same position at the step of the hand's last action
+        play_out(fast_server, table, token)
+        replay_at_hand_end(page, fast_server, table, end["hand"])
+        assert page.evaluate(POSITION[game_id]) == final_position(game_id, end), f"{where}: the replay differs"
         assert page.js_errors == []
     finally:
         context.close()

@@ -121,12 +121,12 @@ export function lastOf(events, kinds) {
   return null;
 }
 
-// Every trick of a hand as it was played (a hand_end's `played`), each with its winner.
+// Every trick of a hand as it was played (a hand_end's `played`: its trick events, `seat` the winner).
 export function tricksHTML(played, ctx) {
   if (!played || !played.length) return "";
-  const rows = played.map((t, i) => `<li data-trick="${i + 1}" data-trick-winner="${t.winner}"><span class="num">${i + 1}</span> ${
+  const rows = played.map((t, i) => `<li data-trick="${i + 1}" data-trick-winner="${t.seat}"><span class="num">${i + 1}</span> ${
     t.plays.map((p) => `<span title="${escapeHtml(ctx.seatName(p.seat))}" data-tile="${escapeHtml(p.tile)}">${tileSVG(p.tile, { cls: "mini" })}</span>`).join("")}
-    <small>won by <b>${escapeHtml(ctx.seatName(t.winner))}</b></small></li>`).join("");
+    <small>won by <b>${escapeHtml(ctx.seatName(t.seat))}</b></small></li>`).join("");
   return `<details class="played"><summary>The tricks of the hand</summary><ol class="tricklist">${rows}</ol></details>`;
 }
 

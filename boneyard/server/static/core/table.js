@@ -270,10 +270,12 @@ function totalsHTML(s, end) {
   return `<table class="list totals"><thead><tr><th></th><th>this hand</th><th>total</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+// The hand-end panel: the server's sentence for the hand_end as its heading, the details the
+// board does not show, and the totals.
 function handEndBody(s, ctx) {
   const e = ending;
-  return `<h2>Hand ${e.hand} is over</h2>${e.sentence ? `<p class="headline">${escapeHtml(e.sentence)}</p>` : ""}<div class="why">${
-    game.result(s.view, e.end, ctx)}</div>${totalsHTML(s, e.end)}`;
+  const head = e.sentence ? `<h2 class="headline">${escapeHtml(e.sentence)}</h2>` : `<h2>Hand ${e.hand} is over</h2>`;
+  return `${head}<div class="why">${game.result(s.view, e.end, ctx)}</div>${totalsHTML(s, e.end)}`;
 }
 
 function renderHandEnd(s, ctx) {

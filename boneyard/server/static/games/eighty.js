@@ -113,17 +113,19 @@ function endView(end, view) {
   const played = end.played || [];
   const last = played[played.length - 1];
   const won = Array.from({ length: view.players }, () => 0);
-  played.forEach((t) => (won[t.winner] += 1));
+  played.forEach((t) => (won[t.seat] += 1));
   const figures = sides(view).map((seats, i) => ({ seats, tricks: end.tricks[i], taken: end.taken[i], gains: end.gains[i],
     points: end.totals[seats[0]], marks: end.marks[i] }));
   return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, partners: view.partners, ended: true,
     current_player: null, hand_number: end.hand, bidder: end.bidder, high_bid: end.bid, trump: end.trump,
-    nello: end.bid === "nel-o", tricks_won: won, trick: [], final_trick: last ? { plays: last.plays, winner: last.winner } : null,
+    nello: end.bid === "nel-o", tricks_won: won, trick: [], final_trick: last ? { plays: last.plays, winner: last.seat } : null,
     played, sides: figures };
 }
 
-// Each side's figures from the hand_end event: tricks, points taken, what it scored.
+// Each side's figures from the hand_end event: tricks, points taken, what it scored (while
+// the board shows the ended hand, its table of the sides says it).
 function result(view, end, ctx) {
+  if (ctx.ending) return "";
   const lines = sides(view).map((seats, i) => `<li><b>${escapeHtml(nameList(seats, ctx))}</b>: ${end.tricks[i]} trick${
     end.tricks[i] === 1 ? "" : "s"}, ${end.taken[i]} taken; scores ${signed(end.gains[i])}, now ${end.totals[seats[0]]}</li>`);
   return `<ul class="scored">${lines.join("")}</ul>`;

@@ -59,7 +59,8 @@ function board(view, ctx) {
     const sets = Array.isArray(view.exposed) ? view.exposed[s] || [] : [];
     if (sets.length) inner += `<div class="sets"><small class="cap">sets</small>${sets.map(setHTML).join("")}</div>`;
     const mine = discards.filter((d) => d[0] === s).map((d) => d[1]);
-    if (mine.length) inner += `<div class="discards"><small class="cap">discards</small>${tiles(mine.slice(-12), { cls: "mini" })}</div>`;
+    // in play the newest dozen; at the hand's end all of them, as they lie
+    if (mine.length) inner += `<div class="discards"><small class="cap">discards</small>${tiles(view.ended ? mine : mine.slice(-12), { cls: "mini" })}</div>`;
     if (view.hand_sizes && s !== view.seat) inner += hiddenHand(view.hand_sizes[s]);
     return inner;
   };
@@ -87,10 +88,12 @@ function endView(end, view) {
     ready: end.stakes.map((x) => x > 0), winner: end.winner, how: end.how, tile: end.tile, discarder: end.discarder };
 }
 
-// The winner's hand and what it is worth, from the hand_end event (nothing for a drawn hand).
+// The winner's hand and what it is worth, from the hand_end event (nothing for a drawn hand);
+// while the board shows the ended hand, the winner's sets lie there.
 function result(view, end, ctx) {
   if (end.winner === null || end.winner === undefined) return "";
-  const sets = `<p>${escapeHtml(ctx.seatName(end.winner))}'s hand:</p><div class="sets winner-sets">${end.sets.map(setHTML).join("")}</div>`;
+  const whose = end.winner === view.seat ? "Your" : `${escapeHtml(ctx.seatName(end.winner))}'s`;
+  const sets = ctx.ending ? "" : `<p>${whose} hand:</p><div class="sets winner-sets">${end.sets.map(setHTML).join("")}</div>`;
   const worth = end.breakdown.length && end.value
     ? `<ul class="scored">${end.breakdown.map(([what, n]) => `<li>${escapeHtml(what)}: ${n}</li>`).join("")}</ul>` : "";
   return sets + worth;

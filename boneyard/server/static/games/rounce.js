@@ -38,7 +38,7 @@ function leadWords(view) {
 function board(view, ctx) {
   const used = new Set(["hand_number", "dealer", "trump", "turn_up", "turn_up_taken", "calls", "hand_sizes", "trick",
     "tricks", "tricks_won", "boneyard", "discarded", "leader", "last_result", "out", "dummies", "defending", "discards_due",
-    "final_trick", "played", "ended"]);
+    "final_trick", "played", "ended", "rounced"]);
   const turnUp = view.ended ? "" : view.turn_up_taken ? "(turn-up taken)" : tileSVG(view.turn_up, { cls: "mini" });
   const info = `<div class="facts">
     <span>Hand ${view.hand_number}</span>
@@ -62,23 +62,18 @@ function endView(end, view) {
   const last = played[played.length - 1];
   return { game: view.game, players: view.players, seat: view.seat, rules: view.rules, ended: true, current_player: null,
     hand_number: end.hand, dealer: end.dealer, trump: end.trump, calls: end.calls, tricks_won: end.tricks,
-    rounced: end.rounced, trick: [], final_trick: last ? { plays: last.plays, winner: last.winner } : null, played };
+    rounced: end.rounced, trick: [], final_trick: last ? { plays: last.plays, winner: last.seat } : null, played };
 }
 
-// Who scored what and why, from the hand_end event: a trick is −1; no trick at all is
-// rounced (+5); a fold or a defence scores nothing.
+// What the server's sentence leaves to the rules: how the scores count. Who took what is in
+// the sentence, and on the board while it shows the ended hand; beside a later hand, the
+// tricks each seat took.
 function result(view, end, ctx) {
-  const lines = end.points.map((c, s) => {
-    const who = `<b>${escapeHtml(ctx.seatName(s))}</b>`;
-    const call = (end.calls || [])[s];
-    let why;
-    if (call === "fold") why = "folded: no change";
-    else if (call === "defend") why = `defended: ${c ? signed(c) : "no change"}`;
-    else if (end.rounced.includes(s)) why = `took no trick and is rounced: ${signed(c)}`;
-    else why = `took ${end.tricks[s]} trick${end.tricks[s] === 1 ? "" : "s"}: ${signed(c)}`;
-    return `<li>${who} ${why} (now ${end.totals[s]})</li>`;
-  });
-  return `<ul class="scored">${lines.join("")}</ul><p class="muted">Lowest wins; the game ends when someone reaches 0.</p>`;
+  const rule = "<p class='muted'>A trick takes 1 point off; no trick at all puts 5 back on. Lowest wins; the game ends when someone reaches 0.</p>";
+  if (ctx.ending) return rule;
+  const lines = end.tricks.map((n, s) => `<li><b>${escapeHtml(ctx.seatName(s))}</b>: ${(end.calls || [])[s] === "fold" ? "folded"
+    : `${n} trick${n === 1 ? "" : "s"}`}, ${signed(end.points[s])}</li>`);
+  return `<ul class="scored">${lines.join("")}</ul>${rule}`;
 }
 
 export default { board, describe, ask, handMark, endView, result };

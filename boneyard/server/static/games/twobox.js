@@ -115,7 +115,7 @@ function crossSVG(view, ctx) {
   const avail = (ctx.boardWidth || 800) / SCALE;
   const runLimit = Math.max(3 * U, Math.min(10 * U, avail / 2 - U / 2 - 110));
   const boxes = [spinnerRect];
-  let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1"`, view.spinner_stacked_by, ctx);
+  let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1" data-tile="${escapeHtml(view.spinner)}"`, view.spinner_stacked_by, ctx);
   let labels = "";
   (view.arms || []).forEach((arm) => {
     const lay = layoutArm(arm, spinnerRect, runLimit);
