@@ -65,10 +65,9 @@ class Seen:
 def own_discards(view: dict[str, Any]) -> dict[int, set[Tile]]:
     """The tiles each seat chose to discard this hand (not the pulls a ready hand throws)."""
     out: dict[int, set[Tile]] = {}
-    for line in gm.hand_history(view):
-        m = gm._DISCARD.fullmatch(line)
-        if m:
-            out.setdefault(int(m[1]), set()).add(Tile.parse(m[2]))
+    for event in gm.hand_events(view):
+        if event["kind"] == "discard":
+            out.setdefault(int(event["seat"]), set()).add(Tile.parse(event["tile"]))
     return out
 
 

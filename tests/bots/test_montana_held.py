@@ -13,6 +13,8 @@ from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.tiles import Tile, double_six
 
+from .scripted import valid
+
 T = Tile.parse
 FILLER = ["6-5", "5-2", "5-4", "5-1", "4-4", "4-3", "4-1", "3-2", "3-0", "2-1"]
 
@@ -84,6 +86,62 @@ def test_options_the_unseen_tiles_cannot_make_are_dropped() -> None:
     play(g, "pass")
     assert gm.held_requirements(g.view(0)) == {}
     assert gm.held_requirements(g.view(3)) == {2: [[Counter({T("6-3"): 2})]]}
+
+
+def _meld(kind: str, *tiles: str) -> dict[str, Any]:
+    return {"kind": kind, "tiles": list(tiles), "concealed": False, "points": 0}
+
+
+def test_a_scripted_hand_read_from_its_events() -> None:
+    """Only this hand is read; what a seat shows is taken off; a ready seat is not read.
+
+    Hand 1 (ended) had seat 3 pass on 4-4: not read. Hand 2: seat 1 loses a run claim on
+    6-3 to seat 2's triple (seat 2 lays its pair), then throws both tiles of the run;
+    seat 3 (next after seat 2) and seat 1 pass on seat 2's 5-4; seat 3 lays a concealed
+    quad of 5-5 (one run option loses its 5-5); seat 2 declares ready, then passes.
+    """
+    events = valid(
+        "montana",
+        {"kind": "deal", "hand": 1, "dealer": 3},
+        {"kind": "discard", "seat": 0, "tile": "4-4", "ready": False},
+        {"kind": "answer", "seat": 3, "tile": "4-4"},
+        {"kind": "answers", "tile": "4-4", "discarder": 0, "answers": [{"seat": 3, "claim": "pass"}], "winner": None},
+        {"kind": "hand_end", "hand": 1, "dealer": 3, "winner": None, "how": None, "tile": None, "discarder": None,
+         "sets": [], "breakdown": [], "value": 0, "stakes": [0, 0, 0, 0], "exposed": [[], [], [], []],
+         "discards": [[0, "4-4"]], "points": [0, 0, 0, 0], "totals": [0, 0, 0, 0]},
+        {"kind": "deal", "hand": 2, "dealer": 3},
+        {"kind": "discard", "seat": 0, "tile": "6-3", "ready": False},
+        {"kind": "answers", "tile": "6-3", "discarder": 0, "winner": 2, "answers": [
+            {"seat": 1, "claim": "run", "tiles": ["6-2", "6-1"]}, {"seat": 2, "claim": "triple"}]},
+        {"kind": "claimed", "seat": 2, "tile": "6-3", "discarder": 0, "set": "triple", "tiles": ["6-3"] * 3},
+        {"kind": "discard", "seat": 2, "tile": "5-4", "ready": False},
+        {"kind": "answers", "tile": "5-4", "discarder": 2, "winner": None, "answers": [
+            {"seat": 3, "claim": "pass"}, {"seat": 1, "claim": "pass"}]},
+        {"kind": "quad", "seat": 3, "tile": "5-5"},
+        {"kind": "replacement", "seat": 3},
+        {"kind": "discard", "seat": 3, "tile": "2-2", "ready": False},
+        {"kind": "discard", "seat": 1, "tile": "6-1", "ready": False},
+        {"kind": "discard", "seat": 1, "tile": "6-2", "ready": False},
+        {"kind": "discard", "seat": 2, "tile": "3-3", "ready": True},
+        {"kind": "discard", "seat": 0, "tile": "1-1", "ready": False},
+        {"kind": "answers", "tile": "1-1", "discarder": 0, "winner": None, "answers": [{"seat": 2, "claim": "pass"}]},
+    )
+    view = {
+        "players": 4, "seat": 0, "ready": [False, False, True, False], "events": events,
+        "hand": ["6-6", "6-0", "4-3", "4-1", "4-0", "3-2", "3-0", "2-1", "1-0", "0-0"],
+        "exposed": [[], [], [_meld("triple", "6-3", "6-3", "6-3")], [_meld("quad", *["5-5"] * 4)]],
+        "discards": [[2, "5-4"], [3, "2-2"], [1, "6-1"], [1, "6-2"], [2, "3-3"], [0, "1-1"]],
+    }
+    pair = Counter({T("5-4"): 2})
+    runs = [Counter({T("5-2"): 1, T("5-3"): 1}), Counter({T("5-3"): 1})]
+    assert gm.held_requirements(view) == {1: [[pair]], 3: [[pair, *runs]]}
+    # the same seat's own reading, and a spectator's (every unseen tile possible)
+    assert 3 not in gm.held_requirements({**view, "seat": 3})
+    assert gm.held_requirements({**view, "seat": None}) == {1: [[pair]], 3: [[pair, *runs]]}
+    # the previous hand alone (a view that still ends there): seat 3's pass on 4-4
+    ended = {**view, "events": events[:5], "exposed": [[], [], [], []], "discards": [[0, "4-4"]]}
+    assert gm.held_requirements(ended) == {3: [[Counter({T("4-4"): 2})]]}
+    assert [e["kind"] for e in gm.hand_events(view)][:2] == ["discard", "answers"]
 
 
 def _accounted(world: Any, view: dict[str, Any]) -> Counter[Tile]:

@@ -7,23 +7,32 @@ from typing import Any
 
 from boneyard.tiles import Tile
 
+from .scripted import valid
+
 T = Tile.parse
+# A drawn first hand's end, as the view of the second hand still shows it.
+HAND_END: dict[str, Any] = {
+    "hand": 1, "dealer": 0, "winner": None, "how": None, "tile": None, "discarder": None, "sets": [],
+    "breakdown": [], "value": 0, "stakes": [0, 0, 0, 0], "exposed": [[], [], [], []], "discards": [[1, "6-4"]],
+    "points": [0, 0, 0, 0], "totals": [0, 0, 0, 0],
+}
 
 
 def test_own_discards_are_the_tiles_a_seat_chose_to_throw_this_hand(benchmark_module: Any) -> None:
     """Discards of earlier hands and the pulls a ready hand throws are not the seat's choices."""
     bench = benchmark_module("montana_ready")
-    view = {
-        "history": [
-            "hand 1: seat 0 deals",
-            "seat 1 discards 6-4",
-            "hand 2: seat 1 deals",
-            "seat 1 discards 5-5",
-            "seat 2 discards 3-1 and declares ready",
-            "seat 2 is ready and discards the pulled 4-4",
-            "seat 3 discards 2-0",
-        ]
-    }
+    events = valid(
+        "montana",
+        {"kind": "deal", "hand": 1, "dealer": 0},
+        {"kind": "discard", "seat": 1, "tile": "6-4", "ready": False},
+        {"kind": "hand_end", **HAND_END},
+        {"kind": "deal", "hand": 2, "dealer": 1},
+        {"kind": "discard", "seat": 1, "tile": "5-5", "ready": False},
+        {"kind": "discard", "seat": 2, "tile": "3-1", "ready": True},
+        {"kind": "ready_discard", "seat": 2, "tile": "4-4"},
+        {"kind": "discard", "seat": 3, "tile": "2-0", "ready": False},
+    )
+    view = {"events": events}
     assert bench.own_discards(view) == {1: {T("5-5")}, 2: {T("3-1")}, 3: {T("2-0")}}
 
 

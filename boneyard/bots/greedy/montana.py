@@ -30,9 +30,8 @@ going out, the one that more unseen tiles would help.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...games.montana import analysis as hands
@@ -485,47 +484,66 @@ def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
 # head to head it gained nothing measurable (docs/bots-measurements.md, "Montana reads the claim windows")
 EXPLAIN = False
 
-_HAND_START = re.compile(r"hand \d+: seat \d+ deals")
-_DISCARD = re.compile(r"seat (\d) discards (\S+)( and declares ready)?")
-_READY_DISCARD = re.compile(r"seat (\d) is ready and discards the pulled (\S+)")
-_ANSWER = re.compile(r"seat (\d) (passes|claim triple|claim quad|claim out|claim run (\S+) (\S+))")
-_CLAIMED_RUN = re.compile(r"seat (\d) claims (\S+) for the run (\S+) (\S+) (\S+)")
-_CLAIMED_SET = re.compile(r"seat (\d) claims (\S+) for an? (triple|quad)")
-_QUAD = re.compile(r"seat (\d) declares a concealed quad of (\S+)")
-_ADD = re.compile(r"seat (\d) adds (\S+) to his exposed triple")
-
 # One requirement: the hand holds at least one of these multisets of tiles.
 Requirement = list[Counter[Tile]]
 
 
-def hand_history(view: dict[str, Any]) -> list[str]:
-    """The view's history lines since the current hand was dealt: what a reading of this hand looks at."""
-    lines: list[str] = list(view["history"])
-    for i in range(len(lines) - 1, -1, -1):
-        if _HAND_START.match(lines[i]):
-            return lines[i + 1 :]
-    return lines
+def hand_events(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The view's events since the current hand was dealt: what a reading of this hand looks at.
+
+    A view's events also keep the end of the previous hand (everything up to its
+    ``hand_end``); the current hand is what follows the last ``deal`` event. A view with
+    no ``deal`` (a game that has not dealt yet) gives all its events.
+    """
+    events: Sequence[Mapping[str, Any]] = view["events"]
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["kind"] == "deal":
+            return list(events[i + 1 :])
+    return list(events)
+
+
+def _passed(seat: int, t: Tile, discarder: int, players: int) -> Requirement:
+    """What a seat that passed on ``t`` held to be asked: a pair of it, or (next after the discarder) a run's two."""
+    req = [Counter({t: 2})]
+    if seat == (discarder + 1) % players and players > 2 and t.high >= 2:
+        for first in range(max(0, t.low - 2), min(t.low, t.high - 2) + 1):
+            run = [Tile(t.high, k) for k in range(first, first + 3) if k != t.low]
+            req.append(Counter(run))
+    return req
+
+
+def _answered(answer: Mapping[str, Any], t: Tile, discarder: int, players: int) -> Requirement | None:
+    """What one answer in a claim window proves its seat held (``None`` for out: nothing is read from it)."""
+    claim = answer["claim"]
+    if claim == "pass":
+        return _passed(int(answer["seat"]), t, discarder, players)
+    if claim == "triple":
+        return [Counter({t: 2})]
+    if claim == "quad":
+        return [Counter({t: 3})]
+    if claim == "run":
+        return [Counter(tile(x) for x in answer["tiles"])]
+    return None
 
 
 def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
-    """What this hand's claim windows proved each other seat still holds, read from the history.
+    """What this hand's claim windows proved each other seat still holds, read from its events.
 
     A seat is asked about a discard only when it has a claim on it, and everyone sees who
-    was asked and, once all have answered, the answers. So a seat that **lost a claim**
-    held its tiles: a pair for a triple, three for a quad, the two other tiles of a run.
-    A seat that **passed** held a pair of the tile, or (the seat just after the
-    discarder) the other two tiles of a run with it, or a hand the tile completed; the
-    last is left out, since a player who can go out on a discard nearly always does.
-    Every tile the seat has shown since (discarded, laid in a claimed set, a quad or an
-    add) is taken off what it was proved to hold. Not read: ready seats (their hands are
-    fixed by the sampler, tested against every pull and claim) and the seat itself.
-    Returns, per seat, the requirements still standing: each a list of options, one of
-    which the hand holds.
+    was asked and, once all have answered, the answers (the ``answers`` event). So a seat
+    that **lost a claim** held its tiles: a pair for a triple, three for a quad, the two
+    other tiles of a run. A seat that **passed** held a pair of the tile, or (the seat
+    just after the discarder) the other two tiles of a run with it, or a hand the tile
+    completed; the last is left out, since a player who can go out on a discard nearly
+    always does. Every tile the seat has shown since (``discard``, the hand's tiles laid
+    in a ``claimed`` set, a ``quad`` or an ``add``) is taken off what it was proved to
+    hold. Not read: ready seats (their hands are fixed by the sampler, tested against
+    every pull and claim) and the seat itself. Returns, per seat, the requirements still
+    standing: each a list of options, one of which the hand holds.
     """
     n = int(view["players"])
     reqs: dict[int, list[Requirement]] = {}
     ready: set[int] = set()
-    last: tuple[int, Tile] | None = None
 
     def shown(seat: int, t: Tile, k: int = 1) -> None:
         for req in reqs.get(seat, ()):
@@ -533,61 +551,29 @@ def held_requirements(view: dict[str, Any]) -> dict[int, list[Requirement]]:
                 option[t] = max(0, option[t] - k)
         reqs[seat] = [req for req in reqs.get(seat, ()) if all(+option for option in req)]
 
-    for line in hand_history(view):
-        m = _DISCARD.fullmatch(line)
-        if m:
-            seat, t = int(m[1]), tile(m[2])
-            shown(seat, t)
-            last = (seat, t)
-            if m[3]:
-                ready.add(seat)
-            continue
-        m = _READY_DISCARD.fullmatch(line)
-        if m:
-            last = (int(m[1]), tile(m[2]))
-            continue
-        parts = [_ANSWER.fullmatch(p) for p in line.split("; ")]
-        if last is not None and parts and all(parts):
-            discarder, t = last
-            for p in parts:
-                assert p is not None
-                seat = int(p[1])
-                if seat in ready or p[2] == "claim out":
-                    continue
-                req: Requirement
-                if p[2] == "passes":
-                    req = [Counter({t: 2})]
-                    if seat == (discarder + 1) % n and n > 2 and t.high >= 2:
-                        for first in range(max(0, t.low - 2), min(t.low, t.high - 2) + 1):
-                            run = [Tile(t.high, k) for k in range(first, first + 3) if k != t.low]
-                            req.append(Counter(run))
-                elif p[2] == "claim triple":
-                    req = [Counter({t: 2})]
-                elif p[2] == "claim quad":
-                    req = [Counter({t: 3})]
-                else:
-                    req = [Counter([tile(p[3]), tile(p[4])])]
-                reqs.setdefault(seat, []).append(req)
-            continue
-        m = _CLAIMED_RUN.fullmatch(line)
-        if m:
-            seat, claimed = int(m[1]), tile(m[2])
-            run = [tile(m[k]) for k in (3, 4, 5)]
-            run.remove(claimed)
-            for x in run:
-                shown(seat, x)
-            continue
-        m = _CLAIMED_SET.fullmatch(line)
-        if m:
-            shown(int(m[1]), tile(m[2]), 2 if m[3] == "triple" else 3)
-            continue
-        m = _QUAD.fullmatch(line)
-        if m:
-            shown(int(m[1]), tile(m[2]), 4)
-            continue
-        m = _ADD.fullmatch(line)
-        if m:
-            shown(int(m[1]), tile(m[2]))
+    for event in hand_events(view):
+        kind = event["kind"]
+        if kind == "discard":
+            shown(event["seat"], tile(event["tile"]))
+            if event["ready"]:
+                ready.add(event["seat"])
+        elif kind == "answers":
+            t, discarder = tile(event["tile"]), int(event["discarder"])
+            for answer in event["answers"]:
+                seat = int(answer["seat"])
+                req = None if seat in ready else _answered(answer, t, discarder, n)
+                if req is not None:
+                    reqs.setdefault(seat, []).append(req)
+        elif kind == "claimed":
+            # the set laid less the discard taken: the tiles that came from the hand (none for out)
+            laid = Counter(tile(x) for x in event["tiles"])
+            laid[tile(event["tile"])] -= 1
+            for t, k in (+laid).items():
+                shown(event["seat"], t, k)
+        elif kind == "quad":
+            shown(event["seat"], tile(event["tile"]), 4)
+        elif kind == "add":
+            shown(event["seat"], tile(event["tile"]))
     me = view["seat"]
     now_ready = view.get("ready") or []
     rest = unseen(view) if me is not None else Counter(_FULL)
@@ -609,10 +595,11 @@ _held_cache: tuple[Any, int, dict[int, list[Requirement]]] | None = None
 def _held(view: dict[str, Any]) -> dict[int, list[Requirement]]:
     """:func:`held_requirements` for ``view``, read once per decision (every world drawn asks)."""
     global _held_cache
-    if _held_cache is not None and _held_cache[0] is view and _held_cache[1] == len(view["history"]):
+    count = len(view["events"])
+    if _held_cache is not None and _held_cache[0] is view and _held_cache[1] == count:
         return _held_cache[2]
     found = held_requirements(view)
-    _held_cache = (view, len(view["history"]), found)
+    _held_cache = (view, count, found)
     return found
 
 
