@@ -17,8 +17,8 @@ resampling, SIR):
 - **The past decisions.** Which decisions can be re-asked, and with what hand, is a fact
   of each game: its greedy module's ``past_decisions(view, world, seat)`` knob lists them
   (a past view of that seat, the legal actions then, and a test for the action taken),
-  built from the searching seat's view (public history only) and that seat's hand in the
-  sampled world. A game without the knob is not weighted (every world counts the same).
+  built from the searching seat's view (its public tricks and bids) and that seat's hand
+  in the sampled world. A game without the knob is not weighted (every world counts the same).
 - **A cheaper model.** A game may instead give a ``seat_weight(view, world, seat)`` knob:
   the likelihood of a seat's hand in the world, read from the view's public state without
   re-asking past decisions (Montana: how far the hand is from going out, against how far
@@ -41,8 +41,8 @@ resampling, SIR):
   judged, and a seat's likelihood is cached by its hand for the rest of the decision, so
   a hand seen again costs nothing.
 
-Only the view's public history and the sampled world's hands enter: the real game is
-never read.
+Only what the searching seat's view shows (its public state and events) and the sampled
+world's hands enter: the real game is never read.
 """
 
 from __future__ import annotations
