@@ -482,3 +482,65 @@ def test_a_one_human_table_moves_on_after_the_timeout(fast_server: Server, brows
         assert page.js_errors == []
     finally:
         context.close()
+
+
+# A Montana deal for three: Cy deals and discards his 5-3; Ann, just after him, holds 5-1
+# and 5-2 for a run; Bob holds a pair of 5-3 for a triple. The fourth 5-3 lies in the dead hand.
+CLAIM_HANDS = (["5-1", "5-2", "6-6", "6-4", "4-4", "3-1", "2-0", "1-1", "6-0", "4-0"],
+               ["5-3", "5-3", "6-5", "6-2", "4-2", "3-3", "2-1", "1-0", "0-0", "6-3"],
+               ["5-3", "6-6", "5-5", "4-3", "3-2", "2-2", "6-1", "4-1", "3-0", "5-0"])
+
+
+def claim_deck() -> list[str]:
+    """The three hands, the dead hand (the last 5-3 first), then a woodpile of no 5-1, 5-2 or 5-3."""
+    game = boneyard.new_game("montana", players=3, seed=1)
+    pool = [str(t) for t in type(game).full_set(game.rules)]
+    for t in [*CLAIM_HANDS[0], *CLAIM_HANDS[1], *CLAIM_HANDS[2], "5-3"]:
+        pool.remove(t)
+    random.Random(7).shuffle(pool)
+    late = ("5-1", "5-2", "5-3")
+    return [*CLAIM_HANDS[0], *CLAIM_HANDS[1], *CLAIM_HANDS[2], "5-3",
+            *[t for t in pool if t not in late], *[t for t in pool if t in late]]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_montana_claim_that_loses_is_told(fast_server: Server, browser: Any, size: str) -> None:
+    """Ann claims Cy's discard for a run, Bob for a triple: the log and "Since your turn" say
+    that her run lost to Bob's triple, in the server's words."""
+    http = httpx.Client(base_url=fast_server.url, timeout=10)
+    body = {"game": "montana", "players": 3, "practice": True, "deck": claim_deck(), "dealer": 2}
+    table = http.post("/api/tables", json=body).json()["id"]
+    tokens = [http.post(f"/api/tables/{table}/join", json={"seat": s, "name": n}).json()["token"]
+              for s, n in enumerate(["Ann", "Bob", "Cy"])]
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    phone = size == "phone"
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=phone, has_touch=phone)
+    keep = json.dumps({"token": tokens[0], "seat": 0})
+    context.add_init_script(f"localStorage.setItem('boneyard.token.{table}', {json.dumps(keep)});")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{fast_server.url}/tables/{table}")
+        page.wait_for_selector("#players tbody tr")
+        def act(seat: int, action: str) -> None:
+            r = http.post(f"/api/tables/{table}/actions", headers=auth[seat], json={"action": action})
+            assert r.status_code == 200, r.text
+
+        act(2, "discard 5-3")
+        page.wait_for_selector("#hand .handtile.playable[data-hand='5-1']")
+        page.click("#hand .handtile[data-hand='5-1']")  # the one action with it: the run claim
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('Waiting for Bob')")
+        act(1, "claim triple")
+        state = state_of(fast_server, table, tokens[0])
+        told = dict(zip([e["kind"] for e in state["view"]["events"]], state["log"], strict=False))["answers"]
+        assert "your run loses to Bob's triple" in told, told
+        page.wait_for_function("(s) => [...document.querySelectorAll('#log li')].some((li) => li.textContent === s)",
+                               arg=told)
+        assert told in (page.text_content("#since") or "")  # it happened after Ann's claim
+        check_words(page, f"the claim at {size}")
+        page.screenshot(path=str(artifact(f"montana-{size}-claim.png")))
+        page.locator("#log").screenshot(path=str(artifact(f"montana-{size}-claim-log.png")))
+        assert errors == []
+    finally:
+        context.close()

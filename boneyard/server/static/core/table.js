@@ -80,6 +80,7 @@ function renderSince(s) {
   if (!told.length) return;
   const shown = told.slice(-8);
   box.innerHTML = `<b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}`;
+  box.scrollTop = box.scrollHeight; // the newest news in view
 }
 
 // Remember what this seat has seen when it acts: later events are "since your turn".
