@@ -188,7 +188,10 @@ def compare(
         ]
         agree = sum(b == a for _, b, a in pairs)
         share = 100 * agree / len(pairs) if pairs else 0.0
-        lines.append(f"  {row:<34} {agree:>5} / {len(pairs):<5} agree ({share:.1f}%)")
+        line = f"  {row:<34} {agree:>5} / {len(pairs):<5} agree ({share:.1f}%)"
+        if row == READING:  # how many positions had anything to read: the agreement's weight
+            line += f", {sum(a != '{}' for _, _, a in pairs)} with a seat read"
+        lines.append(line)
         for i, b, a in [p for p in pairs if p[1] != p[2]][:show]:
             record = records[i]
             lines.append(f"    position {i} (seed {record['seed']}, action {len(record['actions'])}):")
