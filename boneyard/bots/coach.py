@@ -6,12 +6,16 @@ game's ``explain`` knob, as the ``ismcts`` search draws them: in Rounce the othe
 calls are replayed, see :mod:`boneyard.bots.inference`), and in that one world plays
 every legal action followed by the same playout to the end of the hand (common random
 numbers: two actions' results in a round differ only by what the actions
-cause). The playout is the game's ``playout`` policy for every seat where its greedy
-module has one, as the ``ismcts`` search does (Montana's cheaper one, two-box's,
-Rummikub's that holds plays back), else the ``greedy`` bot; in Eighty and Rounce, once at
-most :data:`ENDGAME_TRICKS` tricks are left, the exact endgame solver plays the rest
-(:mod:`boneyard.bots.endgame`). An action's value is its mean over the rounds, its
-uncertainty the standard error of that mean.
+cause). The playout is the search's own loop, :func:`boneyard.bots.ismcts.play_out`, with
+the search's default policy (:func:`~boneyard.bots.ismcts.playout_chooser`): the game's
+``playout`` policy for every seat where its greedy module has one (Montana's cheaper one,
+two-box's, Rummikub's that holds plays back), else the ``greedy`` bot, a stretch at a time
+through the game's ``finish`` knob where it has one. Unlike the search, the coach plays
+every round to the hand's end (no ``PLAYOUT_DEPTH`` estimate), and in Eighty and Rounce,
+once at most :data:`ENDGAME_TRICKS` tricks are left, whatever the decision's phase, the
+exact endgame solver plays the rest (:mod:`boneyard.bots.endgame`): a judge's accuracy
+over a search's speed. An action's value is its mean over the rounds, its uncertainty the
+standard error of that mean.
 
 The value is the seat's **margin for the rest of the hand**, in the game's score points
 and in the seat's favour: the seat's score change minus the mean change of its opponents
@@ -33,26 +37,23 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
 from ..games import game_class
-from . import endgame
-from .greedy import GreedyBot, finisher, policy
+from .greedy import policy
 from .inference import Inference
-from .ismcts import margin_scale
+from .ismcts import margin_scale, play_out, playout_chooser, playout_finisher
 
 ENDGAME_TRICKS = {"eighty": 3, "rounce": 3}  # tricks left at which the exact solver takes over
 DEFAULT_MS = 1000.0
-MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 MAX_SAMPLE_FAILURES = 5
 # A loss counts as inaccuracy / mistake / blunder from these shares of the game's typical
 # hand swing (its MARGIN_SCALE), and only when it is also SIGNIFICANT_Z standard errors.
 MARK_SHARES = (("blunder", 0.5), ("mistake", 0.25), ("inaccuracy", 0.1))
 SIGNIFICANT_Z = 2.0
-Chooser = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,10 @@ def analyse(
     sign = -1.0 if game_class(game_id).lower_is_better else 1.0
     results: list[list[float]] = [[] for _ in legal_actions]
     knobs = policy(game_id)
-    chooser: Chooser = knobs.playout if knobs is not None and hasattr(knobs, "playout") else GreedyBot().choose
-    finish = finisher(knobs)  # the chooser's stretch of plays in one call (Eighty, Rounce, Montana): far cheaper
+    chooser = playout_chooser(knobs)  # the search's default playout policy ...
+    finish = playout_finisher(knobs)  # ... a stretch of its plays in one call where the game can: far cheaper
+    hand = view.get("hand_number", 1)
+    solve_at = ENDGAME_TRICKS.get(game_id, 0)
     sampler = Inference(view, 0)  # uniform worlds, through the game's explain knob where it is on by default
     done = failures = 0
     started = time.perf_counter()
@@ -150,7 +153,7 @@ def analyse(
                 game.apply(action)
             except IllegalAction:
                 break  # the world does not allow an action the view does: a sampler's slip, skip it
-            _play_out(game, seat, view.get("hand_number", 1), random.Random(seed), chooser, finish)
+            play_out(game, hand, random.Random(seed), chooser, None, seat, solve_at, finish)
             gains = [float(a) - float(b) for a, b in zip(game.scores, start, strict=True)]
             margins.append(sign * (gains[seat] - sum(gains[s] for s in opponents) / len(opponents)))
         if len(margins) < len(legal_actions):
@@ -176,30 +179,6 @@ def _opponents(view: dict[str, Any], seat: int) -> list[int]:
     else:
         others = [s for s in range(players) if s != seat]
     return others or [seat]
-
-
-def _play_out(
-    game: Any, seat: int, hand: int, rng: random.Random, chooser: Chooser, finish: Callable[[Any, int], bool] | None
-) -> None:
-    """Play the world on to the end of hand ``hand``: greedy, then the exact endgame where there is one.
-
-    ``finish``: the game's fast playout (its ``finish`` knob), which plays the chooser's
-    own choices up to the solver's trick count in one call.
-    """
-    last = ENDGAME_TRICKS.get(game.id, 0)
-    for _ in range(MAX_PLAYOUT):
-        if game.is_over or getattr(game, "hand_number", 1) != hand:
-            return
-        if last and endgame.supports(game) and endgame.tricks_left(game) <= last:
-            endgame.finish_hand(game, seat)
-            return
-        if finish is not None and finish(game, last):
-            continue
-        actions = game.legal_actions()
-        if len(actions) == 1:
-            game.apply(actions[0])
-        else:
-            game.apply(chooser(game.view(game.current_player), actions, rng))
 
 
 def _mean_error(values: list[float]) -> tuple[float, float]:

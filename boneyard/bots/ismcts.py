@@ -11,7 +11,10 @@ module has one (``playout``: montana, whose full greedy costs milliseconds a mov
 the ``greedy`` bot; by default a game may play a playout's stretch of that policy's
 moves in one call, its ``finish`` knob (compiled in Eighty and Rounce, read from the
 engine's state in Montana). ``policy`` plays the same policy one call a move through
-the seats' views, ``greedy`` the greedy bot one call a move, ``random`` uniformly. The playout runs to the end of the
+the seats' views, ``greedy`` the greedy bot one call a move, ``random`` uniformly
+(:func:`playout_chooser`, :func:`playout_finisher`). One loop plays every playout through
+the engines, :func:`play_out`, and the coach (:mod:`boneyard.bots.coach`) plays its rounds
+with the same loop and the same policy choice. The playout runs to the end of the
 current hand (or the game), never further, or stops after ``depth`` actions (default:
 the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
 ``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
@@ -107,6 +110,10 @@ FAVOURITES = ("auto", "greedy")  # see IsmctsBot._favourite: the game's FAVOURIT
 # by the policy in the phases the game's ``OTHERS_BY_POLICY`` knob names: see
 # :func:`policy_phases`.
 OTHERS = ("auto", "tree", "policy")
+# A playout policy: a move for the mover's view and legal actions. A fast playout: plays a
+# stretch of that policy's moves on the game itself (``finish(game, stop)``; ``False``: none).
+Chooser = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
+Finisher = Callable[[Any, int], bool]
 
 
 class _Node:
@@ -534,15 +541,11 @@ class IsmctsBot:
                 best, best_value = (k, a), value
         return best
 
-    def _chooser(self, knobs: Any) -> Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None:
-        """The playout policy: ``None`` for uniform random play."""
-        if self.rollout == "random":
-            return None
-        if self.rollout in ("auto", "policy") and knobs is not None and hasattr(knobs, "playout"):
-            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
-        return self._greedy.choose
+    def _chooser(self, knobs: Any) -> Chooser | None:
+        """The playout policy: ``None`` for uniform random play (see :func:`playout_chooser`)."""
+        return playout_chooser(knobs, self.rollout, self._greedy)
 
-    def _favourite(self, knobs: Any) -> Callable[[dict[str, Any], Sequence[Any], random.Random], Any]:
+    def _favourite(self, knobs: Any) -> Chooser:
         """Who picks the action the search starts from (its head start, and its fallback).
 
         Greedy's choice, unless the game's ``FAVOURITE`` knob names one of its own policies
@@ -555,10 +558,10 @@ class IsmctsBot:
         back in every game.
         """
         if self._favours_policy(knobs):
-            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], knobs.playout)
+            return cast(Chooser, knobs.playout)
         name = getattr(knobs, "FAVOURITE", "greedy") if knobs is not None else "greedy"
         if self.favourite == "auto" and name not in ("greedy", "playout") and hasattr(knobs, name):
-            return cast(Callable[[dict[str, Any], Sequence[Any], random.Random], Any], getattr(knobs, name))
+            return cast(Chooser, getattr(knobs, name))
         return self._greedy.choose
 
     def _favours_policy(self, knobs: Any) -> bool:
@@ -571,18 +574,9 @@ class IsmctsBot:
             and hasattr(knobs, "playout")
         )
 
-    def _finisher(self, knobs: Any, depth: int | None) -> Callable[[Any, int], bool] | None:
-        """The game's fast playout (its ``finish`` knob), used with the default ``rollout``.
-
-        ``finish(game, stop)`` plays the playout policy's choices to the hand's end (or until
-        ``stop`` tricks are left) in one call: the same actions the policy would take one
-        call a move, far cheaper. Not used when the bot was given its own ``rollout``
-        (``rollout=policy`` plays the same policy one Python call a move, as the search did
-        before the knob) or a playout ``depth``.
-        """
-        if self.rollout != "auto" or depth is not None:
-            return None
-        return cast(Callable[[Any, int], bool] | None, finisher(knobs))
+    def _finisher(self, knobs: Any, depth: int | None) -> Finisher | None:
+        """The game's fast playout for this bot's ``rollout`` and ``depth`` (see :func:`playout_finisher`)."""
+        return playout_finisher(knobs, self.rollout, depth)
 
     def _playout(
         self,
@@ -590,37 +584,17 @@ class IsmctsBot:
         start: list[Any],
         hand: int,
         rng: random.Random,
-        chooser: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None,
+        chooser: Chooser | None,
         depth: int | None,
         seat: int | None = None,
         solve_at: int = 0,
-        finish: Callable[[Any, int], bool] | None = None,
+        finish: Finisher | None = None,
     ) -> bool:
-        """Play on to the hand's end; ``True`` when cut off after ``depth`` actions first.
+        """One playout of the search: :func:`play_out` (``start``, the scores when it began, is not needed).
 
-        With ``solve_at`` > 0 (a trick game, see :meth:`_solve_at`), once no more than that
-        many tricks are left the rest of the hand is played by the exact endgame solver,
-        valued for ``seat`` (the searching seat), instead of by the playout policy. With
-        ``finish`` (see :meth:`_finisher`) the greedy policy's stretch of plays runs in one
-        compiled call, stopping where the solver takes over.
+        Kept as a method so that a test can watch the search's playouts.
         """
-        limit = MAX_PLAYOUT if depth is None else depth
-        for _ in range(limit):
-            if self._hand_over(game, start, hand):
-                return False
-            if solve_at and seat is not None and endgame.supports(game) and endgame.tricks_left(game) <= solve_at:
-                endgame.finish_hand(game, seat)
-                return False
-            if finish is not None and finish(game, solve_at if seat is not None else 0):
-                continue
-            actions = game.legal_actions()
-            if len(actions) == 1:
-                game.apply(actions[0])
-            elif chooser is None:
-                game.apply(actions[rng.randrange(len(actions))])
-            else:
-                game.apply(chooser(game.view(game.current_player), actions, rng))
-        return depth is not None and not self._hand_over(game, start, hand)
+        return play_out(game, hand, rng, chooser, depth, seat, solve_at, finish)
 
     def _solve_at(self, knobs: Any, view: dict[str, Any]) -> int:
         """Tricks left at which playouts hand over to the exact solver; 0: never.
@@ -639,12 +613,8 @@ class IsmctsBot:
 
     @staticmethod
     def _hand_over(game: Any, start: list[Any], hand: int) -> bool:
-        """The hand numbered ``hand`` has ended: the game is over or its ``hand_number`` moved on.
-
-        ``start`` (the scores when the search began) is not needed to tell: a hand may end
-        with nobody scoring (a blocked two-box hand), and that too ends the playout.
-        """
-        return bool(game.is_over or game.hand_number != hand)
+        """The hand numbered ``hand`` has ended (see :func:`hand_over`; ``start`` is not needed to tell)."""
+        return hand_over(game, hand)
 
     @staticmethod
     def _reward(
@@ -663,6 +633,88 @@ class IsmctsBot:
         if scale is None:
             scale = margin_scale(game_id)
         return [seat_reward(delta, seat, winners, lower, scale) for seat in range(game.players)]
+
+
+def hand_over(game: Any, hand: int) -> bool:
+    """Whether the hand numbered ``hand`` has ended: the game is over or its ``hand_number`` moved on.
+
+    Read from the hand number, not the scores: a hand may end with nobody scoring (a
+    blocked two-box hand), and that too ends a playout.
+    """
+    return bool(game.is_over or game.hand_number != hand)
+
+
+def playout_chooser(knobs: Any, rollout: str = "auto", greedy: GreedyBot | None = None) -> Chooser | None:
+    """The policy that plays a playout's moves, one call a move: the search's and the coach's.
+
+    ``rollout`` (one of :data:`ROLLOUTS`): ``auto`` and ``policy`` take the game's cheap
+    ``playout`` policy where its greedy module has one (Montana's, two-box's without its
+    follow term, Rummikub's that holds plays back), else greedy's ``choose``; ``greedy``
+    always greedy's; ``random`` gives ``None``, uniform random play. ``greedy``: the bot
+    whose ``choose`` is used (a new one when not given).
+    """
+    if rollout == "random":
+        return None
+    if rollout in ("auto", "policy") and knobs is not None and hasattr(knobs, "playout"):
+        return cast(Chooser, knobs.playout)
+    return (greedy if greedy is not None else GreedyBot()).choose
+
+
+def playout_finisher(knobs: Any, rollout: str = "auto", depth: int | None = None) -> Finisher | None:
+    """The game's fast playout (its ``finish`` knob) where it may stand in for :func:`playout_chooser`'s moves.
+
+    ``finish(game, stop)`` plays the playout policy's choices to the hand's end (or until
+    ``stop`` tricks are left) in one call: the same actions the policy would take one call
+    a move, far cheaper. Only with the default ``rollout`` (``rollout=policy`` plays the
+    same policy one Python call a move, as the search did before the knob) and no playout
+    ``depth`` (a cut-off playout counts its actions).
+    """
+    if rollout != "auto" or depth is not None:
+        return None
+    return cast(Finisher | None, finisher(knobs))
+
+
+def play_out(
+    game: Any,
+    hand: int,
+    rng: random.Random,
+    chooser: Chooser | None,
+    depth: int | None = None,
+    seat: int | None = None,
+    solve_at: int = 0,
+    finish: Finisher | None = None,
+) -> bool:
+    """Play a sampled game on to the end of hand ``hand``: the one playout loop of the search and the coach.
+
+    Each move is the one legal action, else ``chooser``'s choice on the mover's own view
+    (``None``: a uniformly random legal action, from ``rng``). With ``finish`` (see
+    :func:`playout_finisher`) a stretch of the same policy's moves is played in one call.
+    With ``solve_at`` > 0 and a ``seat``, once no more than that many tricks are left the
+    exact endgame solver (:mod:`boneyard.bots.endgame`) plays the rest of the hand, valued
+    for ``seat``, and ``finish`` stops there. With ``depth`` the playout stops after that
+    many moves; ``True`` when it was cut off so before the hand ended (the caller may then
+    estimate the rest), else ``False``. Where the solver takes over and how deep a playout
+    runs are the callers' choices: the search reads the game's knobs and the decision's
+    phase, the coach plays every hand to its end (``bots/coach.py``).
+    """
+    limit = MAX_PLAYOUT if depth is None else depth
+    stop = solve_at if seat is not None else 0
+    for _ in range(limit):
+        if hand_over(game, hand):
+            return False
+        if stop and seat is not None and endgame.supports(game) and endgame.tricks_left(game) <= stop:
+            endgame.finish_hand(game, seat)
+            return False
+        if finish is not None and finish(game, stop):
+            continue
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            game.apply(actions[0])
+        elif chooser is None:
+            game.apply(actions[rng.randrange(len(actions))])
+        else:
+            game.apply(chooser(game.view(game.current_player), actions, rng))
+    return depth is not None and not hand_over(game, hand)
 
 
 def search_shape(knobs: Any, phase: Any) -> str:
