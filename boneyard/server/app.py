@@ -325,7 +325,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str, authorization: str | None = Header(default=None)) -> Response:
-        """The table as the token's seat sees it (no token: as a spectator), with the whole history."""
+        """The table as the token's seat sees it (no token: as a spectator): its view and the words of its events."""
         table = await service.get(table_id)
         seat = await service.seat_for(table, bearer(authorization), required=False)
         return pushed(encode(service.state(table, seat)))
