@@ -94,7 +94,8 @@ function board(view, ctx) {
     .map((s) => escapeHtml(ctx.seatName(s))).join(" & ")}</small></th>`).join("");
   const figures = view.ended ? [["tricks", "tricks"], ["taken", "points taken"], ["gains", "this hand"], ["points", "score"]]
     : [["tricks", "tricks"], ["count", "count tiles"], ["taken", "points taken"], ["points", "score"]];
-  if (view.rules && view.rules.marks) figures.push(["marks", "marks"]);
+  // at a hand's end the score is the event's totals: marks themselves under the marks rule
+  if (view.rules && view.rules.marks && !view.ended) figures.push(["marks", "marks"]);
   const rows = figures.map(([k, say]) => `<tr><th>${say}</th>${sd.map((x) => `<td class="num">${escapeHtml(String(x[k]))}</td>`).join("")}</tr>`).join("");
   const table = sd.length ? `<div class="scroll-x"><table class="list sides"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}</tbody></table></div>` : "";
   // the view writes the led suit as "trump", "doubles" or a number
