@@ -1,11 +1,17 @@
-"""``boneyard play`` and ``boneyard replay``: a game in the terminal against bots."""
+"""``boneyard play`` and ``boneyard replay``: a game in the terminal against bots, told in words.
+
+What happens at the table is told from the events of the reader's view (the human's
+seat, or nobody's when watching) through the game's words (:mod:`boneyard.words`), in
+the players' names: the human is "you", each bot has a short name of its own, and no
+sentence carries a seat number.
+"""
 
 from __future__ import annotations
 
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,24 +19,83 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from .. import api
 from ..bots import Bot, bot
 from ..errors import IllegalAction
+from ..words import Words, words
 from .common import check_game, parse_rules
-from .views import describe, render
+from .views import default_names, describe, labels, render
 
 
 class Quit(Exception):
     """The human asked to stop."""
 
 
-def ask_action(game: Any, seat: int, console: Console, read: Callable[[str], str]) -> Any:
-    """Show the seat's view and menu, and read an action until a legal one is given."""
+class Story:
+    """Prints one reader's events as sentences, hand by hand, as they come.
+
+    A rule titled with the hand's number opens each hand, so that a long game reads as
+    a sequence of hands; the sentences come from the game's :class:`~boneyard.words.Words`.
+    """
+
+    def __init__(self, teller: Words, console: Console) -> None:
+        self.teller = teller
+        self.console = console
+        self.hand = 1
+        self.opened = False  # whether the current hand's rule is printed
+
+    def tell(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Print each event as a sentence, opening a new hand after each hand's end."""
+        for event in events:
+            kind = event.get("kind")
+            if not self.opened and kind != "game_over":
+                self.console.print(Rule(f"Hand {self.hand}", style="cyan"))
+                self.opened = True
+            self.console.print(Text(self.teller.tell(event), style="cyan"))
+            if kind == "hand_end":
+                ended = event.get("hand")
+                self.hand = ended + 1 if isinstance(ended, int) else self.hand + 1
+                self.opened = False
+
+
+def table_names(seats: Sequence[Bot | None]) -> list[str]:
+    """Each seat's name as the human reads it: "you" for a human seat, a short name for each bot.
+
+    Bots are named by seat (:func:`~boneyard.cli.views.default_names`), so the names are
+    distinct and a seat keeps its name whichever seat the human takes.
+    """
+    named = default_names(len(seats))
+    return ["you" if player is None else named[s] for s, player in enumerate(seats)]
+
+
+def roster(seats: Sequence[Bot | None], names: Sequence[str]) -> str:
+    """Who sits at the table, in seat order: "Players: you, Bob (greedy), Cy (random)."."""
+    said = [name if player is None else f"{name} ({player.name})" for name, player in zip(names, seats, strict=True)]
+    return f"Players: {', '.join(said)}."
+
+
+def final_scores(view: Mapping[str, Any], names: Sequence[str]) -> Table:
+    """The game's end as a small table: each player by name, his score, and who won."""
+    table = Table("player", "score", "", title="Final scores", title_justify="left", box=None, header_style="bold")
+    winners = set(view.get("winners") or [])
+    for seat, score in enumerate(view.get("scores") or []):
+        table.add_row(labels(view, [seat], names), str(score), "winner" if seat in winners else "")
+    return table
+
+
+def ask_action(
+    game: Any, seat: int, console: Console, read: Callable[[str], str], names: Sequence[str] | None = None
+) -> Any:
+    """Show the seat's view and menu, and read an action until a legal one is given.
+
+    A refused action prints the engine's own explanation, which speaks to the player.
+    """
     console.print(Rule(style="dim"))
     view = game.view(seat)
-    console.print(render(view))
+    console.print(render(view, names))
     legal = game.legal_actions()
     for i, action in enumerate(legal, 1):
         console.print(f"  [bold]{i:>2}[/bold]  {escape(describe(view, action))}")
@@ -54,7 +119,7 @@ def ask_action(game: Any, seat: int, console: Console, read: Callable[[str], str
                 return answer
             game._checked(answer)  # raises with the rule broken
         except IllegalAction as err:
-            console.print(f"[red]{err}[/red]")
+            console.print(Text(Words.sentence(str(err)), style="red"))
 
 
 def run_game(
@@ -65,22 +130,35 @@ def run_game(
     delay: float = 0.0,
     rng: random.Random | None = None,
     watch_seat: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> bool:
-    """Play to the end: ``None`` seats are human. Returns False if the human quit."""
+    """Play to the end, telling each new event of the reader's view: ``None`` seats are human.
+
+    The reader is the human seat, else ``watch_seat`` (``None``: a spectator). ``names``
+    defaults to :func:`table_names`. Returns False if the human quit.
+    """
     rng = rng or random.Random(game.seed)
     human = next((s for s, b in enumerate(seats) if b is None), None)
-    shown = 0
     eye = human if human is not None else watch_seat
+    names = list(names) if names is not None else table_names(seats)
+    story = Story(words(game.id, names, eye), console)
+    told = 0  # how many of the reader's events are told
+
+    def tell_new() -> None:
+        nonlocal told
+        view = game.view(eye)
+        events = view["events"]
+        total = view["events_from"] + len(events)
+        story.tell(events[max(0, len(events) - (total - told)) :])
+        told = total
+
     while not game.is_over:
+        tell_new()
         seat = game.current_player
-        history = game.history(eye)
-        for line in history[shown:]:
-            console.print(Text(line, style="cyan"))
-        shown = len(history)
         player = seats[seat]
         if player is None:
             try:
-                action = ask_action(game, seat, console, read)
+                action = ask_action(game, seat, console, read, names)
             except Quit:
                 return False
         else:
@@ -88,13 +166,28 @@ def run_game(
             if delay:
                 time.sleep(delay)
         game.apply(action)
-    for line in game.history(eye)[shown:]:
-        console.print(Text(line, style="cyan"))
+    tell_new()
     console.print(Rule("Game over"))
-    console.print(render(game.view(eye)))
-    names = ", ".join(f"seat {w}" + (" (you)" if w == human else "") for w in game.winners)
-    console.print(f"[bold]Scores:[/bold] {game.scores}   [bold]Winner(s):[/bold] {names}")
+    view = game.view(eye)
+    console.print(render(view, names))
+    console.print(final_scores(view, names))
     return True
+
+
+def replay_story(record: Mapping[str, Any], seat: int | None, names: Sequence[str], console: Console) -> None:
+    """Tell a recorded game's every event as ``seat`` saw it (``None``: everyone's public view), hand by hand.
+
+    Ends with the final scores, or, for a game saved before its end, the scores so far.
+    """
+    game = api.replay(record)
+    Story(words(game.id, names, seat), console).tell(event for _step, event in api.story(record, seat))
+    view = game.view(seat)
+    if game.is_over:
+        console.print(Rule("Game over"))
+        console.print(final_scores(view, names))
+    else:
+        scores = ", ".join(f"{labels(view, [s], names)} {v}" for s, v in enumerate(game.scores))
+        console.print(Text(f"The record stops before the end of the game. Scores so far: {scores}.", style="bold"))
 
 
 def register(app: typer.Typer) -> None:
@@ -121,17 +214,19 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         if not watch and not 0 <= seat < game.players:
             raise typer.BadParameter(f"--seat must be 0 to {game.players - 1}")
-        names = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+        kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
         try:
-            made = [bot(names[i % len(names)]) for i in range(game.players)]
+            made = [bot(kinds[i % len(kinds)]) for i in range(game.players)]
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         seats: list[Bot | None] = list(made)
         if not watch:
             seats[seat] = None
+        names = table_names(seats)
         console = Console()
         console.print(f"[bold]{api.game_info(game_id)['name']}[/bold], {game.players} players, seed {game.seed}")
-        finished = run_game(game, seats, console, delay=delay)
+        console.print(roster(seats, names))
+        finished = run_game(game, seats, console, delay=delay, names=names)
         if save is not None:
             save.write_text(json.dumps(game.record(), indent=1))
             console.print(f"Record saved to {save}")
@@ -141,9 +236,12 @@ def register(app: typer.Typer) -> None:
     @app.command(name="replay")
     def replay_cmd(
         file: Annotated[Path, typer.Argument(help="a record saved by 'play --save' or the web app")],
-        seat: Annotated[int | None, typer.Option(help="re-tell the game as this seat saw it")] = None,
+        seat: Annotated[int | None, typer.Option(help="re-tell the game as this seat saw it (called 'you')")] = None,
+        names: Annotated[
+            str | None, typer.Option(help="the players' names in seat order, comma separated (default: Ann, Bob, ...)")
+        ] = None,
     ) -> None:
-        """Re-tell a saved game from its record."""
+        """Re-tell a saved game from its record, hand by hand, in words."""
         try:
             record = json.loads(file.read_text())
             game = api.replay(record)
@@ -151,9 +249,16 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"no such file: {file}") from None
         except (ValueError, TypeError) as err:
             raise typer.BadParameter(f"{file} is not a valid record: {err}") from None
+        if seat is not None and not 0 <= seat < game.players:
+            raise typer.BadParameter(f"--seat must be 0 to {game.players - 1}")
+        named = default_names(game.players)
+        if names is not None:
+            given = [n.strip() for n in names.split(",")]
+            if len(given) != game.players or not all(given) or len(set(given)) != len(given):
+                raise typer.BadParameter(f"--names needs {game.players} different names, comma separated")
+            named = given
         console = Console()
         console.print(f"[bold]{api.game_info(game.id)['name']}[/bold], {game.players} players, seed {game.seed}")
-        for line in game.history(seat):
-            console.print(Text(line, style="cyan"))
-        state = "finished" if game.is_over else "unfinished"
-        console.print(f"[bold]{state}; scores:[/bold] {game.scores}  [bold]winners:[/bold] {game.winners}")
+        teller = words(game.id, named, seat)
+        console.print(f"Players: {teller.names_of(range(game.players), start=False)}.")
+        replay_story(record, seat, named, console)

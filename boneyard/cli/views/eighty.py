@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import seat_label
+from . import labels, last_hand, seat_label
 
 COUNT_TILES = {"5-5": 10, "6-4": 10, "4-1": 5, "3-2": 5}
 
@@ -32,16 +33,16 @@ def _bid_text(bid: Any) -> str:
     return "Nel-O" if bid == "nel-o" else str(bid)
 
 
-def _header(view: dict[str, Any]) -> Text:
+def _header(view: dict[str, Any], names: Sequence[str]) -> Text:
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),
-        f"  shuffler: {seat_label(view, view['shuffler'])}",
+        f"  shuffler: {seat_label(view, view['shuffler'], names)}",
     )
     if view["bidder"] is not None:
-        head.append(f"  contract: {_bid_text(view['high_bid'])} by {seat_label(view, view['bidder'])}")
+        head.append(f"  contract: {_bid_text(view['high_bid'])} by {seat_label(view, view['bidder'], names)}")
     if view["nello"]:
         head.append("  Nel-O: no trumps", style="bold magenta")
-        out = seat_label(view, view["sitting_out"])
+        out = seat_label(view, view["sitting_out"], names)
         head.append(f", {out} {'sit' if out == 'you' else 'sits'} out")
     elif view["trump"] is not None:
         head.append("  trumps: ")
@@ -51,14 +52,13 @@ def _header(view: dict[str, Any]) -> Text:
     return head
 
 
-def _sides(view: dict[str, Any]) -> Table:
+def _sides(view: dict[str, Any], names: Sequence[str]) -> Table:
     marks = view["rules"].get("marks", False)
     table = Table(box=None, header_style="bold", title_justify="left")
     for col in ("side", "marks" if marks else "game points", "tricks", "count", "taken this hand"):
         table.add_column(col)
     for side in view["sides"]:
-        a, b = side["seats"]
-        name = f"{seat_label(view, a)} + {seat_label(view, b)}"
+        name = labels(view, side["seats"], names)
         table.add_row(
             name,
             f"{side['marks']} / {view['rules'].get('marks_target', 10)}"
@@ -71,16 +71,16 @@ def _sides(view: dict[str, Any]) -> Table:
     return table
 
 
-def _seats(view: dict[str, Any]) -> Table:
+def _seats(view: dict[str, Any], names: Sequence[str]) -> Table:
     table = Table(box=None, header_style="bold")
-    for col in ("seat", "bid", "tiles", "tricks"):
+    for col in ("player", "bid", "tiles", "tricks"):
         table.add_column(col)
     for s in range(view["players"]):
         marker = " <" if view["current_player"] == s else ""
         note = " (sits out)" if view["sitting_out"] == s else ""
         bid = view["bids"][s]
         table.add_row(
-            seat_label(view, s) + marker + note,
+            seat_label(view, s, names) + marker + note,
             "pass" if bid == "pass" else _bid_text(bid),
             str(view["hand_sizes"][s]),
             str(view["tricks_won"][s]),
@@ -88,11 +88,11 @@ def _seats(view: dict[str, Any]) -> Table:
     return table
 
 
-def _trick(view: dict[str, Any]) -> Text:
+def _trick(view: dict[str, Any], names: Sequence[str]) -> Text:
     trick = Text("Trick: ")
     if view["trick"]:
         for p in view["trick"]:
-            trick.append(f"{seat_label(view, p['seat'])} ")
+            trick.append(f"{seat_label(view, p['seat'], names)} ")
             trick.append(f"[{p['tile']}]", style=_tile_style(p["tile"], view["trump"]))
             trick.append("   ")
         led = view["led_suit"]
@@ -101,7 +101,7 @@ def _trick(view: dict[str, Any]) -> Text:
         last = view["tricks"][-1]
         tiles = " ".join(p["tile"] for p in last["plays"])
         trick.append(
-            f"(none yet; last trick {tiles} to {seat_label(view, last['winner'])}, {last['points']} points)",
+            f"(none yet; last trick {tiles} to {seat_label(view, last['winner'], names)}, {last['points']} points)",
             style="dim",
         )
     else:
@@ -109,22 +109,13 @@ def _trick(view: dict[str, Any]) -> Text:
     return trick
 
 
-def _last_result(view: dict[str, Any]) -> Text | None:
-    r = view.get("last_result")
-    if not r:
-        return None
-    word = "made" if r["made"] else "set"
-    return Text(
-        f"Last hand ({r['hand']}): {seat_label(view, r['bidder'])} bid {_bid_text(r['bid'])}, {word}; "
-        f"taken {r['taken'][0]} to {r['taken'][1]}; seats 0+2 scored {r['gains'][0]}, "
-        f"seats 1+3 scored {r['gains'][1]}",
-        style="dim",
-    )
+def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """The table as the viewing seat sees it: bidding, trumps, trick, sides' totals, own hand.
 
-
-def render(view: dict[str, Any]) -> RenderableType:
-    """The table as the viewing seat sees it: bidding, trumps, trick, sides' totals, own hand."""
-    parts: list[RenderableType] = [_header(view), _sides(view), _seats(view), _trick(view)]
+    Players are called by ``names``; while the next hand is bid (and at the end) the last
+    hand's end is told in words.
+    """
+    parts: list[RenderableType] = [_header(view, names), _sides(view, names), _seats(view, names), _trick(view, names)]
     if view["hand"] is not None:
         hand = Text("Your hand: ", style="bold")
         for t in view["hand"]:
@@ -132,10 +123,9 @@ def render(view: dict[str, Any]) -> RenderableType:
         if view["sitting_out"] is not None and view["sitting_out"] == view["seat"]:
             hand.append(" (face down: your partner plays Nel-O)", style="dim")
         parts.append(hand)
-    result = _last_result(view)
-    if result is not None and view["phase"] in ("bid", "over"):
-        parts.append(result)
+    ended = last_hand(view, names) if view["phase"] in ("bid", "over") else None
+    if ended is not None:
+        parts.append(Text(ended, style="dim"))
     if view["is_over"]:
-        winners = " and ".join(seat_label(view, s) for s in view["winners"])
-        parts.append(Text(f"Game over: {winners} win.", style="bold"))
+        parts.append(Text(f"Game over: {labels(view, view['winners'], names)} win.", style="bold"))
     return Group(*parts)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import seat_label
+from . import labels, last_hand, seat_label
 
 UPPER = ("4", "5", "6")
 
@@ -30,20 +31,20 @@ def _sets(sets: list[dict[str, Any]]) -> Text:
     return out if sets else Text("-", style="dim")
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """The table as the viewing seat sees it."""
+def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names``."""
     n = view["players"]
     dealer_game = view["mode"] == "dealer"
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),
-        f"  dealer: {seat_label(view, view['dealer'])}",
+        f"  dealer: {seat_label(view, view['dealer'], names)}",
         f"  woodpile: {view['woodpile']}",
         f"  dead hands: {view['dead_hands']}" if view["dead_hands"] else "",
         f"  deal passes: {view['deal_passes']}/{n}",
         f"  mode: {view['mode']}" + ("  one pair" if view["rules"].get("one_pair") else ""),
     )
     seats = Table(box=None, header_style="bold")
-    for col in ("seat", "chips" if dealer_game else "outs", "tiles", "ready", "exposed sets"):
+    for col in ("player", "chips" if dealer_game else "outs", "tiles", "ready", "exposed sets"):
         seats.add_column(col)
     for s in range(n):
         marker = " <" if view["current_player"] == s else ""
@@ -51,7 +52,7 @@ def render(view: dict[str, Any]) -> RenderableType:
         if view["ready"][s]:
             ready = f"ready ({view['stakes'][s]})" if dealer_game else "ready"
         seats.add_row(
-            seat_label(view, s) + (" (D)" if s == view["dealer"] else "") + marker,
+            seat_label(view, s, names) + (" (D)" if s == view["dealer"] else "") + marker,
             str(view["scores"][s]),
             str(view["hand_sizes"][s]),
             ready,
@@ -62,7 +63,7 @@ def render(view: dict[str, Any]) -> RenderableType:
     if not recent:
         discards.append("(none yet)", style="dim")
     for seat, tile in recent:
-        discards.append(f"{seat}:")
+        discards.append(f"{seat_label(view, seat, names)} ")
         discards.append_text(_tile(tile))
         discards.append(" ")
     parts: list[RenderableType] = [head, seats, discards]
@@ -70,12 +71,12 @@ def render(view: dict[str, Any]) -> RenderableType:
     if claim:
         line = Text.assemble(
             ("Claim window: ", "bold yellow"),
-            f"{seat_label(view, claim['from'])} discarded ",
+            f"{seat_label(view, claim['from'], names)} discarded ",
             _tile(claim["tile"]),
-            f"; asking {seat_label(view, view['current_player'])}",
+            f"; asking {seat_label(view, view['current_player'], names)}",
         )
         if claim["answered"]:
-            line.append(f"; answered (hidden): {', '.join(seat_label(view, s) for s in claim['answered'])}")
+            line.append(f"; answered (hidden): {labels(view, claim['answered'], names)}")
         if view.get("my_answer"):
             line.append(f"; your answer: {view['my_answer']}", style="italic")
         parts.append(line)
@@ -87,28 +88,24 @@ def render(view: dict[str, Any]) -> RenderableType:
         if view.get("pulled"):
             hand.append(f"  (pulled {' '.join(view['pulled'])})", style="dim")
         parts.append(hand)
-    result = view.get("last_result")
-    if result:
-        parts.append(_result(view, result))
+    result = _result(view, names)
+    if result is not None:
+        parts.append(result)
     return Group(*parts)
 
 
-def _result(view: dict[str, Any], r: dict[str, Any]) -> RenderableType:
-    """The last hand's outcome: the winner's sets and score breakdown, and the payments."""
-    if r["drawn"]:
-        return Text(f"Hand {r['hand']} was drawn (the woodpile ran out).", style="dim")
-    how = "on a pull" if r["how"] == "pull" else f"on {seat_label(view, r['from'])}'s discard"
-    lines: list[RenderableType] = [
-        Text.assemble(
-            (f"Hand {r['hand']}: ", "bold"),
-            f"{seat_label(view, r['winner'])} went out {how} with ",
-            _tile(r["tile"]),
-        ),
-        Text.assemble("  sets: ", _sets(r["sets"])),
-    ]
-    if view["mode"] == "dealer":
-        breakdown = ", ".join(f"{label} {points}" for label, points in r["breakdown"])
-        lines.append(Text(f"  value {r['value']} ({breakdown})"))
-        changes = "  ".join(f"{seat_label(view, s)} {c:+d}" for s, c in enumerate(r["changes"]))
-        lines.append(Text(f"  chips: {changes}"))
+def _result(view: dict[str, Any], names: Sequence[str]) -> RenderableType | None:
+    """The last hand's end: told in words, with the winner's sets and what his hand was worth."""
+    end: Mapping[str, Any] | None = next(
+        (e for e in reversed(view.get("events") or []) if e.get("kind") == "hand_end"), None
+    )
+    said = last_hand(view, names)
+    if end is None or said is None:
+        return None
+    lines: list[RenderableType] = [Text(said, style="dim")]
+    if end["winner"] is not None:
+        lines.append(Text.assemble("  sets: ", _sets(end["sets"])))
+        if end["breakdown"]:
+            worth = ", ".join(f"{label} {points}" for label, points in end["breakdown"])
+            lines.append(Text(f"  value {end['value']}: {worth}", style="dim"))
     return Group(*lines)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import seat_label
+from . import last_hand, seat_label
 
 JOKERS = {"0-0", "6-6"}
 
@@ -51,22 +52,22 @@ def describe(view: dict[str, Any], action: str) -> str:
     return f"lay {shown}{how}"
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """The table as the viewing seat sees it."""
+def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names``, and the last hand's end in words."""
     n = view["players"]
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),
-        f"  dealer: {seat_label(view, view['dealer'])}  boneyard: {view['boneyard']}",
+        f"  dealer: {seat_label(view, view['dealer'], names)}  boneyard: {view['boneyard']}",
         f"  target: {view['target']}",
         (f"  passes in a row: {view['passes']}" if view["passes"] else ""),
     )
     seats = Table(box=None, header_style="bold")
-    for col in ("seat", "score", "tiles", "opened"):
+    for col in ("player", "score", "tiles", "opened"):
         seats.add_column(col)
     for s in range(n):
         marker = " <" if view["current_player"] == s else ""
         seats.add_row(
-            seat_label(view, s) + marker,
+            seat_label(view, s, names) + marker,
             str(view["scores"][s]),
             str(view["hand_sizes"][s]),
             "yes" if view["opened"][s] else "no",
@@ -91,14 +92,7 @@ def render(view: dict[str, Any]) -> RenderableType:
         if not view["opened"][seat]:
             hand.append("  (not opened: your first play is three of your tiles)", style="dim")
         parts.append(hand)
-    result = view.get("last_result")
-    if result:
-        who = "nobody" if result["winner"] is None else seat_label(view, result["winner"])
-        parts.append(
-            Text(
-                f"Last hand ({result['reason']}): {who} scored {max(result['points'])}; "
-                f"pips left {result['pips']}",
-                style="dim",
-            )
-        )
+    ended = last_hand(view, names)
+    if ended is not None:
+        parts.append(Text(ended, style="dim"))
     return Group(*parts)

@@ -6,13 +6,14 @@ Each tile is drawn with its inner end towards the spinner; a stacked tile is mar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import seat_label
+from . import last_hand, seat_label
 
 # Long arms show the tile next to the spinner, an elision, and the outermost tiles.
 SHOWN = 4
@@ -87,25 +88,26 @@ def render_layout(view: dict[str, Any]) -> RenderableType:
     return grid
 
 
-def _count_line(view: dict[str, Any]) -> Text:
+def _count_line(view: dict[str, Any], names: Sequence[str]) -> Text:
     count = view["count"]
     scores = count > 0 and count % 5 == 0
     line = Text("Count: ")
     line.append(str(count), style="bold green" if scores else "bold")
     ends = ", ".join(f"{i + 1}:{'-' if e is None else e}" for i, e in enumerate(view["open_ends"]))
-    line.append(f"   open ends {ends}   spinner {view['spinner']} set by {seat_label(view, view['spinner_seat'])}")
+    setter = seat_label(view, view["spinner_seat"], names)
+    line.append(f"   open ends {ends}   spinner {view['spinner']} set by {setter}")
     return line
 
 
-def _seats(view: dict[str, Any]) -> Table:
+def _seats(view: dict[str, Any], names: Sequence[str]) -> Table:
     table = Table(box=None, header_style="bold")
-    for col in ("seat", "points", "tiles", "drawn", "passed on"):
+    for col in ("player", "points", "tiles", "drawn", "passed on"):
         table.add_column(col)
     for s in range(view["players"]):
         marker = " <" if view["current_player"] == s else ""
         passed = " ".join(map(str, view["passed_on"][s])) or "-"
         table.add_row(
-            seat_label(view, s) + marker,
+            seat_label(view, s, names) + marker,
             str(view["scores"][s]),
             str(view["hand_sizes"][s]),
             str(view["drawn"][s]),
@@ -124,31 +126,26 @@ def _hand(view: dict[str, Any]) -> Text:
     return hand
 
 
-def _last(view: dict[str, Any]) -> list[RenderableType]:
+def _last(view: dict[str, Any], names: Sequence[str]) -> list[RenderableType]:
+    """The last play (its notation, the count it made and what it scored) and the last hand's end in words."""
     out: list[RenderableType] = []
     lp = view.get("last_play")
     if lp:
-        who = seat_label(view, lp["seat"])
+        who = seat_label(view, lp["seat"], names)
         if lp["stolen_from"] is not None:
-            text = f"Last play: {who}: {lp['action']}, steals {lp['scored']} from {seat_label(view, lp['stolen_from'])}"
+            victim = seat_label(view, lp["stolen_from"], names)
+            text = f"Last play: {who}: {lp['action']}, steals {lp['scored']} from {victim}"
         else:
             text = f"Last play: {who}: {lp['action']} (count {lp['count']}, scored {lp['scored']})"
         out.append(Text(text, style="dim"))
-    r = view.get("last_result")
-    if r:
-        if r["how"] == "target":
-            text = f"Hand {r['hand']}: {seat_label(view, r['winner'])} reached the target"
-        elif r["winner"] is None:
-            text = f"Hand {r['hand']} blocked: tied lowest hands, nobody scored (pips {r['pips']})"
-        else:
-            who = seat_label(view, r["winner"])
-            text = f"Hand {r['hand']} ({r['how']}): {who} scored {r['award']} (pips {r['pips']})"
-        out.append(Text(text, style="dim"))
+    ended = last_hand(view, names)
+    if ended is not None:
+        out.append(Text(ended, style="dim"))
     return out
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """The table as the viewing seat sees it."""
+def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names``."""
     rules = view["rules"]
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),
@@ -156,12 +153,14 @@ def render(view: dict[str, Any]) -> RenderableType:
         ("  cutthroat" if rules.get("cutthroat") else ""),
         f"  boneyard: {view['boneyard']} tiles",
     )
-    parts: list[RenderableType] = [head, _seats(view), Text(""), render_layout(view), Text(""), _count_line(view)]
+    parts: list[RenderableType] = [
+        head, _seats(view, names), Text(""), render_layout(view), Text(""), _count_line(view, names)
+    ]
     steal = view.get("steal")
     if steal and rules.get("cutthroat"):
-        victim = seat_label(view, steal["seat"])
+        victim = seat_label(view, steal["seat"], names)
         parts.append(Text(f"A stack now steals {steal['points']} from {victim}", style="yellow"))
     if view["hand"] is not None:
         parts.append(_hand(view))
-    parts.extend(_last(view))
+    parts.extend(_last(view, names))
     return Group(*parts)
