@@ -11,10 +11,15 @@ its legal actions, so neither can reveal a hidden tile. Both run on a pool of th
   actions judged, so the solver's arrangement is the hint whenever the coach finds it
   best; its own answer is kept under ``solver``.
 - **Review** (``GET /api/tables/{id}/review``): once the game is over, every decision of
-  one seat that had a choice, each valued within :attr:`Coach.review_ms`, one decision a
-  job on the pool (so progress can be reported and other work interleaves). The first
+  one seat that had a choice, each valued within :attr:`Coach.review_ms`: the review of
+  :mod:`boneyard.bots.review` (the one ``boneyard review`` runs too), one decision a job
+  on the pool (so progress can be reported and other work interleaves). The first
   request starts it and answers 202 with the progress; the finished review is kept per
-  table and seat (the newest :data:`REVIEWS_KEPT`), so later requests answer at once.
+  table and seat (the newest :data:`REVIEWS_KEPT`), so later requests answer at once, each
+  told in its reader's words (the figures are worked out once, the words per reader).
+
+The words of values and verdicts are :class:`boneyard.bots.review.CoachWords`'s, with the
+table's names; this module lays them out as JSON.
 
 **Hints are off at rated tables.** A table is *rated* when its deal is not fixed: those
 are exactly the tables whose finished games ``social.py`` counts in the ratings (the other
@@ -30,22 +35,21 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
-import hashlib
 import math
 import os
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import orjson
 from fastapi import APIRouter, Header, Query, Request, Response
 
-import boneyard
-from boneyard.bots.coach import Judgement, analyse, loss, mark, thresholds
+from boneyard.bots.coach import Judgement, analyse, thresholds
+from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, seed_for, verdicts
 
 from .tables import BadRequest, Conflict, Forbidden, Table, TableService
+from .telling import reader_names
 
 T = TypeVar("T")
 
@@ -97,55 +101,39 @@ def tiles_of(action: str, hand: list[str] | None = None) -> list[str]:
     return mine or named
 
 
-def _number(x: float) -> str:
-    """A size for reading: two decimals under 1, one above ("0.25", "1.5", "12")."""
-    return (f"{abs(x):.2f}" if abs(x) < 1 else f"{abs(x):.1f}").rstrip("0").rstrip(".")
-
-
-def _points(x: float) -> str:
-    """A number of points in words: "1.5 points", "1 point", "0.25 points"."""
-    shown = _number(x)
-    return f"{shown} point" + ("" if shown == "1" else "s")
-
-
-def value_words(value: float, error: float) -> str:
-    """A value in a player's words: "about 1.5 points in your favour over the rest of this hand (give or take 0.4)".
-
-    "Give or take" is two standard errors: the range the true value very likely lies in.
-    """
-    give = "" if not math.isfinite(error) else f" (give or take {_number(2 * error)})"
-    if abs(value) < 0.005:
-        return f"even over the rest of this hand{give}"
-    side = "in your favour" if value > 0 else "against you"
-    return f"about {_points(value)} {side} over the rest of this hand{give}"
-
-
-def _compare(best: Judgement, other: Judgement, game_id: str) -> tuple[float, float, str | None, str]:
-    """How much worse ``other`` is than ``best`` (paired), its error, its mark, and all that in words."""
-    if other is best:
-        return 0.0, 0.0, None, "the coach's choice"
-    gap, err = loss(best, other)
-    verdict = mark(game_id, gap, err)
-    if verdict is not None:
-        article = "an" if verdict[0] in "aeiou" else "a"
-        return gap, err, verdict, f"{_points(gap)} worse than the best: {article} {verdict}"
-    if not math.isfinite(err):
-        return gap, err, None, "too few deals to tell it from the best"
-    if gap <= 0 or gap < 2 * err:
-        return gap, err, None, "as good as the best, within the coach's uncertainty"
-    return gap, err, None, f"{_points(gap)} worse than the best: a small difference"
-
-
-def _entry(j: Judgement, best: Judgement, game_id: str, hand: list[str] | None) -> dict[str, Any]:
-    gap, err, verdict, words = _compare(best, j, game_id)
+def _entry(v: Verdict, words: CoachWords, seat: int, hand: list[str] | tuple[str, ...] | None) -> dict[str, Any]:
+    """One judged action as JSON: its figures (``to_dict``), the tiles it takes, and its words."""
+    j = v.judgement
     return {
         **j.to_dict(),
-        "tiles": tiles_of(str(j.action), hand),
-        "words": value_words(j.value, j.error),
-        "loss": round(gap, 3),
-        "loss_error": None if not math.isfinite(err) else round(err, 3),
-        "mark": verdict,
-        "compared": words,
+        "tiles": tiles_of(str(j.action), list(hand) if hand is not None else None),
+        "words": words.value(j.value, j.error, seat),
+        "loss": round(v.loss, 3),
+        "loss_error": None if not math.isfinite(v.error) else round(v.error, 3),
+        "mark": v.mark,
+        "compared": words.compared(v),
+    }
+
+
+def decision_json(d: Decision, words: CoachWords) -> dict[str, Any]:
+    """One reviewed decision as the page reads it (``static/core/coach.js``)."""
+    entry = _entry(d.mine, words, d.seat, d.held)
+    return {
+        "number": d.number,
+        "step": d.step,
+        "seat": d.seat,
+        "hand": d.hand,
+        "played": d.played,
+        "played_tiles": tiles_of(d.played, list(d.held) if d.held is not None else None),
+        "value": entry["value"],
+        "words": entry["words"],
+        "loss": entry["loss"],
+        "loss_error": entry["loss_error"],
+        "mark": entry["mark"],
+        "compared": entry["compared"],
+        "says": words.decision(d),
+        "rounds": d.rounds,
+        "best": [_entry(v, words, d.seat, d.held) for v in d.ranking[:REVIEW_TOP]],
     }
 
 
@@ -154,23 +142,21 @@ def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
     """The coach's ranking of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
 
     A worker-thread job: ``analyse`` on the seat's view, so no hidden tile is ever read.
-    The sampling is seeded from the view and the actions, so the same question asked
-    twice (or at two tables that look the same to the seat) meets the same deals.
+    The sampling is seeded from the view and the actions (``bots.review.seed_for``, as a
+    review's decisions are), so the same question asked twice (or at two tables that look
+    the same to the seat) meets the same deals.
     """
     candidates = list(legal) + [a for a in extra if a not in legal]
-    ranking = analyse(view, candidates, ms=ms, rng=_seed(view, candidates), rounds=rounds)
+    ranking = analyse(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
     return ranking, ranking[0].rounds
 
 
 @dataclass
 class Review:
-    """One seat's review of one finished table: its progress, then its decisions."""
+    """One seat's review of one finished table: the shared :class:`Reviewer`, run a decision a job."""
 
     seat: int
-    total: int = 0
-    done: int = 0
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    skipped: int = 0  # decisions the coach could not judge (no deal could be sampled)
+    reviewer: Reviewer | None = None  # made on the pool (it replays the record), then stepped there
     error: str | None = None
     task: asyncio.Task[None] | None = None
 
@@ -179,22 +165,23 @@ class Review:
         """The review has judged every decision (or stopped on an error)."""
         return self.error is not None or (self.task is not None and self.task.done())
 
-    def to_dict(self, table: Table) -> dict[str, Any]:
-        """JSON for the client: progress while it runs, the decisions once done."""
-        marked = [d for d in self.decisions if d["mark"]]
-        counts = collections.Counter(d["mark"] for d in marked)
+    def to_dict(self, table: Table, me: int | None) -> dict[str, Any]:
+        """JSON for the client, told to the reader at seat ``me``: progress while it runs, then the decisions."""
+        r = self.reviewer
+        decisions = list(r.decisions) if r is not None and self.finished else []
+        words = CoachWords(table.game_id, reader_names(table.seat_info()), me)
         return {
             "table": table.id,
             "game": table.game_id,
             "seat": self.seat,
             "status": "error" if self.error else ("done" if self.finished else "running"),
             "error": self.error,
-            "total": self.total,
-            "done": self.done,
-            "skipped": self.skipped,
+            "total": r.total if r is not None else 0,
+            "done": r.done if r is not None else 0,
+            "skipped": r.skipped if r is not None else 0,
             "thresholds": [{"mark": n, "from": round(v, 3)} for n, v in thresholds(table.game_id)],
-            "counts": {k: counts.get(k, 0) for k in ("blunder", "mistake", "inaccuracy")},
-            "decisions": self.decisions if self.finished else [],
+            "counts": counts(decisions),
+            "decisions": [decision_json(d, words) for d in decisions],
         }
 
 
@@ -265,8 +252,8 @@ class Coach:
         ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
-        best = ranking[0]
-        top = [_entry(j, best, table.game_id, view.get("hand")) for j in ranking[:HINT_TOP]]
+        words = CoachWords(table.game_id, reader_names(table.seat_info()), seat)
+        top = [_entry(v, words, seat, view.get("hand")) for v in verdicts(ranking[:HINT_TOP], table.game_id)]
         if len(ranking) == 1:
             why = "it is your only legal action"
         elif rounds < 2:
@@ -276,10 +263,9 @@ class Coach:
                    "each action played out to the end of the hand")
         out: dict[str, Any] = {
             "table": table.id, "seat": seat, "version": state["version"], "game": table.game_id,
-            "action": str(best.action), "tiles": top[0]["tiles"], "value": top[0]["value"],
+            "action": top[0]["action"], "tiles": top[0]["tiles"], "value": top[0]["value"],
             "error": top[0]["error"], "words": top[0]["words"], "why": why, "rounds": rounds,
-            "judged": len(ranking), "best": top,
-            "units": "points of margin over the other players for the rest of this hand, in your favour",
+            "judged": len(ranking), "best": top, "units": words.units(seat),
         }
         if solved is not None:
             out["solver"] = solved
@@ -315,70 +301,19 @@ class Coach:
                     old.task.cancel()
             review.task = asyncio.get_running_loop().create_task(self._work(table, review))
         self.reviews.move_to_end(key)
-        return (200 if review.finished else 202), review.to_dict(table)
+        return (200 if review.finished else 202), review.to_dict(table, mine)
 
     async def _work(self, table: Table, review: Review) -> None:
+        """Run the shared review of ``table``'s record, one decision a job on the coach's thread."""
         try:
-            steps = await self._run(_decisions, table.record(), review.seat)
-            review.total = len(steps)
-            for number, (step, view, legal, played) in enumerate(steps):
-                try:
-                    judged = await self._run(self._judge_decision, table, number, step, view, legal, played)
-                except ValueError:  # no deal consistent with the view could be sampled: left unjudged
-                    review.skipped += 1
-                else:
-                    review.decisions.append(judged)
-                review.done += 1
+            reviewer = await self._run(Reviewer, table.record(), review.seat, self.review_ms, None, self.rounds)
+            review.reviewer = reviewer
+            while not reviewer.finished:
+                await self._run(reviewer.step)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a record that no longer replays, a sampler that gives up
             review.error = f"the review stopped: {err}"
-
-    def _judge_decision(self, table: Table, number: int, step: int, view: dict[str, Any], legal: list[str],
-                        played: str) -> dict[str, Any]:
-        ranking, rounds = judge(view, legal, [played], self.review_ms, self.rounds)
-        best = ranking[0]
-        mine = next(j for j in ranking if str(j.action) == played)
-        hand = view.get("hand")
-        entry = _entry(mine, best, table.game_id, hand)
-        return {
-            "number": number + 1,
-            "step": step,
-            "seat": view["seat"],
-            "hand": view.get("hand_number", 1),
-            "played": played,
-            "played_tiles": tiles_of(played, hand),
-            "value": entry["value"],
-            "words": entry["words"],
-            "loss": entry["loss"],
-            "loss_error": entry["loss_error"],
-            "mark": entry["mark"],
-            "compared": entry["compared"],
-            "rounds": rounds,
-            "best": [_entry(j, best, table.game_id, hand) for j in ranking[:REVIEW_TOP]],
-        }
-
-
-def _seed(view: dict[str, Any], actions: list[str]) -> int:
-    """The coach's sampling seed for one question: what the seat sees and the actions judged."""
-    digest = hashlib.blake2b(orjson.dumps([view, actions], option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-def _decisions(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str, Any], list[str], str]]:
-    """Each decision of ``seat`` with a choice: (step before it, the seat's view, legal actions, the action played).
-
-    Replays the record once, through the engine; the views are the seat's own.
-    """
-    game = boneyard.replay({**record, "actions": []})
-    out: list[tuple[int, dict[str, Any], list[str], str]] = []
-    for step, text in enumerate(record["actions"]):
-        if game.current_player == seat:
-            legal = [str(a) for a in game.legal_actions()]
-            if len(legal) > 1 or (legal and str(game.parse_action(text)) not in legal):
-                out.append((step, game.view(seat), legal, str(game.parse_action(text))))
-        game.apply(text)
-    return out
 
 
 def router(coach: Coach, hit: Callable[[str, str], None], address: Callable[[Request], str],

@@ -1,20 +1,21 @@
-"""The coach: its answers' shape, its consistency with real play, and ``boneyard review``."""
+"""The coach: its answers' shape, its consistency with real play, and the one review (``bots/review.py``).
+
+The terminal command is checked in ``tests/test_cli_review.py``, the web's review in
+``tests/server/test_coach_web.py`` (which also checks that both give the same review).
+"""
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 import boneyard
+from boneyard.bots import review as review_module
 from boneyard.bots.coach import Judgement, analyse, loss, mark, thresholds
-from boneyard.cli.main import app
-from boneyard.cli.review import review
+from boneyard.bots.review import CoachWords, Reviewer, positions, review, seed_for, verdict, verdicts
 from boneyard.tiles import double_six
 
 GREEDY = boneyard.bot("greedy")
@@ -149,52 +150,122 @@ def _record(first: str) -> dict[str, Any]:
 
 
 def test_review_marks_the_deliberate_blunder() -> None:
-    bad = _record("fold")
-    decisions = review(bad, 0, ms=1000, seed=1)
-    assert decisions[0].played == "fold"
-    assert decisions[0].mark == "blunder"
-    assert str(decisions[0].ranking[0].action) != "fold"
-    good = _record("pass")
-    marked = [d for d in review(good, 0, ms=300, seed=1) if d.mark in ("mistake", "blunder")]
+    bad = review(_record("fold"), 0, ms=1000)
+    assert bad.total == 1 and bad.skipped == 0
+    first = bad.decisions[0]
+    assert (first.number, first.step, first.seat, first.hand, first.played) == (1, 0, 0, 1, "fold")
+    assert first.mark == "blunder" and first.loss == first.mine.loss > 0
+    assert first.ranking[0].action != "fold" and first.ranking[0].is_best and not first.mine.is_best
+    assert first.held is not None and set(STRONG) <= set(first.held)
+    assert bad.counts() == {"blunder": 1, "mistake": 0, "inaccuracy": 0}
+    good = review(_record("pass"), 0, ms=300, seed=1)
+    marked = [d for d in good.decisions if d.mark in ("mistake", "blunder")]
     assert not marked, [(d.number, d.played, d.mark) for d in marked]
 
 
-def test_review_command_prints_the_verdict(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(_record("fold")))
-    result = CliRunner().invoke(app, ["review", str(path), "--seat", "0", "--ms", "1000"])
-    assert result.exit_code == 0, result.output
-    assert "blunder" in result.output
-    assert "fold" in result.output
-    assert "1 blunder" in result.output
+def _scripted(seed: int) -> dict[str, Any]:
+    """A one-hand three-player Rounce game: seat 0 always takes its last legal action, the others their first."""
+    game = boneyard.new_game("rounce", players=3, seed=seed, dealer=2, rules={"max_hands": 1})
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[-1] if game.current_player == 0 else legal[0])
+    record: dict[str, Any] = game.record()
+    return record
 
 
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        ("not json", "not valid JSON"),
-        ("[1, 2]", "not a game record"),
-        ('{"game": "rounce"}', "missing"),
-        ('{"game": "chess", "players": 2, "seed": 1, "actions": []}', "chess"),
-        ('{"game": "rounce", "players": 3, "seed": 1, "actions": ["play 6-6"]}', "cannot be replayed"),
-        ('{"game": "rounce", "players": 3, "seed": 1, "actions": [1]}', "list of action strings"),
-        ('{"game": "rounce", "players": 9, "seed": 1, "actions": []}', "2 to 4 players"),
-        ('{"game": "rounce", "players": 3, "seed": 1, "actions": [], "rules": {"x": 1}}', "x"),
-    ],
-)
-def test_review_refuses_malformed_records_clearly(tmp_path: Path, content: str, message: str) -> None:
-    path = tmp_path / "game.json"
-    path.write_text(content)
-    result = CliRunner().invoke(app, ["review", str(path), "--ms", "50"])
-    assert result.exit_code == 1
-    assert "Cannot review" in result.output and message in result.output
-    assert "Traceback" not in result.output
+def test_positions_are_exactly_the_seats_decisions_with_a_choice() -> None:
+    record = _scripted(7)
+    found = positions(record, 0)
+    game = boneyard.replay({**record, "actions": []})
+    expected = []
+    for step, text in enumerate(record["actions"]):
+        if game.current_player == 0 and len(game.legal_actions()) > 1:
+            expected.append((step, text, game.view(0), game.hand_number))
+        game.apply(text)
+    assert [(p.step, str(p.played), p.view, p.hand) for p in found] == expected
+    assert [p.number for p in found] == list(range(1, len(expected) + 1))
+    assert all(str(p.played) in [str(a) for a in p.candidates] for p in found)
+    with pytest.raises(ValueError, match="0 to 2"):
+        positions(record, 3)
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        positions({**record, "actions": ["play 6-6"]}, 0)
 
 
-def test_review_refuses_a_missing_file_and_a_bad_seat(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["review", str(tmp_path / "nothing.json")])
-    assert result.exit_code == 1 and "cannot read" in result.output
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(boneyard.new_game("rounce", players=3, seed=1).record()))
-    result = CliRunner().invoke(app, ["review", str(path), "--seat", "5"])
-    assert result.exit_code == 1 and "0 to 2" in result.output
+def test_review_is_reproducible_and_its_seeds_depend_on_the_decision_alone() -> None:
+    record = _scripted(7)
+    once = review(record, 0, ms=None, rounds=6)
+    assert once == review(record, 0, ms=None, rounds=6)
+    assert [d.mark for d in once.decisions] == ["blunder", None, "blunder", None]
+    assert all(d.rounds == 6 for d in once.decisions)
+    # a decision judged alone meets the deals it met in the whole review
+    reviewer = Reviewer(record, 0, None, rounds=6)
+    assert reviewer.judge(reviewer.positions[2]) == once.decisions[2]
+    view = reviewer.positions[0].view
+    assert seed_for(view, ["a", "b"]) == seed_for(view, ["a", "b"]) != seed_for(view, ["b", "a"])
+    assert seed_for(view, ["a"], 1) != seed_for(view, ["a"], 2)
+    assert review(record, 0, ms=None, rounds=6, seed=5) != once  # another seed: other deals
+
+
+def test_review_reports_progress_and_skips_a_decision_it_cannot_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = review_module.analyse
+    calls = {"n": 0}
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise ValueError("no world could be sampled")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(review_module, "analyse", flaky)
+    seen: list[tuple[int, int]] = []
+    result = review(_scripted(7), 0, ms=None, rounds=2, progress=lambda done, total: seen.append((done, total)))
+    assert result.total == 4 and result.skipped == 1
+    assert [d.number for d in result.decisions] == [1, 3, 4]
+    assert seen == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_a_review_needs_a_budget() -> None:
+    record = _scripted(7)
+    with pytest.raises(ValueError, match="budget"):
+        Reviewer(record, 0, None)
+    with pytest.raises(ValueError, match="ms must be"):
+        Reviewer(record, 0, 0)
+    with pytest.raises(ValueError, match="rounds must be"):
+        Reviewer(record, 0, None, rounds=0)
+
+
+def test_verdicts_in_words() -> None:
+    best = Judgement("pass", 1.5, 0.2, (1.0, 2.0, 1.5))
+    fold = Judgement("fold", -11.5, 0.5, (-12.0, -11.0, -11.5))  # 13 points worse in every round: a blunder
+    close = Judgement("dummy", 1.4, 0.2, (1.5, 1.5, 1.2))  # 0.1 worse on average, within the noise
+    small = Judgement("play 6-4", 0.5, 0.2, (0.0, 1.0, 0.5))  # 1 point worse in every round: clear but small
+    one = Judgement("x", 1.0, math.inf, (1.0,))
+    words = CoachWords("rummikub", ["Ann", "Bob", "Cy"], 0)
+    ranked = verdicts([best, fold, close, small], "rummikub")
+    assert [v.mark for v in ranked] == [None, "blunder", None, None]
+    assert [words.compared(v) for v in ranked] == [
+        "the coach's choice",
+        "a blunder: 13 points worse than pass",
+        "as good as pass, within the coach's uncertainty",
+        "a small difference: 1 point worse than pass",
+    ]
+    assert words.compared(verdict(Judgement("y", 2.0, math.inf, (2.0,)), one, "rummikub")) == (
+        "too few deals to tell it from y")
+    assert words.value(1.5, 0.2, 0) == "about 1.5 points in your favour over the rest of this hand (give or take 0.4)"
+    assert words.value(-1.0, math.inf, 0) == "about 1 point against you over the rest of this hand"
+    assert words.value(-1.0, math.inf, 1) == "about 1 point against Bob over the rest of this hand"
+    assert words.value(2.25, 0.1, 2) == "about 2.2 points in Cy's favour over the rest of this hand (give or take 0.2)"
+    assert words.value(0.0, 0.1, 0).startswith("even over the rest of this hand")
+    assert [words.figure(*x) for x in ((1.5, 0.2), (-1.0, math.inf), (0.0, 0.05), (-0.25, 1.0))] == [
+        "+1.5 points ± 0.4", "−1 point", "0 points ± 0.1", "−0.25 points ± 2"]
+    assert words.units(1) == "points of margin over the other players for the rest of this hand, in Bob's favour"
+    assert words.tally({"blunder": 1, "mistake": 0, "inaccuracy": 2}) == "1 blunder, 0 mistakes, 2 inaccuracies"
+    assert words.limits() == "inaccuracy from 2.5 points, mistake from 6.2, blunder from 12.5"
+
+
+def test_a_decision_in_one_sentence_names_the_player() -> None:
+    decision = review(_record("fold"), 0, ms=None, rounds=6).decisions[0]
+    mine = CoachWords("rounce", ["Ann", "Bob", "Cy"], 0).decision(decision)
+    theirs = CoachWords("rounce", ["Ann", "Bob", "Cy"], 2).decision(decision)
+    assert mine.startswith("You played fold (−") and ", a blunder: " in mine and mine.endswith(".")
+    assert theirs == "Ann" + mine[3:]

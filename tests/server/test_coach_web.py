@@ -2,19 +2,29 @@
 
 The coach's budget is lowered for speed (a few sampled deals per question), and for the
 comparisons capped in rounds as well, so that its answers depend on the seat's view alone.
+The review is the one ``boneyard review`` runs (``bots/review.py``): a test reviews one
+scripted game through both and compares.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 import boneyard
+from boneyard.bots import review as shared
+from boneyard.bots.review import CoachWords
+from boneyard.cli import review as terminal
+from boneyard.cli.main import app as cli_app
 from boneyard.games import game_class
-from boneyard.server.coaching import Coach, rated, tiles_of, value_words
+from boneyard.server import coaching
+from boneyard.server.coaching import Coach, rated, tiles_of
 from boneyard.testing import hidden_swap, shuffled_deck
 
 from .conftest import auth
@@ -164,10 +174,7 @@ def test_a_single_sampled_deal_marks_nothing() -> None:
     assert mark("rounce", 10 * blunder, 0.0) == "blunder"
 
 
-def test_value_words_read_as_a_player_would() -> None:
-    assert value_words(1.5, 0.2) == "about 1.5 points in your favour over the rest of this hand (give or take 0.4)"
-    assert value_words(-1.0, float("inf")) == "about 1 point against you over the rest of this hand"
-    assert value_words(0.0, 0.1).startswith("even over the rest of this hand")
+def test_tiles_of_an_action_are_those_it_takes_from_the_hand() -> None:
     assert tiles_of("play 6-4 as 4") == ["6-4"] and tiles_of("play 1-0 1-1 2-1 | 6-1 5-2 4-3")[-1] == "4-3"
     # a whole-table play: only the tiles it takes from the hand (each copy once)
     assert tiles_of("play 1-0 1-1 2-1 | 6-1 5-2 4-3 | 3-3 3-3 3-3", ["4-3", "3-3", "6-6"]) == ["4-3", "3-3"]
@@ -260,16 +267,16 @@ def test_the_review_marks_a_deliberate_blunder_and_names_the_better_move(client:
     first = review["decisions"][0]
     assert first["played"] == "fold" and first["mark"] == "blunder"
     assert first["best"][0]["action"] != "fold" and first["loss"] >= 1.0
-    assert first["compared"].endswith("a blunder") and review["counts"]["blunder"] >= 1
+    assert first["compared"].startswith("a blunder: ")
+    assert first["compared"].endswith(f"worse than {first['best'][0]['action']}")
+    assert first["says"].startswith("You played fold (") and review["counts"]["blunder"] >= 1
 
 
 def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClient,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A sampler that gives up on one decision (``ValueError``) leaves that one unjudged; the review finishes."""
-    import boneyard.server.coaching as coaching
-
     coach_of(client, ms=60)
-    real = coaching.judge
+    real = shared.analyse
     calls = {"n": 0}
 
     def flaky(*args: Any, **kwargs: Any) -> Any:
@@ -278,13 +285,88 @@ def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClie
             raise ValueError("no world could be sampled")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(coaching, "judge", flaky)
+    monkeypatch.setattr(shared, "analyse", flaky)
     body = practice("rounce", seats=["human", "bot:greedy", "bot:greedy"], players=3, rules={"max_hands": 1})
     table, tokens = seated(client, body)
     _finish(client, table, tokens[0], 0, lambda legal: legal[0])
     review, _ = _review(client, table, tokens[0])
     assert review["status"] == "done" and review["skipped"] == 1
     assert len(review["decisions"]) == review["total"] - 1 and review["done"] == review["total"]
+
+
+def _scripted_at_a_table(client: TestClient) -> tuple[str, list[str]]:
+    """A one-hand Rounce game played through the API: seat 0 always its last legal action, the others their first.
+
+    Every seat is human and played here, so the record is the same every time (two of
+    seat 0's four decisions are blunders for the coach).
+    """
+    table, tokens = seated(client, practice("rounce", seed=7, players=3, seats=["human"] * 3, dealer=2,
+                                            rules={"max_hands": 1}))
+    for _ in range(100):
+        state = client.get(f"/api/tables/{table}").json()
+        if state["is_over"]:
+            return table, tokens
+        seat = state["current_player"]
+        legal = client.get(f"/api/tables/{table}", headers=auth(tokens[seat])).json()["legal_actions"]
+        r = client.post(f"/api/tables/{table}/actions", json={"action": legal[-1] if seat == 0 else legal[0]},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+    raise AssertionError("the scripted game did not end")
+
+
+def test_the_terminal_and_the_web_give_one_review(client: TestClient, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """One scripted game reviewed by ``boneyard review`` and by the web: the same shared review, the same answer."""
+    assert coaching.Reviewer is shared.Reviewer and terminal.review is shared.review
+    stepped: list[shared.Reviewer] = []
+    real_step = shared.Reviewer.step
+
+    def step(self: shared.Reviewer) -> bool:
+        if self not in stepped:
+            stepped.append(self)
+        return real_step(self)
+
+    monkeypatch.setattr(shared.Reviewer, "step", step)
+    coach_of(client, ms=60_000, rounds=6)  # capped in rounds: the answer depends on the record alone
+    table, tokens = _scripted_at_a_table(client)
+    web, _ = _review(client, table, tokens[0])
+    record = client.app.state.service.tables[table].record()  # type: ignore[attr-defined]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli_app, ["review", str(path), "--seat", "0", "--rounds", "6", "--all"],
+                                env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert len(stepped) == 2  # the web's reviewer, then the terminal's: both the shared one
+    by_web, by_terminal = (r.result() for r in stepped)
+    assert by_web == by_terminal and by_web.total == web["total"] == 4
+    assert [d["mark"] for d in web["decisions"]] == [d.mark for d in by_terminal.decisions] == [
+        "blunder", None, "blunder", None]
+    words = CoachWords("rounce", ["P0", "P1", "P2"], 0)
+    for d, mine in zip(web["decisions"], by_terminal.decisions, strict=True):
+        assert (d["number"], d["step"], d["played"], d["rounds"]) == (mine.number, mine.step, mine.played, 6)
+        assert d["loss"] == round(mine.loss, 3) and d["value"] == round(mine.value, 3)
+        assert [b["action"] for b in d["best"]] == [v.action for v in mine.ranking[:3]]
+        assert d["compared"] == words.compared(mine.mine) and d["compared"] in result.output
+        assert d["words"] == words.value(mine.value, mine.mine.judgement.error, 0)
+    assert web["counts"] == by_terminal.counts() and "2 blunders, 0 mistakes, 0 inaccuracies" in result.output
+
+
+def test_the_review_is_told_to_each_reader(client: TestClient) -> None:
+    """The figures are worked out once; the words say "you" to the seat reviewed and its name to anyone else."""
+    coach_of(client, ms=60_000, rounds=2)
+    table, tokens = _scripted_at_a_table(client)
+    mine, _ = _review(client, table, tokens[0])
+    theirs = client.get(f"/api/tables/{table}/review", params={"seat": 0})
+    assert theirs.status_code == 200
+    other = theirs.json()
+    assert len(other["decisions"]) == len(mine["decisions"]) == 4
+    for a, b in zip(mine["decisions"], other["decisions"], strict=True):
+        assert {k: v for k, v in a.items() if k not in ("words", "says", "best")} == {
+            k: v for k, v in b.items() if k not in ("words", "says", "best")}
+        assert a["says"].startswith("You played ") and b["says"] == "P0" + a["says"][3:]
+        assert ("your favour" in a["words"]) == ("P0's favour" in b["words"])
+        assert ("against you" in a["words"]) == ("against P0" in b["words"])
+    assert client.get(f"/api/tables/{table}/review", headers=auth(tokens[0])).json() == mine  # cached, same words
 
 
 def test_the_coachs_budgets_come_from_the_environment_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
