@@ -9,7 +9,9 @@ loudly, not fall back.
 from __future__ import annotations
 
 import importlib
+import io
 import random
+import re
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -18,10 +20,11 @@ import pytest
 from rich.console import Console
 
 import boneyard
-from boneyard.bots import greedy
+from boneyard.bots import bot, greedy
 from boneyard.bots.arena import Arena, parse_bots
 from boneyard.bots.greedy import GreedyBot
 from boneyard.cli import views
+from boneyard.cli.play import run_game
 from boneyard.games import game_class, register, unregister
 from boneyard.sim import figures
 
@@ -79,27 +82,47 @@ def test_ismcts_and_the_arena_play_it(plain: str) -> None:
 
 
 def test_the_terminal_uses_the_generic_renderer(plain: str) -> None:
-    """Phase, seat to act, public state and the seat's own tiles."""
+    """Phase, player to act, scores by name, public state as plain text, the last hand, own tiles."""
     game = boneyard.new_game(plain, seed=3)
     seat = game.current_player
     view = game.view(seat)
     assert views.renderer(plain) is views.render_generic
-    text = _text(views.render(view))
+    names = ["Ann", "Bob", "Cy", "Dee"][: game.players]
+    text = _text(views.render(view, names))
     assert f"phase {view['phase']}" in text and "to act: you" in text
     assert "Your hand: " + "  ".join(view["hand"]) in text
-    assert "hand_sizes" in text
+    assert re.search(r"hand_sizes +" + ", ".join(str(n) for n in view["hand_sizes"]), text)
+    scores = ", ".join(("you" if s == seat else names[s]) + f" {v}" for s, v in enumerate(view["scores"]))
+    assert re.search(r"scores +" + scores, text)
+    assert not re.search(r"\[\d|\['|seat \d|None", text), text
     finished = boneyard.new_game(plain, seed=3)
     rng = random.Random(0)
     while not finished.is_over:
         legal = finished.legal_actions()
         finished.apply(legal[rng.randrange(len(legal))])
-    assert "game over: seat" in _text(views.render(finished.view(None)))
+    end = _text(views.render(finished.view(None), names))
+    assert f"game over: {' and '.join(names[w] for w in finished.winners)} won" in end
+    assert "Hand end." in end  # the last hand's end, in the plain words every game has
+    assert not re.search(r"\[\d|\['|seat \d|None", end), end
+
+
+def test_the_terminal_tells_it_in_plain_words(plain: str) -> None:
+    """No words module: the play loop tells each event in the base class's plain sentences, by name."""
+    game = boneyard.new_game(plain, players=3, seed=3)
+    out = Console(width=300, record=True, file=io.StringIO())
+    assert run_game(game, [bot("random") for _ in range(3)], out, watch_seat=2)
+    lines = [line for line in out.export_text().splitlines() if line.strip() and not line.startswith("─")]
+    dealt = next(e for e in game.view(2)["events"] if e["kind"] == "dealt")
+    assert f"You: dealt {' '.join(dealt['tiles'])}." in lines
+    assert "Deal." in lines and "Hand end." in lines
+    assert any(line.startswith(("Ann: ", "Bob: ")) for line in lines)
+    assert not any(re.search(r"seat \d|\[\d|\['", line) for line in lines)
 
 
 def test_a_registered_renderer_is_used(plain: str) -> None:
-    views.register(plain, lambda view: f"custom {view['game']}")
+    views.register(plain, lambda view, names: f"custom {view['game']} for {names[0]}")
     try:
-        assert _text(views.render(boneyard.new_game(plain, seed=1).view(0))).strip() == f"custom {plain}"
+        assert _text(views.render(boneyard.new_game(plain, seed=1).view(0))).strip() == f"custom {plain} for Ann"
     finally:
         views.unregister(plain)
 
