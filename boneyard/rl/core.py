@@ -179,12 +179,15 @@ class Table:
         from rich.console import Console
 
         from ..cli.views import render
+        from ..words import words
 
         out = io.StringIO()
         console = Console(file=out, width=100, color_system=None, force_terminal=False)
         view = self.game.view(None)
         console.print(render(view))
         console.print("scores: " + " ".join(str(s) for s in self.game.scores))
-        if view["history"]:
-            console.print("last: " + view["history"][-1])
+        events = view["events"]
+        if events:
+            names = [f"player_{seat}" for seat in range(self.enc.players)]  # the agents' names
+            console.print("last: " + words(self.enc.game_id, names).tell(events[-1]))
         return out.getvalue()

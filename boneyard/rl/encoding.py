@@ -12,19 +12,23 @@ The per-game modules (``boneyard/rl/encodings/<id>.py``) subclass it and registe
 class under the game id; the adapters (PettingZoo, Gymnasium, OpenSpiel) only talk to
 this interface. Seats in observations are *relative*: block entry 0 is the observing
 seat, 1 the next seat in turn order, and so on, so one policy can play every seat.
+
+Each game defines its observation once, in Python: its own blocks in ``fill``, and in
+``told`` how each kind of event it logs becomes a row of the common history window
+(:class:`Told`, or a function of the event giving a :class:`Row`). Rows are read from
+the events' fields, never from words.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import re
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, cast
 
 import numpy as np
 
@@ -32,16 +36,18 @@ from ..tiles import Tile, double_six
 from .facts import Facts, facts
 
 _c_observe: ModuleType | None
-try:  # built from _observe.c at install time; the Python writers below are the definition and the fallback
+try:  # built from _observe.c at install time (game-independent: masks and legal maps)
     from . import _observe as _c_observe
 except ImportError:  # pragma: no cover - a machine without a C compiler
+    _c_observe = None
+if _c_observe is not None and not hasattr(_c_observe, "legal_mask"):  # pragma: no cover - built before its source
     _c_observe = None
 
 _F32 = np.dtype(np.float32)
 _I8 = np.dtype(np.int8)
 
-C_WRITER = _c_observe is not None
-"""Whether observations are written by the C writers (otherwise by the Python ones: same vectors, slower)."""
+C_MASKS = _c_observe is not None
+"""Whether masks and legal maps are made by the C helpers of ``_observe.c`` (otherwise in Python: same arrays)."""
 
 # The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
 KINDS: tuple[Tile, ...] = tuple(double_six())
@@ -50,17 +56,15 @@ KIND_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(KINDS)}
 KINDS_NO_BLANK: tuple[Tile, ...] = tuple(double_six(blanks=False))
 KIND_INDEX_NO_BLANK: dict[Tile, int] = {t: i for i, t in enumerate(KINDS_NO_BLANK)}
 _TILE_TEXT: dict[str, Tile] = {str(t): t for t in KINDS}
-# Tile string (as views write it) -> kind index, for the observation writers' hot paths.
+# Tile string (as views and events write it) -> kind index, for the observation writers' hot paths.
 TEXT_INDEX: dict[str, int] = {str(t): i for i, t in enumerate(KINDS)}
 TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_BLANK)}
 
-# Public history window: the last HISTORY_WINDOW lines of the view's history.
+#: The history window: the last HISTORY_WINDOW events of the view.
 HISTORY_WINDOW = 8
-_LINE = re.compile(r"^seat (\d+) (\w+)")
-_TILE_IN_LINE = re.compile(r"\b(\d)-(\d)\b")
+#: The verb slot after the encoding's verbs: an event that acts without one of them.
+OTHER = "other"
 _ONE = array("f", [1.0]).tobytes()
-# "a-b" as history lines may write a tile (either end first) -> its kind index.
-_PAIR_KIND: dict[str, int] = {f"{a}-{b}": KIND_INDEX[Tile(a, b)] for a in range(7) for b in range(7)}
 
 
 def tile(text: str) -> Tile:
@@ -76,6 +80,56 @@ class Block:
     name: str
     size: int
     doc: str
+
+
+class Row(NamedTuple):
+    """What one event puts in its row of the history window (seats absolute; relative when written).
+
+    ``actors``: the seats marked in the actor part (one in most rows, none in a row with
+    no actor, several where an event is about several seats); ``verb``: the verb slot
+    (one of the encoding's verbs, or :data:`OTHER`), ``None`` for an all-zero row;
+    ``tile``: the tile marked ("6-4"), or ``None``.
+    """
+
+    actors: tuple[int, ...]
+    verb: str | None
+    tile: str | None
+
+
+#: The row of an event that says nothing an agent acts on (a deal, a hand's end): all zeros.
+NOTHING = Row((), None, None)
+
+
+@dataclass(frozen=True)
+class Told:
+    """How one kind of event is written as a history row, from its fields.
+
+    ``verb``: the verb slot (an encoding's verb or :data:`OTHER`). ``actor``: the field
+    holding the seat that acts (``None``: no actor). ``tile``: the field holding the
+    row's tile, a tile or a list of tiles whose first is taken (absent, null or empty:
+    no tile, as where only the seat itself may see the tile).
+    """
+
+    verb: str
+    actor: str | None = "seat"
+    tile: str | None = None
+
+    def __call__(self, event: Mapping[str, Any]) -> Row:
+        """The row of ``event``."""
+        seat = event.get(self.actor) if self.actor is not None else None
+        found = event.get(self.tile) if self.tile is not None else None
+        if isinstance(found, list):
+            found = found[0] if found else None
+        return Row(() if seat is None else (seat,), self.verb, found)
+
+
+def silent(event: Mapping[str, Any]) -> Row:
+    """The all-zero row (:data:`NOTHING`), for the kinds that put nothing in the window."""
+    return NOTHING
+
+
+#: What a game's ``told`` maps each event kind to: a :class:`Told`, or a function giving the row.
+Teller = Callable[[Mapping[str, Any]], Row]
 
 
 class Buffer(Protocol):
@@ -112,8 +166,11 @@ class Encoding(ABC):
     game_id: ClassVar[str]
     #: The phases of the game's views, in a fixed order (the ``phase`` one-hot).
     phases: ClassVar[tuple[str, ...]]
-    #: The verbs of the game's history lines ("seat 2 plays 6-4": "plays").
+    #: The verb slots of the history rows, in a fixed order (:data:`OTHER` follows them).
     verbs: ClassVar[tuple[str, ...]]
+    #: How each kind of event the game logs is written as a history row (a kind not
+    #: listed gets the all-zero row; the tests check that every declared kind is listed).
+    told: ClassVar[Mapping[str, Teller]]
     #: Whether an action's index never depends on the position (then it is cached).
     position_independent: ClassVar[bool] = True
     #: Whether the game draws its first dealer at random (False: a ``dealer`` is only recorded).
@@ -147,20 +204,26 @@ class Encoding(ABC):
         #: rel_of[me][seat]: ``seat`` relative to ``me``.
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
         self._phase_index = {p: i for i, p in enumerate(self.phases)}
-        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
-        # History line -> its row (float32 bytes) as each seat sees it; a window is a join of rows.
-        self._rows: list[dict[str, bytes]] = [{} for _ in range(players)]
-        # History line -> the entries set in its row as each seat sees it (the list writer's memo).
-        self._entries: list[dict[str, tuple[int, ...]]] = [{} for _ in range(players)]
-        #: How many history lines' rows are memoised before the memo is emptied (bounded memory).
-        self.memo_lines = 20_000
-        # A row's entries (actor, verb, tile) -> the row as bytes (few distinct ones, shared by lines).
-        self._made_rows: dict[tuple[int, ...], bytes] = {}
         self._verb_index = {v: i for i, v in enumerate(self.verbs)}
+        self._verb_index[OTHER] = len(self.verbs)
+        for kind, teller in self.told.items():
+            if isinstance(teller, Told) and teller.verb not in self._verb_index:
+                raise ValueError(f"{self.game_id}: {kind} is told with {teller.verb!r}, not one of {self.verbs}")
+        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
+        self._at_history = self.off["history"]
+        #: How many events' rows are memoised before the memo is emptied (bounded memory).
+        self.memo_events = 20_000
+        # id(event) -> (the event, its row as each seat sees it as float32 bytes, and as the
+        # entries set in it). Events are shared, unchanging dicts, logged once and seen in
+        # up to eight windows by every seat: each is turned into rows once. The memo holds
+        # the event itself, so its id cannot be reused while the entry lives.
+        self._memo: dict[int, tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]] = {}
+        # A row's entries (actors, verb, tile) -> the row as bytes (few distinct ones, shared by events).
+        self._made_rows: dict[tuple[int, ...], bytes] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
-        at_history = 4 * self.off["history"]
+        at_history = 4 * self._at_history
         history_end = at_history + 4 * HISTORY_WINDOW * self._history_width
         # Zero bytes before the first of k window rows (k = 0..window), and after the window.
         self._before_rows = [
@@ -168,21 +231,11 @@ class Encoding(ABC):
         ]
         self._after_history = bytes(4 * self.obs_size - history_end)
         self._zeros = [0.0] * self.obs_size
-        self._at_history = self.off["history"]
         self._index_cache: dict[Any, int] = {}
         self._score_lo = self.facts.score_bounds[0]
         self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
-        #: The C writer's packed blocks and constants (``None``: the Python writers run).
-        self._cspec: Any = None
-        extra = self.c_constants()
-        if _c_observe is not None and extra is not None:
-            self._cspec = _c_observe.spec(
-                self.game_id, players, self.obs_size, dict(self._phase_index), tuple(self.verbs),
-                self._at_phase, self._at_to_act, self._at_scores, self._at_history, self._history_width,
-                HISTORY_WINDOW, float(self._score_lo), float(self._score_span), self.game_off, extra,
-            )
-        #: Whether the seat to act's observation, mask and legal map come from one C call.
-        self._c_legal = self._cspec is not None and self.position_independent
+        #: Whether the seat to act's mask and legal map come from one C call (see :meth:`observation_and_legal`).
+        self._c_legal = _c_observe is not None and self.position_independent
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -260,8 +313,9 @@ class Encoding(ABC):
             Block(
                 "history",
                 HISTORY_WINDOW * (n + len(self.verbs) + 1 + len(KINDS)),
-                f"the last {HISTORY_WINDOW} lines of the view's history, oldest first; each: actor (relative "
-                f"seat one-hot), verb one-hot ({', '.join(self.verbs)}, other), the first tile named (one-hot of 28)",
+                f"the last {HISTORY_WINDOW} events of the view (this hand's and the last hand's end), oldest "
+                f"first; each: actor (relative seat one-hot), verb one-hot ({', '.join(self.verbs)}, {OTHER}), "
+                f"its tile (one-hot of 28)",
             ),
         ]
 
@@ -273,40 +327,24 @@ class Encoding(ABC):
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write the game's own blocks from ``view`` into ``buf`` (zero there: only the entries set are written)."""
 
-    def c_constants(self) -> tuple[Any, ...] | None:
-        """The game's own constants for the C writer of ``_observe.c``, or ``None`` for no C writer.
-
-        The five built-in games have a C writer that writes the same vectors as their
-        :meth:`fill` (the tests compare both over thousands of positions); it takes the
-        constants their ``fill`` uses from here, so both read one definition. A new game,
-        or a subclass that changes ``fill``, returns ``None`` and runs its Python writer.
-        """
-        return None
-
-    def _c_observe(self, view: Mapping[str, Any], as_list: bool) -> Any:
-        """The C writer's observation (bytes or list), or ``None`` where the Python writers must run.
-
-        The C writer takes a plain dict view of a seat; it reads the history lines itself,
-        and leaves to Python a view with a line it does not read (not ASCII, say).
-        """
-        spec = self._cspec
-        if spec is None or _c_observe is None or type(view) is not dict:
-            return None
-        seat = view.get("seat")
-        if type(seat) is not int or not 0 <= seat < self.players:
-            return None
-        return _c_observe.observe(spec, view, as_list)
+    def row(self, event: Mapping[str, Any]) -> Row:
+        """What ``event`` puts in its history row, as the game's :attr:`told` says (all zeros for a kind it omits)."""
+        teller = self.told.get(event["kind"])
+        return NOTHING if teller is None else teller(event)
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
 
-        Written by the C writer where there is one (see :meth:`c_constants`), else by
-        :meth:`observe_python`.
+        Its bytes are joined from zeros and the history window's memoised rows in one go,
+        the other blocks written over them through a float view of the same memory, and
+        the vector shares that memory (no copy at either end).
         """
-        data = self._c_observe(view, False)
-        if data is not None:
-            return np.frombuffer(data, _F32)
-        return self.observe_python(view)
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("observations are made for a seat, not for a spectator's view")
+        data = self._history_bytes(view["events"], seat)
+        self._write(cast(Buffer, memoryview(data).cast("f")), view)
+        return np.frombuffer(data, _F32)
 
     def observation(self, view: Mapping[str, Any], legal: Mapping[int, Any] | None) -> dict[str, np.ndarray]:
         """PettingZoo's observation dict: the observation of ``view`` and the mask of ``legal``.
@@ -324,45 +362,19 @@ class Encoding(ABC):
         """:meth:`observation` of the seat to act, with the :meth:`legal_map` it is made from.
 
         For the games whose indices never depend on the position, the map and the mask are
-        made together in C once every listed action has its index; else as :meth:`legal_map`
-        and :meth:`mask` make them.
+        made together in one C call once every listed action has its index; else as
+        :meth:`legal_map` and :meth:`mask` make them.
         """
-        if self._c_legal and type(legal_actions) is tuple and type(view) is dict:
-            found = _c_observe.observe_legal(  # type: ignore[union-attr]
-                self._cspec, view, self._index_cache, legal_actions, self.num_actions
-            )
+        if self._c_legal and type(legal_actions) is tuple:
+            found = _c_observe.legal_mask(self._index_cache, legal_actions, self.num_actions)  # type: ignore[union-attr]
             if found is not None:
-                obs, mask, legal = found
-                return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
+                legal, mask = found
+                return {"observation": self.observe(view), "action_mask": np.frombuffer(mask, _I8)}, legal
         legal = self.legal_map(view, legal_actions)
         return self.observation(view, legal), legal
 
-    def observe_python(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The observation as the Python writers make it (the definition the C writer is tested against).
-
-        Its bytes are joined from zeros and the history window's memoised rows in one go,
-        the other blocks written over them through a float view of the same memory, and
-        the vector shares that memory (no copy at either end).
-        """
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("observations are made for a seat, not for a spectator's view")
-        data = self._history_bytes(view["history"], seat)
-        self._write(cast(Buffer, memoryview(data).cast("f")), view)
-        return np.frombuffer(data, _F32)
-
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
         """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
-
-        Written by the C writer where there is one, else by :meth:`observe_list_python`.
-        """
-        out = self._c_observe(view, True)
-        if out is not None:
-            return cast(list[float], out)
-        return self.observe_list_python(view)
-
-    def observe_list_python(self, view: Mapping[str, Any]) -> list[float]:
-        """The list observation as the Python writers make it (what the C writer is tested against).
 
         Written straight into a copy of a list of zeros, so no per-entry conversion from a
         vector follows; the values are those of :meth:`observe` once rounded to float32
@@ -372,26 +384,19 @@ class Encoding(ABC):
         if seat is None:
             raise ValueError("observations are made for a seat, not for a spectator's view")
         buf = self._zeros.copy()
-        lines = view["history"][-HISTORY_WINDOW:]
-        entries = self._entries[seat]
-        found = list(map(entries.get, lines))
-        if None in found:
-            self._add_lines(lines)
-            found = list(map(entries.get, lines))
-        base = self._at_history + (HISTORY_WINDOW - len(lines)) * self._history_width
-        for row in found:
-            for r in row:
+        events = view["events"][-HISTORY_WINDOW:]
+        width = self._history_width
+        base = self._at_history + (HISTORY_WINDOW - len(events)) * width
+        for rows in self._rows(events):
+            for r in rows[2][seat]:
                 buf[base + r] = 1.0
-            base += self._history_width
+            base += width
         self._write(buf, view)
         return buf
 
     def _write(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write every block but the history window (phase, who acts, scores, the game's own)."""
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("observations are made for a seat, not for a spectator's view")
-        rel = self.rel_of[seat]
+        rel = self.rel_of[view["seat"]]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
             buf[self._at_phase + phase] = 1.0
@@ -404,75 +409,67 @@ class Encoding(ABC):
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
         self.fill(buf, view)
 
-    def _history_bytes(self, history: Sequence[str], seat: int) -> bytearray:
-        """The whole vector's bytes with only the history window written: zeros, one memoised row per line."""
-        lines = history[-HISTORY_WINDOW:]
-        rows = self._rows[seat]
-        parts = list(map(rows.get, lines))
-        if None in parts:
-            self._add_lines(lines)
-            parts = list(map(rows.get, lines))
-        return bytearray().join((self._before_rows[len(parts)], *parts, self._after_history))  # type: ignore[arg-type]
+    def _history_bytes(self, events: Sequence[Mapping[str, Any]], seat: int) -> bytearray:
+        """The whole vector's bytes with only the history window written: zeros, one memoised row per event."""
+        window = events[-HISTORY_WINDOW:]
+        if not 0 <= seat < self.players:
+            raise IndexError(f"seat {seat} is not one of the {self.players} seats")
+        parts = [rows[1][seat] for rows in self._rows(window)]
+        return bytearray().join((self._before_rows[len(parts)], *parts, self._after_history))
 
-    def _add_lines(self, lines: Sequence[str]) -> None:
-        """Memoise the rows of a window's lines that are new, after emptying a full memo.
+    def _rows(
+        self, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]]:
+        """The memoised rows of each event (made for every seat the first time an event is seen)."""
+        memo = self._memo
+        out = []
+        for event in events:
+            found = memo.get(id(event))
+            if found is None or found[0] is not event:
+                found = self._remember(event)
+            out.append(found)
+        return out
 
-        Emptied first, never midway: every line of the window has its row afterwards.
+    def _remember(
+        self, event: Mapping[str, Any]
+    ) -> tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]:
+        """Memoise an event's row for every seat at once: as bytes, and as the entries set in it.
+
+        An event's actors are written relative to the observing seat, so each seat has its
+        own row; making them together reads the event once. Rows are shared by every event
+        with the same entries. A full memo is emptied first (bounded memory).
         """
-        if len(self._rows[0]) + len(lines) > self.memo_lines:
-            for rows in self._rows:
-                rows.clear()
-            for entries in self._entries:
-                entries.clear()
-        rows = self._rows[0]
-        for line in lines:
-            if line not in rows:
-                self._add_line(line)
-
-    def _add_line(self, line: str) -> None:
-        """Memoise a history line's row for every seat at once: as bytes, and as the entries set in it.
-
-        A line's actor is written relative to the observing seat, so each seat has its
-        own row; making them together parses the line once and leaves no seat to miss later.
-        Rows are shared by every line with the same entries (lines differ in their other
-        words far more often than in actor, verb and tile), so a new line costs its parse.
-        """
-        actor, entries = self._parse_line(line)
-        made = self._made_rows
-        rel_of = self.rel_of
-        for seat in range(self.players):
-            mine = entries if actor is None else (rel_of[seat][actor], *entries)
-            row = made.get(mine)
-            if row is None:
-                data = bytearray(4 * self._history_width)
-                for r in mine:
-                    data[4 * r : 4 * r + 4] = _ONE
-                row = made[mine] = bytes(data)
-            self._rows[seat][line] = row
-            self._entries[seat][line] = mine
-
-    def _parse_line(self, line: str) -> tuple[int | None, tuple[int, ...]]:
-        """A history line as its actor (a seat, or None) and the entries of its verb and tile in a row.
-
-        Lines are "seat <n> <verb> ..."; the first tile named ("a-b") after the verb is the
-        row's tile. The common spelling (words split by single spaces, a verb of letters)
-        is read by splitting, any other by the regular expression that defines the format.
-        """
-        words = line.split(" ", 3)
-        if len(words) >= 3 and words[0] == "seat" and words[1].isdigit() and words[2].isalpha():
-            actor, verb, rest = int(words[1]), words[2], words[3] if len(words) == 4 else ""
-        else:
-            m = _LINE.match(line)
-            if m is None:
-                return None, ()
-            actor, verb, rest = int(m.group(1)), m.group(2), line[m.end() :]
+        memo = self._memo
+        if len(memo) >= self.memo_events:
+            memo.clear()
+        actors, verb, tile_text = self.row(event)
         n = self.players
-        verbs = self.verbs
-        row = [n + self._verb_index.get(verb, len(verbs))]
-        t = _TILE_IN_LINE.search(rest)
-        if t is not None:
-            row.append(n + len(verbs) + 1 + _PAIR_KIND[t.group(0)])
-        return (actor if actor < n else None), tuple(row)
+        common: list[int] = []
+        if verb is not None:
+            slot = self._verb_index.get(verb)
+            if slot is None:
+                raise ValueError(f"{self.game_id}: a {event['kind']} row names the verb {verb!r}, "
+                                 f"not one of {self.verbs} or {OTHER!r}")
+            common.append(n + slot)
+        if tile_text is not None:
+            k = TEXT_INDEX.get(tile_text)
+            common.append(n + len(self.verbs) + 1 + (KIND_INDEX[tile(tile_text)] if k is None else k))
+        made = self._made_rows
+        rows: list[bytes] = []
+        entries: list[tuple[int, ...]] = []
+        for rel in self.rel_of:
+            mine = (*sorted({rel[a] for a in actors}), *common)
+            data = made.get(mine)
+            if data is None:
+                buf = bytearray(4 * self._history_width)
+                for r in mine:
+                    buf[4 * r : 4 * r + 4] = _ONE
+                data = made[mine] = bytes(buf)
+            rows.append(data)
+            entries.append(mine)
+        found = (event, rows, entries)
+        memo[id(event)] = found
+        return found
 
     # ----- helpers for the game modules ----------------------------------------------
 

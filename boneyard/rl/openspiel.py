@@ -31,9 +31,11 @@ another stock (two-box's redeal when nobody holds a double) and two-box's tie-br
 between two holders of the same opening double, both rare.
 
 Observations: ``observation_tensor`` is the encoding's vector (from the player's view
-only; zeros before the first deal); ``information_state_string`` is the player's whole
-view as JSON (perfect recall: the view carries the player's history),
-``observation_string`` the view with only the recent history. ``resample_from_infostate``
+only; zeros before the first deal); ``information_state_string`` is the player's view as
+JSON with every event the player has seen since the game began (perfect recall: a view
+lists only this hand's events and the previous hand's end, so the state keeps the
+earlier ones once a perfect-recall observer asks for them), ``observation_string`` the
+view with only its last 8 events. ``resample_from_infostate``
 builds the state of a world drawn by ``boneyard.sample_game`` from the player's view, and
 draws anew every tile chance has chosen that nobody has seen yet, so OpenSpiel's ISMCTS
 runs on our games.
@@ -161,6 +163,9 @@ class BoneyardState(pyspiel.State):
         #: The tiles of every hand after the first, as the engine took them.
         self.later_decks: list[list[Tile]] = _Flat()
         self._drawing = False
+        #: Per seat, the events it saw that the views no longer list (earlier hands), kept
+        #: once a perfect-recall string is asked for (``None`` until then: see :meth:`recalled`).
+        self._recall: list[list[Any]] | None = None
         if not self._dealer_due:
             self._start_drawing()
         self._player = _CHANCE  # OpenSpiel asks often: kept up to date
@@ -256,11 +261,17 @@ class BoneyardState(pyspiel.State):
         table = self.table
         assert table is not None
         game = table.game
+        recall = self._recall
+        # While perfect recall is kept, each seat's events before the move: a move that deals
+        # a hand cuts the earlier ones from the views.
+        before = None if recall is None else [(game.events_from(s), game.events(s)) for s in range(self.enc.players)]
         game.deck_source = self._take_deck
         try:
             paid = table.play_index(int(action))
         finally:
             game.deck_source = None
+        if before is not None:
+            self._keep_cut(before)
         if paid is None:  # most decisions: no hand ended, every reward zero
             if any(self._rewards):
                 self._rewards = _Flat([0.0] * self.enc.players)
@@ -271,6 +282,30 @@ class BoneyardState(pyspiel.State):
         if self.pending is None and not table.over:
             self._start_drawing()  # the next hand's tiles, ready before the engine needs them
         self._update_player()
+
+    def _keep_cut(self, before: list[tuple[int, list[Any]]]) -> None:
+        """Add to each seat's recall the events the last move cut from its view."""
+        assert self._recall is not None and self.table is not None
+        game = self.table.game
+        for seat, (start, events) in enumerate(before):
+            cut = game.events_from(seat) - start
+            if cut:
+                # A new list: clones share the lists of events (see _Flat).
+                self._recall[seat] = _Flat([*self._recall[seat], *events[:cut]])
+
+    def recalled(self) -> list[list[Any]]:
+        """Per seat, the events it saw that its view no longer lists (the hands before the last one's end).
+
+        Kept from the first call on; on the first, made by replaying this state's history
+        (its chance outcomes and moves) from the start in a fresh state that keeps them.
+        """
+        if self._recall is None:
+            fresh = BoneyardState(self.get_game())
+            fresh._recall = _Flat(_Flat() for _ in range(self.enc.players))
+            for action in self.history():
+                fresh.apply_action(action)
+            self._recall = fresh._recall
+        return self._recall
 
     def _apply_chance(self, action: int) -> None:
         """Apply a chance outcome: the first dealer, or the next tile of the hand being drawn.
@@ -334,11 +369,14 @@ class BoneyardState(pyspiel.State):
         drawn anew too. The sampler's number seeds it all, so the same number gives the
         same world.
         """
+        recall = self.recalled()
         new: BoneyardState = self.clone()
         rng = random.Random(int(float(probability_sampler()) * 2**53))
         if self.table is not None and not self.table.over:
             world = api.sample_game(self.table.game.view(player_id), rng)
             new.table = self.table.with_game(world)
+            # The world's log is the player's events, as every seat's: so is what came before.
+            new._recall = _Flat(recall[player_id] for _ in range(self.enc.players))
         if self.pending is not None:
             deck = list(self.enc.full_set)
             rng.shuffle(deck)
@@ -390,12 +428,18 @@ class BoneyardObserver:
             self.tensor[:] = state.table.observe(player)
 
     def string_from(self, state: BoneyardState, player: int) -> str:
-        """The player's view as JSON: all of it (perfect recall), or with the recent history only."""
+        """The player's view as JSON: with every event it has seen (perfect recall), or with its last 8 only."""
         if state.table is None:
             return f"player {player}: the first hand is being drawn"
         view = state.table.game.view(player)
-        if not self.perfect_recall:
-            view["history"] = view["history"][-HISTORY_WINDOW:]
+        events = view["events"]
+        if self.perfect_recall:
+            earlier = state.recalled()[player]
+            view["events"] = [*earlier, *events]
+            view["events_from"] -= len(earlier)
+        elif len(events) > HISTORY_WINDOW:
+            view["events"] = events[-HISTORY_WINDOW:]
+            view["events_from"] += len(events) - HISTORY_WINDOW
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 

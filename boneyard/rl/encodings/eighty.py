@@ -8,17 +8,27 @@ blank-less kinds, 1-1 = 0 ... 6-6 = 20).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
 from ...games.eighty.engine import Eighty as _Game
-from ..encoding import KIND_INDEX_NO_BLANK, KINDS_NO_BLANK, TEXT_INDEX_NO_BLANK, Block, Buffer, Encoding, register
+from ..encoding import (
+    KIND_INDEX_NO_BLANK,
+    KINDS_NO_BLANK,
+    TEXT_INDEX_NO_BLANK,
+    Block,
+    Buffer,
+    Encoding,
+    Teller,
+    Told,
+    register,
+    silent,
+)
 
 BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
 _BID_SPAN = MAX_BID - MIN_BID
 _OPTIONS = ("nello", "doubles_suit", "marks")
 _LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
-
 
 
 @register
@@ -28,6 +38,22 @@ class EightyEncoding(Encoding):
     game_id = "eighty"
     phases = ("bid", "trump", "play", "over")
     verbs = ("shuffles", "holds", "passes", "bids", "wins", "names", "plays", "took", "lays")
+    told: ClassVar[Mapping[str, Teller]] = {
+        "first_dealer": Told("shuffles"),
+        "deal": silent,
+        "dealt": Told("holds", tile="tiles"),
+        "pass": Told("passes"),
+        "bid": Told("bids"),
+        "thrown_in": silent,
+        "bid_won": Told("wins"),
+        "nel_o": silent,
+        "trump": Told("names"),
+        "play": Told("plays", tile="tile"),
+        "trick": Told("wins"),
+        "nel_o_set": Told("took"),
+        "hand_end": silent,
+        "game_over": silent,
+    }
 
     def action_count(self) -> int:
         """pass, 31 bids, nel-o, 6 trumps, 21 tiles."""
@@ -81,9 +107,6 @@ class EightyEncoding(Encoding):
             Block("options", 3, "rules: nello, doubles_suit, marks"),
         ]
 
-    def c_constants(self) -> tuple[Any, ...]:
-        """For the C writer, the constants :meth:`fill` uses: suit led -> entry, options shown, bid scale."""
-        return (_LED_INDEX, _OPTIONS, float(MIN_BID), float(_BID_SPAN))
 
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Eighty's blocks from the view."""

@@ -11,12 +11,26 @@ claimed only by ``claim out``) and lies outside the space.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ...games.montana.engine import Montana as _Game
 from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register
+from ..encoding import (
+    KIND_INDEX,
+    KINDS,
+    OTHER,
+    TEXT_INDEX,
+    Block,
+    Buffer,
+    Encoding,
+    Row,
+    Teller,
+    Told,
+    counts,
+    register,
+    silent,
+)
 
 _WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
 _KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
@@ -28,6 +42,25 @@ _RUN_INDEX = {pair: r for r, pair in enumerate(RUN_PAIRS)}
 RECENT = 6
 
 
+def _first_dealer(event: Mapping[str, Any]) -> Row:
+    """The first dealer's row: the roller and "other" when a die was rolled, else the dealer and "deals"."""
+    roller = event.get("roller")
+    return Row((event["seat"],), "deals", None) if roller is None else Row((roller,), OTHER, None)
+
+
+def _answers(event: Mapping[str, Any]) -> Row:
+    """A claim window's result: every seat that claimed the discard (none: all passed), "claims", the discard.
+
+    The ``claimed`` row that follows a won claim shows the winner alone with the same
+    verb and tile, and the exposed block the set he made with it.
+    """
+    claimants = tuple(a["seat"] for a in event["answers"] if a["claim"] != "pass")
+    return Row(claimants, "claims", event["tile"])
+
+
+def _out(event: Mapping[str, Any]) -> Row:
+    """Going out: "goes", with the claimed discard when out on a claim (a pulled tile stays unnamed)."""
+    return Row((event["seat"],), "goes", event["tile"] if event["how"] == "claim" else None)
 
 @register
 class MontanaEncoding(Encoding):
@@ -38,6 +71,25 @@ class MontanaEncoding(Encoding):
     verbs = (
         "deals", "holds", "pulls", "discards", "is", "declares", "adds", "claims", "answers", "goes", "must",
     )
+    told: ClassVar[Mapping[str, Teller]] = {
+        "first_dealer": _first_dealer,
+        "deal": silent,
+        "dealt": Told("holds", tile="tiles"),
+        "pull": Told("pulls", tile="tile"),  # the tile for the puller only
+        "replacement": Told("pulls", tile="tile"),
+        "woodpile_empty": Told("must"),
+        "discard": Told("discards", tile="tile"),
+        "ready_discard": Told("is", tile="tile"),
+        "quad": Told("declares", tile="tile"),
+        "add": Told("adds", tile="tile"),
+        "answer": Told("answers", tile="tiles"),  # a run's first hand tile, for the answering seat only
+        "answers": _answers,
+        "claimed": Told("claims", tile="tile"),
+        "out": _out,
+        "deals_again": Told(OTHER),
+        "hand_end": silent,
+        "game_over": silent,
+    }
 
     def action_count(self) -> int:
         """5 words, 4 x 28 tile actions, 35 run claims."""
@@ -83,9 +135,6 @@ class MontanaEncoding(Encoding):
             Block("options", 2, "rules: shootout mode, one_pair"),
         ]
 
-    def c_constants(self) -> tuple[Any, ...]:
-        """For the C writer, the constants :meth:`fill` uses: how many recent discards are shown."""
-        return (RECENT,)
 
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Montana's blocks from the view."""

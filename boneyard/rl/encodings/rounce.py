@@ -10,11 +10,11 @@ show, or naming a suit for a double, is never legal and lies outside the space.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ...games.rounce.engine import Rounce as _Game
 from ...games.rounce.engine import RounceAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, register
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, register, silent
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
 _CALLS = ("pass", "fold", "dummy", "take", "defend")
@@ -22,7 +22,6 @@ _CALL_INDEX: dict[str | None, int] = {None: 0, **{c: 1 + i for i, c in enumerate
 _PLAIN = [t for t in KINDS if not t.is_double]
 _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
-
 
 
 @register
@@ -34,6 +33,25 @@ class RounceEncoding(Encoding):
     verbs = (
         "deals", "holds", "passes", "folds", "calls", "draws", "takes", "defends", "discards", "plays", "wins", "is",
     )
+    told: ClassVar[Mapping[str, Teller]] = {
+        "first_dealer": Told("deals"),
+        "deal": silent,
+        "dealt": Told("holds", tile="tiles"),
+        "pass": Told("passes"),
+        "fold": Told("folds"),
+        "dummy": Told("calls"),
+        "dummy_tiles": Told("draws", tile="tiles"),
+        "take": Told("takes", tile="tile"),
+        "defend": Told("defends"),
+        "play_on": Told("plays"),
+        "discard": Told("discards", tile="tile"),  # the tile for the discarder only
+        "walkover": Told("is"),
+        "play": Told("plays", tile="tile"),
+        "trick": Told("wins"),
+        "rounced": Told("is"),
+        "hand_end": silent,
+        "game_over": silent,
+    }
 
     def action_count(self) -> int:
         """5 words, 28 discards, 28 plays, 42 leads naming a suit."""
@@ -84,9 +102,6 @@ class RounceEncoding(Encoding):
             Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
         ]
 
-    def c_constants(self) -> tuple[Any, ...]:
-        """For the C writer, the constants :meth:`fill` uses: the call of each seat -> its entry in the calls block."""
-        return (_CALL_INDEX,)
 
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rounce's blocks from the view."""

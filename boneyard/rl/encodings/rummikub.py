@@ -23,13 +23,27 @@ and extensions are recognised only in the engine's own spelling (the group writt
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ...games.rummikub.engine import Rummikub as _Game
 from ...games.rummikub.engine import RummikubAction
 from ...games.rummikub.groups import order_group, valid_triples
 from ...tiles import Tile, double_six
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register, tile
+from ..encoding import (
+    KIND_INDEX,
+    KINDS,
+    TEXT_INDEX,
+    Block,
+    Buffer,
+    Encoding,
+    Row,
+    Teller,
+    Told,
+    counts,
+    register,
+    silent,
+    tile,
+)
 
 TRIPLES: tuple[tuple[Tile, Tile, Tile], ...] = tuple(valid_triples(double_six(2), False))
 _TRIPLE_INDEX = {t: i for i, t in enumerate(TRIPLES)}
@@ -43,6 +57,10 @@ def _table(view: Mapping[str, Any]) -> list[tuple[Tile, ...]]:
     return [tuple(tile(t) for t in g) for g in view["table"]]
 
 
+def _play(event: Mapping[str, Any]) -> Row:
+    """A play's row: "opens" for a seat's opening play, else "plays", with the first (highest) tile laid."""
+    return Row((event["seat"],), "opens" if event["opening"] else "plays", event["tiles"][0])
+
 @register
 class RummikubEncoding(Encoding):
     """Rummikub: draw or pass, new groups, one-tile extensions, the solver's rearrangement."""
@@ -51,6 +69,18 @@ class RummikubEncoding(Encoding):
     position_independent = False
     phases = ("play", "over")
     verbs = ("deals", "holds", "draws", "passes", "opens", "plays")
+    told: ClassVar[Mapping[str, Teller]] = {
+        "first_dealer": Told("deals"),
+        "deal": silent,
+        "dealt": Told("holds", tile="tiles"),
+        "draw": Told("draws", tile="tile"),  # the tile for the drawer only
+        "pass": Told("passes"),
+        "play": _play,
+        "domino": Told("plays"),
+        "blocked": silent,
+        "hand_end": silent,
+        "game_over": silent,
+    }
 
     def action_count(self) -> int:
         """draw, pass, 407 new groups, 18 x 28 extensions, one rearrangement."""
@@ -112,9 +142,6 @@ class RummikubEncoding(Encoding):
             Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)"),
         ]
 
-    def c_constants(self) -> tuple[Any, ...]:
-        """For the C writer, the constants :meth:`fill` uses: how many table groups are shown."""
-        return (MAX_GROUPS,)
 
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write Rummikub's blocks from the view."""

@@ -8,16 +8,15 @@ Actions (254): ``draw`` 0, ``pass`` 1, ``play T to A`` 2 + 4k + (A - 1) (A 1-4),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, counts, register
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
 
 PLAY, STACK = 2, 114
 # A double's string -> its number (the spinner is a double).
 _SPINNER_NUMBER = {str(t): t.high for t in KINDS if t.is_double}
-
 
 
 @register
@@ -28,6 +27,22 @@ class TwoboxEncoding(Encoding):
     random_first_dealer = False  # the highest double opens
     phases = ("play", "over")
     verbs = ("holds", "sets", "draws", "plays", "stacks", "scores", "steals", "passes", "goes")
+    told: ClassVar[Mapping[str, Teller]] = {
+        "redeal": silent,
+        "deal": silent,
+        "dealt": Told("holds", tile="tiles"),
+        "spinner": Told("sets", tile="tile"),
+        "draw": Told("draws", tile="tile"),  # the tile for the drawer only
+        "play": Told("plays", tile="tile"),
+        "stack": Told("stacks", tile="tile"),
+        "score": Told("scores"),
+        "steal": Told("steals"),
+        "pass": Told("passes"),
+        "domino": Told("goes"),
+        "blocked": silent,
+        "hand_end": silent,
+        "game_over": silent,
+    }
 
     def action_count(self) -> int:
         """draw, pass, 28 x 4 plays, 28 x 5 stacks."""
@@ -76,9 +91,6 @@ class TwoboxEncoding(Encoding):
             Block("target", 1, "the target / 300"),
         ]
 
-    def c_constants(self) -> tuple[Any, ...]:
-        """For the C writer, the constants :meth:`fill` uses: the spinner double -> its number."""
-        return (_SPINNER_NUMBER,)
 
     def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
         """Write two-box's blocks from the view."""
