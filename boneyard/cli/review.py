@@ -19,6 +19,7 @@ from rich.table import Table
 from .. import api
 from ..bots.review import CoachWords, Reviewed, review
 from ..errors import IllegalAction, RulesError
+from .views import default_names
 
 STYLES = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -41,9 +42,13 @@ def load_record(path: Path) -> dict[str, Any]:
 
 
 def seat_names(record: dict[str, Any]) -> list[str]:
-    """How the review names the seats: a record keeps no names, so "seat 0", "seat 1"... ("you": the seat reviewed)."""
+    """How the review names the seats: a record keeps no names, so the terminal's "Ann", "Bob"... by seat.
+
+    They are the names ``boneyard replay`` gives the same record, so a review reads beside
+    its replay; the seat reviewed is "you" either way.
+    """
     players = record.get("players")
-    return [f"seat {s}" for s in range(players if isinstance(players, int) else 0)]
+    return default_names(players if isinstance(players, int) else 0)
 
 
 def layout(reviewed: Reviewed, words: CoachWords, top: int, every: bool) -> Table:
