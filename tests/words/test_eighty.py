@@ -20,7 +20,8 @@ def tell(event: dict[str, Any], me: int | None = 3) -> str:
 def _hand_end(**fields: Any) -> dict[str, Any]:
     """Ann and Cy bid 55 and take 62 points in seven tricks; Bob and Dee take 18 in three."""
     event = {
-        "kind": "hand_end", "hand": 1, "bidder": 0, "bid": 55, "trump": 4, "made": True, "tricks": [7, 3],
+        "kind": "hand_end", "hand": 1, "bidder": 0, "bid": 55, "trump": 4, "sitting_out": None, "made": True,
+        "tricks": [7, 3],
         "taken": [62, 18], "gains": [62, 18], "marks": [1, 0], "played": [], "points": [62, 18, 62, 18],
         "totals": [62, 18, 62, 18], "scoring": "points",
     }
@@ -98,7 +99,8 @@ def test_with_marks_the_hand_end_says_the_marks() -> None:
 )
 def test_nel_o_hands(made: bool, tricks: list[int], gains: list[int], said: str) -> None:
     nel_o = _hand_end(
-        hand=3, bidder=2, bid="nel-o", trump=None, made=made, tricks=tricks, taken=[2 * tricks[0], 2 * tricks[1]],
+        hand=3, bidder=2, bid="nel-o", trump=None, sitting_out=0, made=made, tricks=tricks,
+        taken=[2 * tricks[0], 2 * tricks[1]],
         gains=gains, marks=[int(made), int(not made)], points=[gains[0], gains[1]] * 2, totals=[gains[0], gains[1]] * 2,
     )
     assert tell(nel_o, me=0) == said

@@ -478,6 +478,7 @@ class Eighty(Game):
             "bidder": bidder,
             "bid": self.high,
             "trump": self.trump,
+            "sitting_out": self.sitting_out,
             "made": made,
             "tricks": [self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3]],
             "taken": list(self.taken),
@@ -496,6 +497,7 @@ class Eighty(Game):
             "bidder": bidder,
             "bid": self.high,  # type: ignore[typeddict-item]
             "trump": self.trump,
+            "sitting_out": self.sitting_out,
             "made": made,
             "tricks": list(self.last_result["tricks"]),
             "taken": list(self.taken),

@@ -124,6 +124,7 @@ class HandEnd(TypedDict):
     bidder: Annotated[int, "the bidder"]
     bid: Annotated[Bid, "the winning bid"]
     trump: Annotated[int | None, "the trump number (null: Nel-O)"]
+    sitting_out: Annotated[int | None, "in Nel-O, the bidder's partner who sat out (else null)"]
     made: Annotated[bool, "whether the bid was made"]
     tricks: Annotated[list[int], "tricks taken per side"]
     taken: Annotated[list[int], "points taken in tricks per side"]
