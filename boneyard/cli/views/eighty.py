@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import labels, last_hand, seat_label
+from . import default_names, labels, last_hand, seat_label
 
 COUNT_TILES = {"5-5": 10, "6-4": 10, "4-1": 5, "3-2": 5}
 
@@ -109,12 +109,13 @@ def _trick(view: dict[str, Any], names: Sequence[str]) -> Text:
     return trick
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
     """The table as the viewing seat sees it: bidding, trumps, trick, sides' totals, own hand.
 
-    Players are called by ``names``; while the next hand is bid (and at the end) the last
+    Players are called by ``names`` (default: Ann, Bob... by seat); while the next hand is bid (and at the end) the last
     hand's end is told in words.
     """
+    names = default_names(view["players"]) if names is None else names
     parts: list[RenderableType] = [_header(view, names), _sides(view, names), _seats(view, names), _trick(view, names)]
     if view["hand"] is not None:
         hand = Text("Your hand: ", style="bold")

@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import labels, last_hand, seat_label
+from . import default_names, labels, last_hand, seat_label
 
 UPPER = ("4", "5", "6")
 
@@ -31,8 +31,9 @@ def _sets(sets: list[dict[str, Any]]) -> Text:
     return out if sets else Text("-", style="dim")
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    """The table as the viewing seat sees it, its players called by ``names``."""
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names`` (default: Ann, Bob... by seat)."""
+    names = default_names(view["players"]) if names is None else names
     n = view["players"]
     dealer_game = view["mode"] == "dealer"
     head = Text.assemble(

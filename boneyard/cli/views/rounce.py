@@ -9,14 +9,15 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import last_hand, seat_label
+from . import default_names, last_hand, seat_label
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    """The table as the viewing seat sees it, its players called by ``names``.
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names`` (default: Ann, Bob... by seat).
 
     Between hands (calls made, no trick led yet) the last hand's end is told in words.
     """
+    names = default_names(view["players"]) if names is None else names
     n = view["players"]
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),

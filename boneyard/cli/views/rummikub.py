@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import last_hand, seat_label
+from . import default_names, last_hand, seat_label
 
 JOKERS = {"0-0", "6-6"}
 
@@ -52,8 +52,12 @@ def describe(view: dict[str, Any], action: str) -> str:
     return f"lay {shown}{how}"
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    """The table as the viewing seat sees it, its players called by ``names``, and the last hand's end in words."""
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names`` (default: Ann, Bob... by seat).
+
+    The last hand's end is told in words.
+    """
+    names = default_names(view["players"]) if names is None else names
     n = view["players"]
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),

@@ -13,7 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import last_hand, seat_label
+from . import default_names, last_hand, seat_label
 
 # Long arms show the tile next to the spinner, an elision, and the outermost tiles.
 SHOWN = 4
@@ -144,8 +144,9 @@ def _last(view: dict[str, Any], names: Sequence[str]) -> list[RenderableType]:
     return out
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    """The table as the viewing seat sees it, its players called by ``names``."""
+def render(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The table as the viewing seat sees it, its players called by ``names`` (default: Ann, Bob... by seat)."""
+    names = default_names(view["players"]) if names is None else names
     rules = view["rules"]
     head = Text.assemble(
         (f"Hand {view['hand_number']}", "bold"),
