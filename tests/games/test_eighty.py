@@ -637,8 +637,8 @@ def test_renderer_shows_bidding_trick_totals_and_own_hand() -> None:
     g = d2_trumps_3()
     play(g, "5-4 5-1")
     text = rendered(g.view(2))
-    assert "contract: 60 by seat 0" in text and "trumps: 3s" in text
-    assert "seat 0 [5-4]" in text and "seat 1 [5-1]" in text and "(led: 5s)" in text
+    assert "contract: 60 by Ann" in text and "trumps: 3s" in text
+    assert "Ann [5-4]" in text and "Bob [5-1]" in text and "(led: 5s)" in text
     assert "Your hand: [6-4] [6-3] [4-3]" in text
     assert "0 / 250" in text
     assert "[6-6]" not in text  # seat 0's tiles stay hidden
@@ -646,8 +646,8 @@ def test_renderer_shows_bidding_trick_totals_and_own_hand() -> None:
     assert "Your hand" not in spectator
     done = d1_fives(60, marks=True, marks_target=1)
     text = rendered(done.view(0))
-    assert "1 / 1" in text and "Game over: you and seat 2 win." in text
-    assert "bid 60, set" in text
+    assert "1 / 1" in text and "Game over: you and Cy win." in text
+    assert "Bob and Dee are set, taking 56 points against their bid of 60" in text
     nello = new(D1, dealer=2, nello=True)
     nello.apply("bid nel-o")
     assert "you sit out" in rendered(nello.view(1))
