@@ -4,6 +4,7 @@ Run::
 
     python benchmarks/rl_observations_ab.py --before /path/to/built/old/tree [--after PATH]
                                             [--games a,b] [--seeds N] [--steps N] [--players N]
+                                            [--rules '{"nello": true}']
 
 Both trees play the same seeded games: at each step the action is chosen by index
 (``legal[rng.randrange(len(legal))]``, ``rng = random.Random(seed)``) from the engine's
@@ -20,15 +21,18 @@ so past the views' bound) and the row of each. The report then checks, per game:
 
 - **the rows**: the seat's whole sequence of new rows against the old, event by line.
   Every kind that has an old line must give exactly that line's row; the only
-  differences allowed are Montana's ``hand_end`` of a won hand (a zero row; such hands
-  had no line) and Montana's ``answers`` (the claim window's result: the old combined
-  line gave a row of no meaning). Anything else is a row mismatch.
+  differences allowed are the ``hand_end`` events of hands that had no closing line (a
+  zero row: Montana's won hands, and a two-box hand ended by the target, where the old
+  engine wrote only the game-over line) and Montana's ``answers`` (the claim window's
+  result: the old combined line gave a row of no meaning). Anything else is a row
+  mismatch.
 - **the observations**: identical, or different for a cause, the first that applies:
 
   - *window bounded at a hand start*: the view's events are this hand's and the
     previous hand's end, so the window holds fewer rows than the old window over the
     whole history (the rows it holds are the same);
-  - *a Montana hand_end row*: a won hand's ``hand_end`` row is in the window;
+  - *a new hand_end row*: the ``hand_end`` row of a hand that had no closing line is in
+    the window (Montana's won hands, two-box's target);
   - *a Montana claim row*: an ``answers`` row is in the window;
   - *other*: anything else (a block besides the history, or rows the causes above do
     not explain). It must be zero.
@@ -37,6 +41,7 @@ so past the views' bound) and the row of each. The report then checks, per game:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
 import random
@@ -52,7 +57,7 @@ REPO = HERE.parent
 GAMES = ("montana", "twobox", "rummikub", "eighty", "rounce")
 WINDOW = 8
 BOUNDED = "window bounded at a hand start"
-HAND_END = "a Montana hand_end row"
+HAND_END = "a new hand_end row"
 CLAIM = "a Montana claim row"
 OTHER = "other"
 CAUSES = (BOUNDED, HAND_END, CLAIM, OTHER)
@@ -66,16 +71,38 @@ def old_rows(enc: Any, lines: list[str], seat: int) -> list[tuple[int, ...]]:
     return [tuple(enc._entries[seat][line]) for line in lines]
 
 
-def probe(game_id: str, players: int | None, seeds: int, steps: int) -> dict[str, Any]:
+def unlined(game_id: str, event: Any) -> bool:
+    """Whether an event ends a hand that the old engines closed with no line of its own."""
+    if event["kind"] != "hand_end":
+        return False
+    return (game_id == "montana" and event["winner"] is not None) or (game_id == "twobox" and event["how"] == "target")
+
+
+def new_row(enc: Any, event: Any, seat: int) -> tuple[int, ...]:
+    """The entries an event's row sets for ``seat``, from the encoding's declared row (``Encoding.row``)."""
+    from boneyard.rl.encoding import OTHER as OTHER_VERB
+    from boneyard.rl.encoding import TEXT_INDEX
+
+    actors, verb, tile = enc.row(event)
+    n, verbs = enc.players, enc.verbs
+    entries = sorted({(a - seat) % n for a in actors})
+    if verb is not None:
+        entries.append(n + (len(verbs) if verb == OTHER_VERB else verbs.index(verb)))
+    if tile is not None:
+        entries.append(n + len(verbs) + 1 + TEXT_INDEX[tile])
+    return tuple(entries)
+
+
+def probe(game_id: str, players: int | None, seeds: int, steps: int, rules: dict[str, Any]) -> dict[str, Any]:
     """Play the seeded games in this tree; every seat's observation at every step, and its rows."""
     import boneyard
     from boneyard.rl import encoding
 
-    enc = encoding(game_id, players)
+    enc = encoding(game_id, players, rules)
     n = enc.players
     games = []
     for seed in range(seeds):
-        game = boneyard.new_game(game_id, players=n, seed=seed)
+        game = boneyard.new_game(game_id, players=n, seed=seed, rules=rules)
         rng = random.Random(seed)
         new = "events" in game.view(0)
         # New trees: every event each seat saw, in order, gathered past the views' bound.
@@ -104,8 +131,8 @@ def probe(game_id: str, players: int | None, seeds: int, steps: int) -> dict[str
             actions.append(str(action))
             game.apply(action)
         if new:
-            rows = [[tuple(enc._remember(e)[2][seat]) for e in seen[seat]] for seat in range(n)]
-            kinds = [[(e["kind"], e.get("winner", 0) is not None) for e in seen[seat]] for seat in range(n)]
+            rows = [[new_row(enc, e, seat) for e in seen[seat]] for seat in range(n)]
+            kinds = [[(e["kind"], unlined(game_id, e)) for e in seen[seat]] for seat in range(n)]
         else:
             rows = [old_rows(enc, game.view(seat)["history"], seat) for seat in range(n)]
             kinds = None
@@ -125,15 +152,15 @@ def probe(game_id: str, players: int | None, seeds: int, steps: int) -> dict[str
 
 def align(new_rows: list[tuple[int, ...]], kinds: list[tuple[str, bool]], old: list[tuple[int, ...]], game_id: str
           ) -> tuple[list[int | None], list[str]]:
-    """Match each new event with the old line it replaces (``None``: a won Montana hand's end).
+    """Match each new event with the old line it replaces (``None``: a hand end that had no line).
 
     Returns the old index of each event, and the mismatches found (event kind, rows).
     """
     where: list[int | None] = []
     problems: list[str] = []
     j = 0
-    for row, (kind, won) in zip(new_rows, kinds, strict=True):
-        if game_id == "montana" and kind == "hand_end" and won:
+    for row, (kind, no_line) in zip(new_rows, kinds, strict=True):
+        if no_line:
             where.append(None)
             continue
         if j >= len(old):
@@ -213,6 +240,8 @@ def run_probe(tree: Path, game_id: str, args: argparse.Namespace) -> dict[str, A
                "--steps", str(args.steps), "--out", str(out)]
         if args.players:
             cmd += ["--players", str(args.players)]
+        if args.rules:
+            cmd += ["--rules", args.rules]
         subprocess.run(cmd, check=True, cwd=tmp, env=env)
         with out.open("rb") as f:
             result: dict[str, Any] = pickle.load(f)
@@ -228,18 +257,19 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=0, help="player count (default: each game's standard)")
     ap.add_argument("--seeds", type=int, default=6, help="games per game (seeds 0 to N-1)")
     ap.add_argument("--steps", type=int, default=400, help="actions per game at most")
+    ap.add_argument("--rules", default="", help="rules options as JSON (default: each game's defaults)")
     ap.add_argument("--probe", help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.probe:
-        result = probe(args.probe, args.players or None, args.seeds, args.steps)
+        result = probe(args.probe, args.players or None, args.seeds, args.steps, json.loads(args.rules or "{}"))
         with args.out.open("wb") as f:
             pickle.dump(result, f)
         return 0
     if args.before is None:
         ap.error("--before PATH (a built tree of the old observations) is required")
     failed = False
-    print(f"before: {args.before}\nafter:  {args.after}\n")
+    print(f"before: {args.before}\nafter:  {args.after}\nrules:  {args.rules or 'defaults'}\n")
     print(f"{'game':9} {'players':>7} {'compared':>9} {'identical':>10}  " + "  ".join(f"{c:>30}" for c in CAUSES)
           + f"  {'events':>7} {'row mismatches':>15}")
     for game_id in args.games.split(","):

@@ -24,30 +24,30 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from abc import ABC, abstractmethod
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, NamedTuple, Protocol, cast
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from ..tiles import Tile, double_six
 from .facts import Facts, facts
 
 _c_observe: ModuleType | None
-try:  # built from _observe.c at install time (game-independent: masks and legal maps)
+try:  # built from _observe.c at install time (game-independent: float32 packing, masks, legal maps)
     from . import _observe as _c_observe
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _c_observe = None
-if _c_observe is not None and not hasattr(_c_observe, "legal_mask"):  # pragma: no cover - built before its source
+if _c_observe is not None and not hasattr(_c_observe, "counts"):  # pragma: no cover - built before its source
     _c_observe = None
 
 _F32 = np.dtype(np.float32)
 _I8 = np.dtype(np.int8)
 
-C_MASKS = _c_observe is not None
-"""Whether masks and legal maps are made by the C helpers of ``_observe.c`` (otherwise in Python: same arrays)."""
+C_HELPERS = _c_observe is not None
+"""Whether the game-independent C helpers of ``_observe.c`` run (otherwise their Python twins: same arrays, slower)."""
 
 # The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
 KINDS: tuple[Tile, ...] = tuple(double_six())
@@ -64,7 +64,6 @@ TEXT_INDEX_NO_BLANK: dict[str, int] = {str(t): i for i, t in enumerate(KINDS_NO_
 HISTORY_WINDOW = 8
 #: The verb slot after the encoding's verbs: an event that acts without one of them.
 OTHER = "other"
-_ONE = array("f", [1.0]).tobytes()
 
 
 def tile(text: str) -> Tile:
@@ -132,34 +131,38 @@ def silent(event: Mapping[str, Any]) -> Row:
 Teller = Callable[[Mapping[str, Any]], Row]
 
 
-class Buffer(Protocol):
-    """What an observation is written into: float entries read and set by index.
-
-    A float32 ``memoryview`` of the vector's bytes when a numpy vector is wanted (item
-    writes far cheaper than numpy's, and the vector then shares the memory), or a
-    ``list`` of floats for OpenSpiel's ``observation_tensor`` (no conversion follows).
-    Both take the same ``buf[i] = x`` and ``buf[i] += x`` writes.
-    """
-
-    def __getitem__(self, index: int, /) -> float: ...
-
-    def __setitem__(self, index: int, value: float, /) -> None: ...
+#: What an observation is written into: a list of floats, zeros but for the entries set
+#: (``buf[i] = x``, ``buf[i] += x``). :meth:`Encoding.observe_list` returns it as it is (what
+#: OpenSpiel's ``observation_tensor`` returns); :meth:`Encoding.observe` packs it as float32.
+Buffer = list[float]
 
 
-def counts(buf: Buffer, base: int, tiles: Sequence[str], copies: int, index: Mapping[str, int] = TEXT_INDEX) -> None:
-    """Entry ``base + kind``: the tiles' copies of each kind / ``copies`` (tiles as views write them).
+def counts_py(
+    buf: Buffer, base: int, items: Sequence[Any], copies: int, index: Mapping[str, int], key: Any = None
+) -> None:
+    """Entry ``base + index[tile]`` of each item's tile: 1.0 (``copies`` 1), else + 1 / ``copies``.
 
-    The one writer of the "copies of each kind" blocks, so that every game scales them alike.
+    The one writer of the "copies of each kind" blocks, so that every game scales them
+    alike. An item is a tile as views write it ("6-4"), or, with ``key``, holds one at
+    ``item[key]`` (a ``[seat, tile]`` pair, a play's dict). The Python twin of
+    ``_observe.counts``, which :data:`counts` is where C was built.
     """
     if copies == 1:
-        for t in tiles:
-            buf[base + index[t]] = 1.0
+        for item in items:
+            buf[base + index[item if key is None else item[key]]] = 1.0
         return
     step = 1.0 / copies
-    for t in tiles:
-        buf[base + index[t]] += step
+    for item in items:
+        buf[base + index[item if key is None else item[key]]] += step
 
 
+#: The tile counter the game modules call: ``counts(buf, base, items, copies, index, key)``.
+counts: Callable[[Buffer, int, Sequence[Any], int, Mapping[str, int], Any], None] = (
+    counts_py if _c_observe is None else _c_observe.counts
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins may write encodings of their own games
 class Encoding(ABC):
     """One game's action space and observation, for a player count and rules."""
 
@@ -213,23 +216,15 @@ class Encoding(ABC):
         self._at_history = self.off["history"]
         #: How many events' rows are memoised before the memo is emptied (bounded memory).
         self.memo_events = 20_000
-        # id(event) -> (the event, its row as each seat sees it as float32 bytes, and as the
-        # entries set in it). Events are shared, unchanging dicts, logged once and seen in
-        # up to eight windows by every seat: each is turned into rows once. The memo holds
-        # the event itself, so its id cannot be reused while the entry lives.
-        self._memo: dict[int, tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]] = {}
-        # A row's entries (actors, verb, tile) -> the row as bytes (few distinct ones, shared by events).
-        self._made_rows: dict[tuple[int, ...], bytes] = {}
+        # id(event) -> the event, and id(event) -> the entries of its row as each seat sees it:
+        # see _remember.
+        self._memo_events: dict[int, Mapping[str, Any]] = {}
+        self._memo: dict[int, list[tuple[int, ...]]] = {}
+        # A Row -> its entries as each seat sees them (few distinct rows, shared by many events).
+        self._made: dict[Row, list[tuple[int, ...]]] = {}
         self._at_phase = self.off["phase"]
         self._at_to_act = self.off["to_act"]
         self._at_scores = self.off["scores"]
-        at_history = 4 * self._at_history
-        history_end = at_history + 4 * HISTORY_WINDOW * self._history_width
-        # Zero bytes before the first of k window rows (k = 0..window), and after the window.
-        self._before_rows = [
-            bytes(at_history + 4 * (HISTORY_WINDOW - k) * self._history_width) for k in range(HISTORY_WINDOW + 1)
-        ]
-        self._after_history = bytes(4 * self.obs_size - history_end)
         self._zeros = [0.0] * self.obs_size
         self._index_cache: dict[Any, int] = {}
         self._score_lo = self.facts.score_bounds[0]
@@ -335,16 +330,10 @@ class Encoding(ABC):
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
 
-        Its bytes are joined from zeros and the history window's memoised rows in one go,
-        the other blocks written over them through a float view of the same memory, and
-        the vector shares that memory (no copy at either end).
+        Written as :meth:`observe_list` writes it, then packed as float32 (each value
+        rounded once: the sums the blocks make, of halves and quarters, are exact).
         """
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("observations are made for a seat, not for a spectator's view")
-        data = self._history_bytes(view["events"], seat)
-        self._write(cast(Buffer, memoryview(data).cast("f")), view)
-        return np.frombuffer(data, _F32)
+        return np.frombuffer(_pack(self.observe_list(view)), _F32)
 
     def observation(self, view: Mapping[str, Any], legal: Mapping[int, Any] | None) -> dict[str, np.ndarray]:
         """PettingZoo's observation dict: the observation of ``view`` and the mask of ``legal``.
@@ -374,29 +363,33 @@ class Encoding(ABC):
         return self.observation(view, legal), legal
 
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
-        """The same observation as a new Python list (OpenSpiel's ``observation_tensor`` returns one).
+        """The observation as a new list of floats (OpenSpiel's ``observation_tensor`` returns one).
 
-        Written straight into a copy of a list of zeros, so no per-entry conversion from a
-        vector follows; the values are those of :meth:`observe` once rounded to float32
-        (``k / 7`` is kept as the double it is here).
+        The one writer of every observation: a copy of a list of zeros gets the history
+        window's rows, the common blocks and the game's own (:meth:`fill`). Values are
+        kept as the doubles they are (``k / 7``); :meth:`observe` rounds them to float32.
         """
         seat = view["seat"]
-        if seat is None:
-            raise ValueError("observations are made for a seat, not for a spectator's view")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            if seat is None:
+                raise ValueError("observations are made for a seat, not for a spectator's view")
+            raise ValueError(f"a view's seat is one of 0 to {self.players - 1}, got {seat!r}")
         buf = self._zeros.copy()
-        events = view["events"][-HISTORY_WINDOW:]
+        events = view["events"]
+        if len(events) > HISTORY_WINDOW:
+            events = events[-HISTORY_WINDOW:]
         width = self._history_width
         base = self._at_history + (HISTORY_WINDOW - len(events)) * width
         for rows in self._rows(events):
-            for r in rows[2][seat]:
+            for r in rows[seat]:
                 buf[base + r] = 1.0
             base += width
-        self._write(buf, view)
+        self._write(buf, view, seat)
         return buf
 
-    def _write(self, buf: Buffer, view: Mapping[str, Any]) -> None:
+    def _write(self, buf: Buffer, view: Mapping[str, Any], seat: int) -> None:
         """Write every block but the history window (phase, who acts, scores, the game's own)."""
-        rel = self.rel_of[view["seat"]]
+        rel = self.rel_of[seat]
         phase = self._phase_index.get(view["phase"])
         if phase is not None:
             buf[self._at_phase + phase] = 1.0
@@ -409,67 +402,56 @@ class Encoding(ABC):
             buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
         self.fill(buf, view)
 
-    def _history_bytes(self, events: Sequence[Mapping[str, Any]], seat: int) -> bytearray:
-        """The whole vector's bytes with only the history window written: zeros, one memoised row per event."""
-        window = events[-HISTORY_WINDOW:]
-        if not 0 <= seat < self.players:
-            raise IndexError(f"seat {seat} is not one of the {self.players} seats")
-        parts = [rows[1][seat] for rows in self._rows(window)]
-        return bytearray().join((self._before_rows[len(parts)], *parts, self._after_history))
+    def _rows(self, events: Sequence[Mapping[str, Any]]) -> list[list[tuple[int, ...]]]:
+        """Each event's row, as the entries set in it for each observing seat (memoised).
 
-    def _rows(
-        self, events: Sequence[Mapping[str, Any]]
-    ) -> list[tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]]:
-        """The memoised rows of each event (made for every seat the first time an event is seen)."""
-        memo = self._memo
-        out = []
-        for event in events:
-            found = memo.get(id(event))
-            if found is None or found[0] is not event:
-                found = self._remember(event)
-            out.append(found)
-        return out
-
-    def _remember(
-        self, event: Mapping[str, Any]
-    ) -> tuple[Mapping[str, Any], list[bytes], list[tuple[int, ...]]]:
-        """Memoise an event's row for every seat at once: as bytes, and as the entries set in it.
-
-        An event's actors are written relative to the observing seat, so each seat has its
-        own row; making them together reads the event once. Rows are shared by every event
-        with the same entries. A full memo is emptied first (bounded memory).
+        Looked up by each event's identity, all at once; the events kept beside the rows
+        must be the events asked about (an id is reused once its event is freed: then the
+        event is new, and its row is made).
         """
-        memo = self._memo
-        if len(memo) >= self.memo_events:
-            memo.clear()
-        actors, verb, tile_text = self.row(event)
+        ids = list(map(id, events))
+        found = list(map(self._memo.get, ids))
+        if None in found or list(map(self._memo_events.get, ids)) != events:
+            found = [self._remember(event) for event in events]
+        return found  # type: ignore[return-value]
+
+    def _remember(self, event: Mapping[str, Any]) -> list[tuple[int, ...]]:
+        """An event's row for every seat at once, memoised (a full memo is emptied first: bounded memory).
+
+        The memo is keyed by the event's identity (events are shared, unchanging dicts, each
+        seen in up to eight windows) and holds the event, so that its id is not reused while
+        the entry lives. Events with the same :class:`Row` share the entries made for it.
+        """
+        key = id(event)
+        if self._memo_events.get(key) is event:
+            return self._memo[key]
+        if len(self._memo) >= self.memo_events:
+            self._memo.clear()
+            self._memo_events.clear()
+            self._made.clear()
+        row = self.row(event)
+        entries = self._made.get(row)
+        if entries is None:
+            entries = self._made[row] = self._entries(row, event)
+        self._memo[key] = entries
+        self._memo_events[key] = event
+        return entries
+
+    def _entries(self, row: Row, event: Mapping[str, Any]) -> list[tuple[int, ...]]:
+        """The entries a row sets, within its width, as each seat sees it (actors relative to the seat)."""
+        actors, verb, tile_text = row
         n = self.players
         common: list[int] = []
         if verb is not None:
             slot = self._verb_index.get(verb)
             if slot is None:
-                raise ValueError(f"{self.game_id}: a {event['kind']} row names the verb {verb!r}, "
-                                 f"not one of {self.verbs} or {OTHER!r}")
+                kind = event["kind"]
+                raise ValueError(f"{self.game_id}: a {kind} row names the verb {verb!r}, not one of {self.verbs}")
             common.append(n + slot)
         if tile_text is not None:
             k = TEXT_INDEX.get(tile_text)
             common.append(n + len(self.verbs) + 1 + (KIND_INDEX[tile(tile_text)] if k is None else k))
-        made = self._made_rows
-        rows: list[bytes] = []
-        entries: list[tuple[int, ...]] = []
-        for rel in self.rel_of:
-            mine = (*sorted({rel[a] for a in actors}), *common)
-            data = made.get(mine)
-            if data is None:
-                buf = bytearray(4 * self._history_width)
-                for r in mine:
-                    buf[4 * r : 4 * r + 4] = _ONE
-                data = made[mine] = bytes(buf)
-            rows.append(data)
-            entries.append(mine)
-        found = (event, rows, entries)
-        memo[id(event)] = found
-        return found
+        return [(*sorted({rel[a] for a in actors}), *common) for rel in self.rel_of]
 
     # ----- helpers for the game modules ----------------------------------------------
 
@@ -482,11 +464,39 @@ class Encoding(ABC):
         return (me + rel_seat) % self.players
 
 
+def told_markdown(enc: Encoding) -> str:
+    """The table of how each kind of event is written in the history window (``docs/rl.md`` shows it)."""
+    lines = ["| event kind | its row |", "| --- | --- |"]
+    for kind, teller in enc.told.items():
+        if isinstance(teller, Told):
+            parts = [f"actor `{teller.actor}`" if teller.actor is not None else "no actor", f"verb {teller.verb}"]
+            if teller.tile == "tiles":
+                parts.append("tile: the first of `tiles` (when present)")
+            elif teller.tile is not None:
+                parts.append(f"tile `{teller.tile}` (when present)")
+            said = ", ".join(parts)
+        elif teller is silent:
+            said = "all zero"
+        else:
+            said = " ".join((teller.__doc__ or "").strip().split("\n\n")[0].split())
+        lines.append(f"| `{kind}` | {said} |")
+    return "\n".join(lines)
+
+
+def _pack(values: list[float]) -> bytearray:
+    """The values as float32 bytes (C where built; else through NumPy, the same bytes)."""
+    if _c_observe is not None:
+        return _c_observe.pack(values)
+    return bytearray(np.asarray(values, _F32).tobytes())
+
+
 _REGISTRY: dict[str, type[Encoding]] = {}
+# This package (``boneyard.rl``), from the module's name: mypyc's compiled modules set no ``__package__``.
+_PACKAGE = __name__.rpartition(".")[0]
 
 
 def register(cls: type[Encoding]) -> type[Encoding]:
-    """Class decorator: the encoding of ``cls.game_id``."""
+    """Make ``cls`` the encoding of ``cls.game_id`` (called after the class, which mypyc compiles undecorated)."""
     _REGISTRY[cls.game_id] = cls
     return cls
 
@@ -500,7 +510,7 @@ def has_encoding(game_id: str) -> bool:
         return True
     if not isinstance(game_id, str) or not game_id.isidentifier():
         return False
-    return importlib.util.find_spec(f"{__package__}.encodings.{game_id}") is not None
+    return importlib.util.find_spec(f"{_PACKAGE}.encodings.{game_id}") is not None
 
 
 def encoded_games() -> list[str]:
@@ -519,7 +529,7 @@ def encoding_class(game_id: str) -> type[Encoding]:
             raise ValueError(f"unknown game {game_id!r}; known games: {', '.join(api.games())}")
         if not has_encoding(game_id):
             raise ValueError(f"game {game_id!r} has no RL encoding; games with one: {', '.join(encoded_games())}")
-        importlib.import_module(f"{__package__}.encodings.{game_id}")
+        importlib.import_module(f"{_PACKAGE}.encodings.{game_id}")
     return _REGISTRY[game_id]
 
 

@@ -1,17 +1,17 @@
 """The adapters' fast paths give exactly what a straightforward encoder and OpenSpiel's C++ path give.
 
-The Python writers memoise history rows (the C writer reads each line itself), the
-tables read each position once and the OpenSpiel state answers ``legal_actions``,
+The encodings memoise each event's history row (by the event's identity, and by the row
+it makes), pack the vector as float32 in C, make masks and legal maps in C; the tables
+read each position once and the OpenSpiel state answers ``legal_actions``,
 ``is_chance_node`` and ``observation_tensor`` from Python. Here a plain reference (every
-entry written from the view, no caches) and OpenSpiel's own C++ ``State`` methods check
-them on a few hundred positions per game, for every seat.
+entry written from the view and the game's declared rows, no caches, NumPy's own float32
+conversion) and OpenSpiel's own C++ ``State`` methods check them on a few hundred
+positions per game, for every seat.
 """
 
 from __future__ import annotations
 
 import random
-import re
-from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +24,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import boneyard  # noqa: E402
 import boneyard.rl.openspiel as bos  # noqa: E402
 from boneyard.rl import pettingzoo_env  # noqa: E402
-from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, Encoding, encoding  # noqa: E402
+from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, OTHER, Encoding, encoding  # noqa: E402
 from boneyard.tiles import Tile  # noqa: E402
 
 GAMES = boneyard.games()
@@ -45,24 +45,20 @@ def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
     for s, v in enumerate(view["scores"]):
         out[o["scores"] + (s - me) % n] = min(max((v - lo) / (hi - lo), 0.0), 1.0)
     width = n + len(enc.verbs) + 1 + len(KINDS)
-    lines = view["history"][-HISTORY_WINDOW:]
-    for j, line in enumerate(lines):
-        row = o["history"] + (HISTORY_WINDOW - len(lines) + j) * width
-        m = re.match(r"^seat (\d+) (\w+)", line)
-        if m is None:
-            continue
-        actor = int(m.group(1))
-        if actor < n:
+    events = view["events"][-HISTORY_WINDOW:]
+    for j, event in enumerate(events):
+        row = o["history"] + (HISTORY_WINDOW - len(events) + j) * width
+        actors, verb, tile = enc.told[event["kind"]](event)  # every kind is declared (test_history)
+        for actor in actors:
             out[row + (actor - me) % n] = 1.0
-        verb = m.group(2)
-        out[row + n + (enc.verbs.index(verb) if verb in enc.verbs else len(enc.verbs))] = 1.0
-        t = re.search(r"\b(\d)-(\d)\b", line[m.end():])
-        if t is not None:
-            out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile(int(t.group(1)), int(t.group(2))))] = 1.0
-    game_part = array("f", bytes(4 * enc.obs_size))
+        if verb is not None:
+            out[row + n + (len(enc.verbs) if verb == OTHER else enc.verbs.index(verb))] = 1.0
+        if tile is not None:
+            out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile.parse(tile))] = 1.0
+    game_part = [0.0] * enc.obs_size
     enc.fill(game_part, view)
     start = o["history"] + HISTORY_WINDOW * width
-    out[start:] = np.frombuffer(game_part, dtype=np.float32)[start:]
+    out[start:] = np.asarray(game_part, dtype=np.float32)[start:]
     return out
 
 
@@ -105,22 +101,35 @@ def test_pettingzoo_observations_match_the_reference(game_id: str) -> None:
                 break
 
 
-def test_a_full_history_memo_is_emptied_without_losing_a_window_line() -> None:
-    # A memo of a few lines is emptied at almost every window: the vectors stay exact.
+def test_a_full_row_memo_is_emptied_without_losing_a_window_row() -> None:
+    # A memo of a few events is emptied at almost every window: the vectors stay exact.
     enc = encoding("rounce")
-    enc.memo_lines = 3
+    enc.memo_events = 3
     fresh = encoding("rounce")
     game = boneyard.new_game("rounce", seed=5)
     rng = random.Random(5)
     for _ in range(40):
         for seat in range(game.players):
             view = game.view(seat)
-            # The Python writers keep the memo (the C writer reads each line itself).
-            assert np.array_equal(enc.observe_python(view), reference(fresh, view))
-            assert np.array_equal(np.asarray(enc.observe_list_python(view), np.float32), reference(fresh, view))
+            assert np.array_equal(enc.observe(view), reference(fresh, view))
+            assert np.array_equal(np.asarray(enc.observe_list(view), np.float32), reference(fresh, view))
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
-    assert 0 < len(enc._rows[0]) <= enc.memo_lines + 8
+    assert 0 < len(enc._memo) <= enc.memo_events
+
+
+def test_the_row_memo_never_answers_for_another_event_with_the_same_id() -> None:
+    # The memo is keyed by id(event) and holds the event: a different event that comes to
+    # have a stale entry's id (the first one freed) gets its own row, not the stale one.
+    enc = encoding("montana")
+    game = boneyard.new_game("montana", seed=2)
+    view = game.view(0)
+    event = view["events"][-1]
+    stale = {"kind": "discard", "seat": 1, "tile": "6-6", "ready": False}
+    enc._memo[id(event)] = enc._entries(enc.row(stale), stale)
+    enc._memo_events[id(event)] = stale
+    assert np.array_equal(enc.observe(view), reference(encoding("montana"), view))
+    assert enc._memo_events[id(event)] is event
 
 
 def test_observations_are_fresh_arrays() -> None:

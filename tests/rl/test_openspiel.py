@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -182,6 +183,44 @@ def test_resample_from_infostate_keeps_the_information_state(game_id: str) -> No
     assert state.information_state_string(player) == key  # the original is untouched
     assert len(worlds) > 1  # the hidden tiles really are dealt anew
     assert len(pendings) == 6
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_information_state_recalls_every_event_since_the_game_began(game_id: str) -> None:
+    # Views list only this hand's events and the last hand's end: the perfect-recall string
+    # adds the earlier ones, whether the state kept them from its first string on or
+    # rebuilds them from its history when first asked, late in the game.
+    game = pyspiel.load_game(bos.short_name(game_id))
+    n = game.num_players()
+    early, late = dealt(game, 5), dealt(game, 5)
+    assert str(early) == str(late)
+    early.information_state_string(0)  # keeps the events from here on
+    seen: list[list[Any]] = [[] for _ in range(n)]  # each seat's events, gathered step by step
+    rng = np.random.default_rng(5)
+    while not early.is_terminal() and early.table.game.hand_number < 4:
+        for p in range(n):
+            view = early.table.game.view(p)
+            total = view["events_from"] + len(view["events"])
+            seen[p] += view["events"][len(view["events"]) - (total - len(seen[p])) :]
+        if early.is_chance_node():
+            outcomes = early.chance_outcomes()
+            action = outcomes[int(rng.integers(len(outcomes)))][0]
+        else:
+            action = int(rng.choice(early.legal_actions()))
+        early.apply_action(action)
+        late.apply_action(action)
+    assert early.table.game.hand_number >= 3 or early.is_terminal()
+    for p in range(n):
+        view = early.table.game.view(p)
+        total = view["events_from"] + len(view["events"])
+        seen[p] += view["events"][len(view["events"]) - (total - len(seen[p])) :]
+        assert view["events_from"] > 0  # the view alone has forgotten the first hands
+        for state in (early, late):
+            info = json.loads(state.information_state_string(p))
+            assert info["events_from"] == 0 and info["events"] == json.loads(json.dumps(seen[p]))
+        recent = json.loads(early.observation_string(p))  # the view's last 8 events
+        assert recent["events"] == json.loads(json.dumps(view["events"][-8:]))
+        assert recent["events_from"] + len(recent["events"]) == len(seen[p])
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -21,6 +21,7 @@ from ..encoding import (
     Encoding,
     Teller,
     Told,
+    counts,
     register,
     silent,
 )
@@ -31,7 +32,6 @@ _OPTIONS = ("nello", "doubles_suit", "marks")
 _LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
 
 
-@register
 class EightyEncoding(Encoding):
     """Eighty: one round of bids, trumps, ten tricks a hand."""
 
@@ -115,8 +115,7 @@ class EightyEncoding(Encoding):
         (at_hand, at_shuffler, at_bids, at_bidder, at_high, at_trump, at_out, at_sizes, at_leader, at_led, at_trick,
          at_played, at_won, at_sides, at_options) = self.game_off
         index = TEXT_INDEX_NO_BLANK
-        for t in view["hand"]:
-            buf[at_hand + index[t]] += 0.5
+        counts(buf, at_hand, view["hand"], 2, index, None)
         buf[at_shuffler + rel[view["shuffler"]]] = 1.0
         for s, b in enumerate(view["bids"]):
             row = at_bids + rel[s] * 5
@@ -147,17 +146,13 @@ class EightyEncoding(Encoding):
         buf[at_led + (0 if led is None else _LED_INDEX[led])] = 1.0
         trick = view["trick"]
         row = at_trick
-        for p in trick[:3]:
-            k = index[p["tile"]]
+        for p in trick[:3]:  # all of them: a trick is gathered at its fourth play
             buf[row + rel[p["seat"]]] = 1.0
-            buf[row + 4 + k] = 1.0
-            buf[at_played + k] += 0.5
+            buf[row + 4 + index[p["tile"]]] = 1.0
             row += 25
-        for p in trick[3:]:  # none: a trick is gathered at its fourth play
-            buf[at_played + index[p["tile"]]] += 0.5
+        counts(buf, at_played, trick, 2, index, "tile")
         for t in view["tricks"]:
-            for p in t["plays"]:
-                buf[at_played + index[p["tile"]]] += 0.5
+            counts(buf, at_played, t["plays"], 2, index, "tile")
         for s, k in enumerate(view["tricks_won"]):
             if k:
                 buf[at_won + rel[s]] = k / 10
@@ -171,3 +166,6 @@ class EightyEncoding(Encoding):
         for j, name in enumerate(_OPTIONS):
             if rules[name]:
                 buf[at_options + j] = 1.0
+
+
+register(EightyEncoding)

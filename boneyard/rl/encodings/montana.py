@@ -62,7 +62,6 @@ def _out(event: Mapping[str, Any]) -> Row:
     """Going out: "goes", with the claimed discard when out on a claim (a pulled tile stays unnamed)."""
     return Row((event["seat"],), "goes", event["tile"] if event["how"] == "claim" else None)
 
-@register
 class MontanaEncoding(Encoding):
     """Montana: pulls, discards, claim windows, ready declarations."""
 
@@ -76,18 +75,18 @@ class MontanaEncoding(Encoding):
         "deal": silent,
         "dealt": Told("holds", tile="tiles"),
         "pull": Told("pulls", tile="tile"),  # the tile for the puller only
-        "replacement": Told("pulls", tile="tile"),
         "woodpile_empty": Told("must"),
         "discard": Told("discards", tile="tile"),
         "ready_discard": Told("is", tile="tile"),
         "quad": Told("declares", tile="tile"),
         "add": Told("adds", tile="tile"),
+        "replacement": Told("pulls", tile="tile"),
         "answer": Told("answers", tile="tiles"),  # a run's first hand tile, for the answering seat only
         "answers": _answers,
         "claimed": Told("claims", tile="tile"),
         "out": _out,
-        "deals_again": Told(OTHER),
         "hand_end": silent,
+        "deals_again": Told(OTHER),
         "game_over": silent,
     }
 
@@ -143,18 +142,15 @@ class MontanaEncoding(Encoding):
         (at_hand, at_pulled, at_exposed, at_discards, at_recent, at_claim, at_ready, at_sizes, at_dealer, at_counts,
          at_options) = self.game_off
         index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 4)
-        for t in view["pulled"]:
-            buf[at_pulled + index[t]] = 1.0
+        counts(buf, at_hand, view["hand"], 4, index, None)
+        counts(buf, at_pulled, view["pulled"], 1, index, None)
         for s, sets in enumerate(view["exposed"]):
             if sets:
                 base = at_exposed + rel[s] * 28
                 for m in sets:
-                    for t in m["tiles"]:
-                        buf[base + index[t]] += 0.25
+                    counts(buf, base, m["tiles"], 4, index, None)
         discards = view["discards"]
-        for _, t in discards:
-            buf[at_discards + index[t]] += 0.25
+        counts(buf, at_discards, discards, 4, index, 1)  # [seat, tile] pairs
         width = n + 28
         last = discards[-RECENT:]
         row = at_recent + (RECENT - len(last)) * width
@@ -185,3 +181,6 @@ class MontanaEncoding(Encoding):
             buf[at_options] = 1.0
         if view["rules"]["one_pair"]:
             buf[at_options + 1] = 1.0
+
+
+register(MontanaEncoding)

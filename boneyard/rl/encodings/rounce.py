@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...games.rounce.engine import Rounce as _Game
 from ...games.rounce.engine import RounceAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, register, silent
+from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
 _CALLS = ("pass", "fold", "dummy", "take", "defend")
@@ -24,7 +24,6 @@ _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
 
 
-@register
 class RounceEncoding(Encoding):
     """Rounce: calls, face-down discards and five tricks a hand."""
 
@@ -110,10 +109,8 @@ class RounceEncoding(Encoding):
         (at_hand, at_discarded, at_trump, at_turn_up, at_dealer, at_calls, at_counts, at_sizes, at_leader, at_led,
          at_trick, at_played, at_won) = self.game_off
         index = TEXT_INDEX
-        for t in view["hand"]:
-            buf[at_hand + index[t]] = 1.0
-        for t in view["discarded"]:
-            buf[at_discarded + index[t]] = 1.0
+        counts(buf, at_hand, view["hand"], 1, index, None)
+        counts(buf, at_discarded, view["discarded"], 1, index, None)
         buf[at_trump + view["trump"]] = 1.0
         buf[at_turn_up + index[view["turn_up"]]] = 1.0
         if view["turn_up_taken"]:
@@ -137,19 +134,18 @@ class RounceEncoding(Encoding):
             suit = trick[0]["suit"]
             buf[at_led + (7 if suit is None else suit)] = 1.0
             row = at_trick
-            for p in trick[: n - 1]:
-                t = p["tile"]
+            for p in trick[: n - 1]:  # all of them: a trick is gathered at its last play
                 buf[row + rel[p["seat"]]] = 1.0
-                buf[row + n + index[t]] = 1.0
-                buf[at_played + index[t]] = 1.0
+                buf[row + n + index[p["tile"]]] = 1.0
                 row += n + 28
-            for p in trick[n - 1 :]:  # none: a trick is gathered at its last play
-                buf[at_played + index[p["tile"]]] = 1.0
+            counts(buf, at_played, trick, 1, index, "tile")
         else:
             buf[at_led + 7] = 1.0
         for t in view["tricks"]:
-            for p in t["plays"]:
-                buf[at_played + index[p["tile"]]] = 1.0
+            counts(buf, at_played, t["plays"], 1, index, "tile")
         for s, k in enumerate(view["tricks_won"]):
             if k:
                 buf[at_won + rel[s]] = k / 5
+
+
+register(RounceEncoding)

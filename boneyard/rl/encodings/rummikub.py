@@ -61,7 +61,6 @@ def _play(event: Mapping[str, Any]) -> Row:
     """A play's row: "opens" for a seat's opening play, else "plays", with the first (highest) tile laid."""
     return Row((event["seat"],), "opens" if event["opening"] else "plays", event["tiles"][0])
 
-@register
 class RummikubEncoding(Encoding):
     """Rummikub: draw or pass, new groups, one-tile extensions, the solver's rearrangement."""
 
@@ -149,13 +148,11 @@ class RummikubEncoding(Encoding):
         rel = self.rel_of[view["seat"]]
         at_hand, at_table, at_groups, at_opened, at_sizes, at_dealer, at_counts = self.game_off
         index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 2)
+        counts(buf, at_hand, view["hand"], 2, index, None)
         base = at_groups
         for group in view["table"]:
-            for t in group:
-                k = index[t]
-                buf[at_table + k] += 0.5
-                buf[base + k] += 0.5
+            counts(buf, at_table, group, 2, index, None)
+            counts(buf, base, group, 2, index, None)
             base += 28
         opened, sizes = view["opened"], view["hand_sizes"]
         for s in range(n):
@@ -166,3 +163,6 @@ class RummikubEncoding(Encoding):
         buf[at_counts] = view["boneyard"] / 56
         buf[at_counts + 1] = view["passes"] / n
         buf[at_counts + 2] = min(view["target"] / 200, 1.0)
+
+
+register(RummikubEncoding)

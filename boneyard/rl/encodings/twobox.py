@@ -19,7 +19,6 @@ PLAY, STACK = 2, 114
 _SPINNER_NUMBER = {str(t): t.high for t in KINDS if t.is_double}
 
 
-@register
 class TwoboxEncoding(Encoding):
     """Two-box draw: a four-armed spinner, draws, plays and stacks."""
 
@@ -99,7 +98,7 @@ class TwoboxEncoding(Encoding):
         (at_hand, at_sizes, at_drawn, at_boneyard, at_spinner, at_arms, at_count, at_passed, at_steal, lay,
          at_target) = self.game_off
         index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 2)
+        counts(buf, at_hand, view["hand"], 2, index, None)
         for s, k in enumerate(view["hand_sizes"]):
             buf[at_sizes + rel[s]] = k / 28 if k < 28 else 1.0
         for s, k in enumerate(view["drawn"]):
@@ -140,3 +139,6 @@ class TwoboxEncoding(Encoding):
             buf[at_steal + rel[steal["seat"]]] = 1.0
             buf[at_steal + n + 1] = min(steal["points"] / 50, 1.0)
         buf[at_target] = min(view["target"] / 300, 1.0)
+
+
+register(TwoboxEncoding)
