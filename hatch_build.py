@@ -52,7 +52,7 @@ SOURCES = {
     Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
     Path("boneyard/bots/_eighty_playout.c"): "the ismcts bot will play Eighty out through the engine (fewer playouts)",
     Path("boneyard/bots/_rounce_playout.c"): "the ismcts bot will play Rounce out through the engine (fewer playouts)",
-    Path("boneyard/rl/_observe.c"): "the RL adapters will write observations with their slower Python writers",
+    Path("boneyard/rl/_observe.c"): "the RL adapters will pack observations and make masks in Python (slower)",
 }
 
 
@@ -93,6 +93,10 @@ ENGINE_SOURCES = (
     # Not engines, but what a simulation of random play runs at every move beside them.
     "boneyard/sim/loop.py",
     "boneyard/bots/basic.py",
+    # Not engines either: the RL encodings, which write an observation at every decision of
+    # the RL adapters (each game's one definition of its observation; no C writer).
+    "boneyard/rl/encoding.py",
+    "boneyard/rl/encodings/[!_]*.py",
 )
 PACKAGE = Path("boneyard")
 MANIFEST = PACKAGE / "_compiled.json"

@@ -15,7 +15,7 @@ seat, 1 the next seat in turn order, and so on, so one policy can play every sea
 
 Each game defines its observation once, in Python: its own blocks in ``fill``, and in
 ``told`` how each kind of event it logs becomes a row of the common history window
-(:class:`Told`, or a function of the event giving a :class:`Row`). Rows are read from
+(:class:`Told`, :class:`Choice` or :func:`silent`). Rows are read from
 the events' fields, never from words.
 """
 
@@ -127,7 +127,24 @@ def silent(event: Mapping[str, Any]) -> Row:
     return NOTHING
 
 
-#: What a game's ``told`` maps each event kind to: a :class:`Told`, or a function giving the row.
+@dataclass(frozen=True)
+class Choice:
+    """How a kind is written whose row a :class:`Told` cannot say: a function of the event, and its rule in words.
+
+    ``said`` is what ``docs/rl.md`` shows for the kind (kept as data: compiled
+    functions carry no docstring).
+    """
+
+    said: str
+    make: Callable[[Mapping[str, Any]], Row]
+
+    def __call__(self, event: Mapping[str, Any]) -> Row:
+        """The row of ``event``."""
+        return self.make(event)
+
+
+#: What a game's ``told`` maps each event kind to: a :class:`Told`, a :class:`Choice`, :func:`silent`
+#: (any function of the event giving its :class:`Row` will do).
 Teller = Callable[[Mapping[str, Any]], Row]
 
 
@@ -179,14 +196,14 @@ class Encoding(ABC):
     #: Whether the game draws its first dealer at random (False: a ``dealer`` is only recorded).
     random_first_dealer: ClassVar[bool] = True
 
-    def __init__(self, players: int, rules: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, players: Any, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
 
         info = api.game_info(self.game_id)
         p = info["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not p["min"] <= players <= p["max"]:
             raise ValueError(f"{self.game_id} is played by {p['min']} to {p['max']} players, got {players!r}")
-        self.players = players
+        self.players: int = players
         # Validated and completed with the defaults (RulesError on a bad option).
         probe = api.new_game(self.game_id, players=players, seed=0, rules=rules)
         self.rules: dict[str, Any] = probe.rules.to_dict()
@@ -250,7 +267,7 @@ class Encoding(ABC):
         """
 
     @abstractmethod
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """What an index means, in words (position-independent; for logs and OpenSpiel)."""
 
     def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
@@ -288,7 +305,7 @@ class Encoding(ABC):
             m[i] = 1
         return np.frombuffer(m, _I8)
 
-    def check_index(self, index: int) -> int:
+    def check_index(self, index: Any) -> int:
         """``index`` as an int, or ``ValueError`` naming the valid range."""
         if type(index) is int and 0 <= index < self.num_actions:
             return index
@@ -477,8 +494,10 @@ def told_markdown(enc: Encoding) -> str:
             said = ", ".join(parts)
         elif teller is silent:
             said = "all zero"
+        elif isinstance(teller, Choice):
+            said = teller.said
         else:
-            said = " ".join((teller.__doc__ or "").strip().split("\n\n")[0].split())
+            said = " ".join((getattr(teller, "__doc__", None) or "a function of the event").split())
         lines.append(f"| `{kind}` | {said} |")
     return "\n".join(lines)
 

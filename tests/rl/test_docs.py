@@ -20,3 +20,11 @@ def test_the_observation_table_matches_the_code(game_id: str) -> None:
     for block in enc.blocks:
         assert f"| `{block.name}` | {block.size} | {block.doc} |" in section, block.name
     assert f"| {game_id} | {enc.num_actions} |" in DOC  # the action-space table
+
+
+@pytest.mark.parametrize("game_id", boneyard.games())
+def test_the_history_rows_table_matches_the_code(game_id: str) -> None:
+    from boneyard.rl.encoding import told_markdown
+
+    section = DOC.split("### The history window", 1)[1].split(f"**{game_id}**", 1)[1]
+    assert section.lstrip().startswith(told_markdown(encoding(game_id)))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
 from ...games.eighty.engine import Eighty as _Game
 from ..encoding import (
@@ -32,6 +34,7 @@ _OPTIONS = ("nello", "doubles_suit", "marks")
 _LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
 class EightyEncoding(Encoding):
     """Eighty: one round of bids, trumps, ten tricks a hand."""
 
@@ -74,7 +77,7 @@ class EightyEncoding(Encoding):
             return PLAY + KIND_INDEX_NO_BLANK[a.tile]
         raise ValueError(f"'{a}' can never be legal in Eighty")
 
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """The notation of the action at ``index``."""
         i = self.check_index(index)
         if i == 0:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...games.montana.engine import Montana as _Game
 from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
@@ -23,6 +25,7 @@ from ..encoding import (
     TEXT_INDEX,
     Block,
     Buffer,
+    Choice,
     Encoding,
     Row,
     Teller,
@@ -62,6 +65,7 @@ def _out(event: Mapping[str, Any]) -> Row:
     """Going out: "goes", with the claimed discard when out on a claim (a pulled tile stays unnamed)."""
     return Row((event["seat"],), "goes", event["tile"] if event["how"] == "claim" else None)
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
 class MontanaEncoding(Encoding):
     """Montana: pulls, discards, claim windows, ready declarations."""
 
@@ -71,7 +75,8 @@ class MontanaEncoding(Encoding):
         "deals", "holds", "pulls", "discards", "is", "declares", "adds", "claims", "answers", "goes", "must",
     )
     told: ClassVar[Mapping[str, Teller]] = {
-        "first_dealer": _first_dealer,
+        "first_dealer": Choice('actor `roller`, verb other when a die was rolled; else actor `seat`, verb deals',
+                               _first_dealer),
         "deal": silent,
         "dealt": Told("holds", tile="tiles"),
         "pull": Told("pulls", tile="tile"),  # the tile for the puller only
@@ -82,9 +87,10 @@ class MontanaEncoding(Encoding):
         "add": Told("adds", tile="tile"),
         "replacement": Told("pulls", tile="tile"),
         "answer": Told("answers", tile="tiles"),  # a run's first hand tile, for the answering seat only
-        "answers": _answers,
+        "answers": Choice("actors: every seat that claimed (none when all passed), verb claims, tile `tile` (the "
+                          "discard)", _answers),
         "claimed": Told("claims", tile="tile"),
-        "out": _out,
+        "out": Choice('actor `seat`, verb goes, tile `tile` when `how` is "claim" (a pulled tile stays unnamed)', _out),
         "hand_end": silent,
         "deals_again": Told(OTHER),
         "game_over": silent,
@@ -105,7 +111,7 @@ class MontanaEncoding(Encoding):
             return RUN + _RUN_INDEX[(a.tile, a.second)]  # type: ignore[index]
         raise ValueError(f"'{a}' can never be legal in Montana")
 
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """The notation of the action at ``index``."""
         i = self.check_index(index)
         if i < 5:

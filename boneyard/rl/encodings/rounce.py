@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...games.rounce.engine import Rounce as _Game
 from ...games.rounce.engine import RounceAction
 from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
@@ -24,6 +26,7 @@ _PLAIN_INDEX = {t: j for j, t in enumerate(_PLAIN)}
 DISCARD, PLAY, NAMED = 5, 33, 61
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
 class RounceEncoding(Encoding):
     """Rounce: calls, face-down discards and five tricks a hand."""
 
@@ -70,7 +73,7 @@ class RounceEncoding(Encoding):
             raise ValueError(f"'{a}' can never be legal: only a non-double names one of its own ends")
         return NAMED + 2 * _PLAIN_INDEX[a.tile] + (0 if a.suit == a.tile.high else 1)
 
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """The notation of the action at ``index``."""
         i = self.check_index(index)
         if i < DISCARD:

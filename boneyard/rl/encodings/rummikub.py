@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...games.rummikub.engine import Rummikub as _Game
 from ...games.rummikub.engine import RummikubAction
 from ...games.rummikub.groups import order_group, valid_triples
@@ -35,6 +37,7 @@ from ..encoding import (
     TEXT_INDEX,
     Block,
     Buffer,
+    Choice,
     Encoding,
     Row,
     Teller,
@@ -61,6 +64,7 @@ def _play(event: Mapping[str, Any]) -> Row:
     """A play's row: "opens" for a seat's opening play, else "plays", with the first (highest) tile laid."""
     return Row((event["seat"],), "opens" if event["opening"] else "plays", event["tiles"][0])
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
 class RummikubEncoding(Encoding):
     """Rummikub: draw or pass, new groups, one-tile extensions, the solver's rearrangement."""
 
@@ -74,7 +78,8 @@ class RummikubEncoding(Encoding):
         "dealt": Told("holds", tile="tiles"),
         "draw": Told("draws", tile="tile"),  # the tile for the drawer only
         "pass": Told("passes"),
-        "play": _play,
+        "play": Choice("actor `seat`, verb opens for an opening play (`opening`), else plays; tile: the first of "
+                       "`tiles` (the highest laid)", _play),
         "domino": Told("plays"),
         "blocked": silent,
         "hand_end": silent,
@@ -116,7 +121,7 @@ class RummikubEncoding(Encoding):
                     return EXTEND + len(KINDS) * i + KIND_INDEX[extra[0]]
         return REARRANGE
 
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """What an index means: draw, pass, a new group, an extension or the rearrangement."""
         i = self.check_index(index)
         if i < NEW:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
 from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
@@ -19,6 +21,7 @@ PLAY, STACK = 2, 114
 _SPINNER_NUMBER = {str(t): t.high for t in KINDS if t.is_double}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
 class TwoboxEncoding(Encoding):
     """Two-box draw: a four-armed spinner, draws, plays and stacks."""
 
@@ -62,7 +65,7 @@ class TwoboxEncoding(Encoding):
             return STACK + 5 * k + a.arm
         raise ValueError(f"'{a}' can never be legal: arms are 1-4 (plays) and 0-4 (stacks)")
 
-    def action_name(self, index: int) -> str:
+    def action_name(self, index: Any) -> str:
         """The notation of the action at ``index``."""
         i = self.check_index(index)
         if i < PLAY:
