@@ -296,14 +296,14 @@ class BoneyardState(pyspiel.State):
     def recalled(self) -> list[list[Any]]:
         """Per seat, the events it saw that its view no longer lists (the hands before the last one's end).
 
-        Kept from the first call on; on the first, made by replaying this state's history
-        (its chance outcomes and moves) from the start in a fresh state that keeps them.
+        Kept from the first call on; on the first, made by replaying this state's chance
+        outcomes and moves from the start in a fresh state that keeps them.
         """
         if self._recall is None:
             fresh = BoneyardState(self.get_game())
             fresh._recall = _Flat(_Flat() for _ in range(self.enc.players))
-            for action in self.history():
-                fresh.apply_action(action)
+            for step in self.full_history():  # every chance outcome and move, in order
+                fresh.apply_action(step.action)
             self._recall = fresh._recall
         return self._recall
 
