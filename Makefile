@@ -17,7 +17,8 @@ PUBLIC_URL ?=
 # The engines mypyc compiles at install (hatch_build.py's ENGINE_SOURCES).
 ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py boneyard/draws.py boneyard/games/base.py \
 	boneyard/games/*/engine.py boneyard/games/*/analysis.py boneyard/games/*/sampling.py \
-	boneyard/games/rummikub/solver.py boneyard/games/rummikub/groups.py boneyard/sim/loop.py boneyard/bots/basic.py)
+	boneyard/games/rummikub/solver.py boneyard/games/rummikub/groups.py boneyard/sim/loop.py boneyard/bots/basic.py \
+	boneyard/rl/encoding.py $(filter-out boneyard/rl/encodings/__init__.py,$(wildcard boneyard/rl/encodings/*.py)))
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
