@@ -155,8 +155,17 @@ class Words:
         return f"{base} {rest}" if rest else base
 
     def listing(self, items: Sequence[tuple[int, str]]) -> str:
-        """Seats each with a figure, as a score line says them: "Cy +18, you −6, Bob −6"."""
-        return ", ".join(f"{self.name(seat, start=False)} {text}" for seat, text in items)
+        """Seats each with a figure, as a score line says them: "Cy +18, you −6, Bob −6".
+
+        A name that ends in a figure ("random bot 2") is followed by a colon, so that its
+        number and the score do not run together ("random bot 2: 15").
+        """
+        return ", ".join(self.figure(self.name(seat, start=False), text) for seat, text in items)
+
+    @staticmethod
+    def figure(who: str, text: str) -> str:
+        """A name and its figure: "Cy +18", or "random bot 2: 15" when the name ends in a figure."""
+        return f"{who}: {text}" if who[-1:].isdigit() else f"{who} {text}"
 
     @staticmethod
     def points(n: Any, noun: str = "point", plural: str | None = None) -> str:

@@ -120,9 +120,10 @@ class EightyWords(Words):
         first = self.sentence(f"Hand {e['hand']} is over: {result}")
         if marks:
             winner = side if e["made"] else other
-            tally = f"{us} {e['marks'][side]}, {them} {e['marks'][other]}"
+            tally = f"{self.figure(us, str(e['marks'][side]))}, {self.figure(them, str(e['marks'][other]))}"
             return f"{first} {self.sentence(f'{self.side_name(winner)} win the hand and a mark; marks: {tally}')}"
-        tally = f"{us} {e['totals'][self.sides[side][0]]}, {them} {e['totals'][self.sides[other][0]]}"
+        ours, theirs = e["totals"][self.sides[side][0]], e["totals"][self.sides[other][0]]
+        tally = f"{self.figure(us, str(ours))}, {self.figure(them, str(theirs))}"
         return f"{first} {self.sentence(f'Scores: {tally}')}"
 
 WORDS = EightyWords
