@@ -1,15 +1,21 @@
-"""Type stub of the game-independent C helpers of the RL adapters (``_observe.c``)."""
+"""Type stub of the RL adapters' game-independent C (``_observe.c``): the blocks' interpreter, masks, legal maps."""
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
-def pack(values: list[float], /) -> bytearray:
-    """The float32 bytes of each value (rounded as a float32 store rounds it)."""
+def program(
+    flat: tuple[tuple[Any, ...], ...], size: int, players: int, seat_key: str, slots: int,
+    error: type[ValueError], direct: bool, /,
+) -> object:
+    """The flat form of declared blocks (``layout.flatten``) compiled once, with a window cache of ``slots`` rows."""
 
-def counts(
-    buf: list[float], base: int, items: Sequence[Any], copies: int, index: dict[str, int], key: Any, /
-) -> None:
-    """At base + index[tile] of each item's tile (item[key]; the item if key is None): 1.0, or + 1 / copies."""
+def run(
+    program: object, view: Any, as_list: bool, rows_of: Callable[[Any], tuple[tuple[int, ...], tuple[int, ...]]], /
+) -> Any:
+    """The observation of the view's seat: float32 bytes (a bytearray), or a list of floats with ``as_list``."""
+
+def cached(program: object, /) -> int:
+    """How many events the program's window cache holds."""
 
 def mask(size: int, legal: dict[int, Any], /) -> bytearray:
     """``size`` bytes, 1 at each key of ``legal``."""

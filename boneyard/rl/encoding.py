@@ -13,10 +13,13 @@ class under the game id; the adapters (PettingZoo, Gymnasium, OpenSpiel) only ta
 this interface. Seats in observations are *relative*: block entry 0 is the observing
 seat, 1 the next seat in turn order, and so on, so one policy can play every seat.
 
-Each game defines its observation once, in Python: its own blocks in ``fill``, and in
-``told`` how each kind of event it logs becomes a row of the common history window
-(:class:`Told`, :class:`Choice` or :func:`silent`). Rows are read from
-the events' fields, never from words.
+Each game defines its observation once, in Python, as data: its own blocks
+(:meth:`Encoding.game_blocks`), each with the generic operations that write it
+(:mod:`boneyard.rl.layout`), and in ``told`` how each kind of event it logs becomes a row
+of the common history window (:class:`Told`, :class:`Choice` or :func:`silent`). Rows are
+read from the events' fields, never from words. One game-independent interpreter runs
+the declared blocks: ``_observe.c``'s where it was built, else :func:`layout.write`'s in
+Python (the same values).
 """
 
 from __future__ import annotations
@@ -33,21 +36,25 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 
 from ..tiles import Tile, double_six
+from . import layout
 from .facts import Facts, facts
+from .layout import Block, Length, Lookup, Scale, Seat, Seats, Window
 
 _c_observe: ModuleType | None
-try:  # built from _observe.c at install time (game-independent: float32 packing, masks, legal maps)
+try:  # built from _observe.c at install time (game-independent: the blocks' interpreter, masks, legal maps)
     from . import _observe as _c_observe
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _c_observe = None
-if _c_observe is not None and not hasattr(_c_observe, "counts"):  # pragma: no cover - built before its source
+if _c_observe is not None and not hasattr(_c_observe, "program"):  # pragma: no cover - built before its source
     _c_observe = None
 
 _F32 = np.dtype(np.float32)
 _I8 = np.dtype(np.int8)
 
-C_HELPERS = _c_observe is not None
-"""Whether the game-independent C helpers of ``_observe.c`` run (otherwise their Python twins: same arrays, slower)."""
+C_OBSERVE = _c_observe is not None
+"""Whether ``_observe.c``'s interpreter writes the observations (else :func:`layout.write`: the same values, slower)."""
+
+__all__ = ["Block", "Length", "Lookup", "Scale", "Seat", "Seats", "Window"]  # re-exported for the game modules
 
 # The 28 tile kinds of a double-six set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...).
 KINDS: tuple[Tile, ...] = tuple(double_six())
@@ -70,15 +77,6 @@ def tile(text: str) -> Tile:
     """A tile from its string, with a fast path for the canonical spelling of views."""
     found = _TILE_TEXT.get(text)
     return found if found is not None else Tile.parse(text)
-
-
-@dataclass(frozen=True)
-class Block:
-    """One named part of the observation vector: its size and what it means."""
-
-    name: str
-    size: int
-    doc: str
 
 
 class Row(NamedTuple):
@@ -148,37 +146,6 @@ class Choice:
 Teller = Callable[[Mapping[str, Any]], Row]
 
 
-#: What an observation is written into: a list of floats, zeros but for the entries set
-#: (``buf[i] = x``, ``buf[i] += x``). :meth:`Encoding.observe_list` returns it as it is (what
-#: OpenSpiel's ``observation_tensor`` returns); :meth:`Encoding.observe` packs it as float32.
-Buffer = list[float]
-
-
-def counts_py(
-    buf: Buffer, base: int, items: Sequence[Any], copies: int, index: Mapping[str, int], key: Any = None
-) -> None:
-    """Entry ``base + index[tile]`` of each item's tile: 1.0 (``copies`` 1), else + 1 / ``copies``.
-
-    The one writer of the "copies of each kind" blocks, so that every game scales them
-    alike. An item is a tile as views write it ("6-4"), or, with ``key``, holds one at
-    ``item[key]`` (a ``[seat, tile]`` pair, a play's dict). The Python twin of
-    ``_observe.counts``, which :data:`counts` is where C was built.
-    """
-    if copies == 1:
-        for item in items:
-            buf[base + index[item if key is None else item[key]]] = 1.0
-        return
-    step = 1.0 / copies
-    for item in items:
-        buf[base + index[item if key is None else item[key]]] += step
-
-
-#: The tile counter the game modules call: ``counts(buf, base, items, copies, index, key)``.
-counts: Callable[[Buffer, int, Sequence[Any], int, Mapping[str, int], Any], None] = (
-    counts_py if _c_observe is None else _c_observe.counts
-)
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins may write encodings of their own games
 class Encoding(ABC):
     """One game's action space and observation, for a player count and rules."""
@@ -195,6 +162,8 @@ class Encoding(ABC):
     position_independent: ClassVar[bool] = True
     #: Whether the game draws its first dealer at random (False: a ``dealer`` is only recorded).
     random_first_dealer: ClassVar[bool] = True
+    #: How many events' window rows C caches (a power of two; each cached event is held, so memory stays bounded).
+    window_cache: ClassVar[int] = 4096
 
     def __init__(self, players: Any, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
@@ -211,7 +180,14 @@ class Encoding(ABC):
         self.full_set: tuple[Tile, ...] = tuple(probe.full_set(probe.rules))
         self.facts: Facts = facts(self.game_id, players, self.rules)
         self.num_actions = self.action_count()
+        self._verb_index = {v: i for i, v in enumerate(self.verbs)}
+        self._verb_index[OTHER] = len(self.verbs)
+        for kind, teller in self.told.items():
+            if isinstance(teller, Told) and teller.verb not in self._verb_index:
+                raise ValueError(f"{self.game_id}: {kind} is told with {teller.verb!r}, not one of {self.verbs}")
+        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
         self.blocks: tuple[Block, ...] = (*self.common_blocks(), *self.game_blocks())
+        layout.check(self.blocks, players)
         self.obs_size = sum(b.size for b in self.blocks)
         #: Each block's offset in the vector.
         self.off: dict[str, int] = {}
@@ -219,35 +195,32 @@ class Encoding(ABC):
         for b in self.blocks:
             self.off[b.name] = start
             start += b.size
-        #: The offsets of the game's own blocks, in :meth:`game_blocks` order (what ``fill`` unpacks).
+        #: The offsets of the game's own blocks, in :meth:`game_blocks` order.
         self.game_off: tuple[int, ...] = tuple(self.off[b.name] for b in self.blocks[len(self.common_blocks()) :])
+        self._offsets: tuple[int, ...] = tuple(self.off[b.name] for b in self.blocks)
         #: rel_of[me][seat]: ``seat`` relative to ``me``.
         self.rel_of = [[(s - me) % players for s in range(players)] for me in range(players)]
-        self._phase_index = {p: i for i, p in enumerate(self.phases)}
-        self._verb_index = {v: i for i, v in enumerate(self.verbs)}
-        self._verb_index[OTHER] = len(self.verbs)
-        for kind, teller in self.told.items():
-            if isinstance(teller, Told) and teller.verb not in self._verb_index:
-                raise ValueError(f"{self.game_id}: {kind} is told with {teller.verb!r}, not one of {self.verbs}")
-        self._history_width = players + len(self.verbs) + 1 + len(KINDS)
-        self._at_history = self.off["history"]
         #: How many events' rows are memoised before the memo is emptied (bounded memory).
         self.memo_events = 20_000
         # id(event) -> the event, and id(event) -> the entries of its row as each seat sees it:
         # see _remember.
         self._memo_events: dict[int, Mapping[str, Any]] = {}
-        self._memo: dict[int, list[tuple[int, ...]]] = {}
-        # A Row -> its entries as each seat sees them (few distinct rows, shared by many events).
-        self._made: dict[Row, list[tuple[int, ...]]] = {}
-        self._at_phase = self.off["phase"]
-        self._at_to_act = self.off["to_act"]
-        self._at_scores = self.off["scores"]
+        self._memo: dict[int, layout.RowEntries] = {}
+        # A Row -> its entries (few distinct rows, shared by many events).
+        self._made: dict[Row, layout.RowEntries] = {}
         self._zeros = [0.0] * self.obs_size
         self._index_cache: dict[Any, int] = {}
-        self._score_lo = self.facts.score_bounds[0]
-        self._score_span = self.facts.score_bounds[1] - self.facts.score_bounds[0]
         #: Whether the seat to act's mask and legal map come from one C call (see :meth:`observation_and_legal`).
         self._c_legal = _c_observe is not None and self.position_independent
+        #: An event's window row (what C asks for an event its table of told kinds does not read).
+        self._rows_of: Callable[[Any], layout.RowEntries] = self._remember
+        #: The declared blocks compiled for _observe.c's interpreter (None: the Python interpreter writes).
+        self._program: Any = None
+        if _c_observe is not None:
+            self._program = _c_observe.program(
+                layout.flatten(self.blocks, self._offsets), self.obs_size, players, "seat", self.window_cache,
+                layout.ViewError, layout.exact_in_float32(self.blocks),
+            )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
@@ -316,28 +289,47 @@ class Encoding(ABC):
     # ----- observations --------------------------------------------------------------
 
     def common_blocks(self) -> list[Block]:
-        """The blocks every game has: phase, who acts, scores, the history window."""
+        """The blocks every game has, with their operations: phase, who acts, scores, the history window."""
         n = self.players
+        lo, hi = self.facts.score_bounds
+        width = self._history_width
         return [
-            Block("phase", len(self.phases), f"one-hot of the phase: {', '.join(self.phases)}"),
-            Block("to_act", n + 1, "one-hot of the seat to act (relative: 0 is me), last entry: nobody (game over)"),
-            Block("scores", n, "each seat's score (relative seats), scaled to [0, 1] by the game's score bounds"),
+            Block("phase", len(self.phases), f"one-hot of the phase: {', '.join(self.phases)}",
+                  (Lookup(0, "phase", {p: i for i, p in enumerate(self.phases)}, missing_ok=True),)),
+            Block("to_act", n + 1, "one-hot of the seat to act (relative: 0 is me), last entry: nobody (game over)",
+                  (Seat(0, "current_player", none=n),)),
+            Block("scores", n, "each seat's score (relative seats), scaled to [0, 1] by the game's score bounds",
+                  (Seats(0, "scores", 1, (Scale(0, (), hi - lo, shift=lo, lo=0.0, hi=1.0),)),)),
             Block(
                 "history",
-                HISTORY_WINDOW * (n + len(self.verbs) + 1 + len(KINDS)),
+                HISTORY_WINDOW * width,
                 f"the last {HISTORY_WINDOW} events of the view (this hand's and the last hand's end), oldest "
                 f"first; each: actor (relative seat one-hot), verb one-hot ({', '.join(self.verbs)}, {OTHER}), "
                 f"its tile (one-hot of 28)",
+                (Window(0, "events", HISTORY_WINDOW, width, self._said(), n + len(self.verbs) + 1),),
             ),
         ]
 
     @abstractmethod
     def game_blocks(self) -> list[Block]:
-        """The game's own blocks (hand, table...)."""
+        """The game's own blocks (hand, table...), each with the operations that write it from the view.
 
-    @abstractmethod
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write the game's own blocks from ``view`` into ``buf`` (zero there: only the entries set are written)."""
+        They are the game's one definition of its observation: both interpreters (C, and
+        :func:`layout.write` in Python) run them, and nothing else writes the vector.
+        """
+
+    def _said(self) -> dict[str, layout.Said | None]:
+        """The window's rows as data where a :class:`Told` or :func:`silent` says them (``None``: the kind's Python)."""
+        n = self.players
+        out: dict[str, layout.Said | None] = {}
+        for kind, teller in self.told.items():
+            if type(teller) is Told:
+                out[kind] = (n + self._verb_index[teller.verb], teller.actor, teller.tile)
+            elif teller is silent:
+                out[kind] = (-1, None, None)
+            else:
+                out[kind] = None
+        return out
 
     def row(self, event: Mapping[str, Any]) -> Row:
         """What ``event`` puts in its history row, as the game's :attr:`told` says (all zeros for a kind it omits)."""
@@ -347,10 +339,12 @@ class Encoding(ABC):
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
 
-        Written as :meth:`observe_list` writes it, then packed as float32 (each value
-        rounded once: the sums the blocks make, of halves and quarters, are exact).
+        The values of :meth:`observe_list`, each rounded once to float32. ``ValueError``
+        (:class:`layout.ViewError`) for a view it cannot be read from, naming what is wrong.
         """
-        return np.frombuffer(_pack(self.observe_list(view)), _F32)
+        if self._program is not None:
+            return np.frombuffer(_c_observe.run(self._program, view, False, self._rows_of), _F32)  # type: ignore[union-attr]
+        return np.asarray(self.observe_python(view), _F32)
 
     def observation(self, view: Mapping[str, Any], legal: Mapping[int, Any] | None) -> dict[str, np.ndarray]:
         """PettingZoo's observation dict: the observation of ``view`` and the mask of ``legal``.
@@ -375,52 +369,35 @@ class Encoding(ABC):
             found = _c_observe.legal_mask(self._index_cache, legal_actions, self.num_actions)  # type: ignore[union-attr]
             if found is not None:
                 legal, mask = found
-                return {"observation": self.observe(view), "action_mask": np.frombuffer(mask, _I8)}, legal
+                obs = _c_observe.run(self._program, view, False, self._rows_of)  # type: ignore[union-attr]
+                return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
         legal = self.legal_map(view, legal_actions)
         return self.observation(view, legal), legal
 
     def observe_list(self, view: Mapping[str, Any]) -> list[float]:
         """The observation as a new list of floats (OpenSpiel's ``observation_tensor`` returns one).
 
-        The one writer of every observation: a copy of a list of zeros gets the history
-        window's rows, the common blocks and the game's own (:meth:`fill`). Values are
-        kept as the doubles they are (``k / 7``); :meth:`observe` rounds them to float32.
+        Values are kept as the doubles they are (``k / 7``); :meth:`observe` rounds them to
+        float32. Written by the C interpreter of the declared blocks where it was built,
+        else by :meth:`observe_python`: the same list.
         """
-        seat = view["seat"]
-        if type(seat) is not int or not 0 <= seat < self.players:
-            if seat is None:
-                raise ValueError("observations are made for a seat, not for a spectator's view")
-            raise ValueError(f"a view's seat is one of 0 to {self.players - 1}, got {seat!r}")
+        if self._program is not None:
+            return _c_observe.run(self._program, view, True, self._rows_of)  # type: ignore[union-attr]
+        return self.observe_python(view)
+
+    def observe_python(self, view: Mapping[str, Any]) -> list[float]:
+        """The observation written by the Python interpreter of the declared blocks (:func:`layout.write`).
+
+        The reference the C interpreter is tested against, and the writer where it was not
+        built: a copy of a list of zeros, each block's operations run on it in turn.
+        """
+        seat = layout.seat_of(view, "seat", self.players)
         buf = self._zeros.copy()
-        events = view["events"]
-        if len(events) > HISTORY_WINDOW:
-            events = events[-HISTORY_WINDOW:]
-        width = self._history_width
-        base = self._at_history + (HISTORY_WINDOW - len(events)) * width
-        for rows in self._rows(events):
-            for r in rows[seat]:
-                buf[base + r] = 1.0
-            base += width
-        self._write(buf, view, seat)
+        layout.write(self.blocks, self._offsets, buf, view, seat, self.players, self._rows)
         return buf
 
-    def _write(self, buf: Buffer, view: Mapping[str, Any], seat: int) -> None:
-        """Write every block but the history window (phase, who acts, scores, the game's own)."""
-        rel = self.rel_of[seat]
-        phase = self._phase_index.get(view["phase"])
-        if phase is not None:
-            buf[self._at_phase + phase] = 1.0
-        cur = view["current_player"]
-        buf[self._at_to_act + (self.players if cur is None else rel[cur])] = 1.0
-        base = self._at_scores
-        lo, span = self._score_lo, self._score_span
-        for s, v in enumerate(view["scores"]):
-            x = (v - lo) / span
-            buf[base + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-        self.fill(buf, view)
-
-    def _rows(self, events: Sequence[Mapping[str, Any]]) -> list[list[tuple[int, ...]]]:
-        """Each event's row, as the entries set in it for each observing seat (memoised).
+    def _rows(self, events: Sequence[Mapping[str, Any]]) -> list[layout.RowEntries]:
+        """Each event's row, as its seats and the other entries it sets (memoised).
 
         Looked up by each event's identity, all at once; the events kept beside the rows
         must be the events asked about (an id is reused once its event is freed: then the
@@ -432,30 +409,37 @@ class Encoding(ABC):
             found = [self._remember(event) for event in events]
         return found  # type: ignore[return-value]
 
-    def _remember(self, event: Mapping[str, Any]) -> list[tuple[int, ...]]:
-        """An event's row for every seat at once, memoised (a full memo is emptied first: bounded memory).
+    def _remember(self, event: Mapping[str, Any]) -> layout.RowEntries:
+        """An event's row, memoised (a full memo is emptied first: bounded memory): its seats and its other entries.
 
         The memo is keyed by the event's identity (events are shared, unchanging dicts, each
         seen in up to eight windows) and holds the event, so that its id is not reused while
         the entry lives. Events with the same :class:`Row` share the entries made for it.
         """
         key = id(event)
-        if self._memo_events.get(key) is event:
-            return self._memo[key]
+        known = self._memo.get(key)
+        if known is not None and self._memo_events.get(key) is event:
+            return known
         if len(self._memo) >= self.memo_events:
             self._memo.clear()
             self._memo_events.clear()
             self._made.clear()
-        row = self.row(event)
-        entries = self._made.get(row)
+        try:
+            row = self.row(event)
+            entries = self._made.get(row)
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise layout.ViewError(f"view['events'] holds an event that cannot be read ({exc!r}): {event!r}") from None
         if entries is None:
             entries = self._made[row] = self._entries(row, event)
         self._memo[key] = entries
         self._memo_events[key] = event
         return entries
 
-    def _entries(self, row: Row, event: Mapping[str, Any]) -> list[tuple[int, ...]]:
-        """The entries a row sets, within its width, as each seat sees it (actors relative to the seat)."""
+    def _entries(self, row: Row, event: Mapping[str, Any]) -> layout.RowEntries:
+        """The seats a row marks (absolute, sorted) and the other entries it sets, within its width.
+
+        ``ViewError`` for an event whose actor is not a seat or whose tile is not a tile.
+        """
         actors, verb, tile_text = row
         n = self.players
         common: list[int] = []
@@ -466,9 +450,21 @@ class Encoding(ABC):
                 raise ValueError(f"{self.game_id}: a {kind} row names the verb {verb!r}, not one of {self.verbs}")
             common.append(n + slot)
         if tile_text is not None:
-            k = TEXT_INDEX.get(tile_text)
-            common.append(n + len(self.verbs) + 1 + (KIND_INDEX[tile(tile_text)] if k is None else k))
-        return [(*sorted({rel[a] for a in actors}), *common) for rel in self.rel_of]
+            k = TEXT_INDEX.get(tile_text) if isinstance(tile_text, str) else None
+            if k is None:
+                try:
+                    k = KIND_INDEX[tile(tile_text)]
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    raise layout.ViewError(
+                        f"view['events'] holds a {event['kind']} event whose tile is not a tile: {tile_text!r}"
+                    ) from None
+            common.append(n + len(self.verbs) + 1 + k)
+        for a in actors:
+            if type(a) is not int or not 0 <= a < n:
+                raise layout.ViewError(
+                    f"view['events'] holds a {event['kind']} event whose seat is not one of 0 to {n - 1}: {a!r}"
+                )
+        return tuple(sorted(set(actors))), tuple(common)
 
     # ----- helpers for the game modules ----------------------------------------------
 
@@ -500,13 +496,6 @@ def told_markdown(enc: Encoding) -> str:
             said = " ".join((getattr(teller, "__doc__", None) or "a function of the event").split())
         lines.append(f"| `{kind}` | {said} |")
     return "\n".join(lines)
-
-
-def _pack(values: list[float]) -> bytearray:
-    """The values as float32 bytes (C where built; else through NumPy, the same bytes)."""
-    if _c_observe is not None:
-        return _c_observe.pack(values)
-    return bytearray(np.asarray(values, _F32).tobytes())
 
 
 _REGISTRY: dict[str, type[Encoding]] = {}

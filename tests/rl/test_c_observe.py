@@ -1,9 +1,9 @@
-"""The game-independent C helpers (``boneyard/rl/_observe.c``) against their Python twins.
+"""The masks and legal maps of ``boneyard/rl/_observe.c`` against the Python path.
 
-Every observation is written by the game's Python encoding; C only packs the written list
-as float32 (``pack``) and makes masks and legal maps (``mask``, ``legal_mask``). Each is
-compared with what the Python path gives: NumPy's own float32 conversion, a mask written
-byte by byte, ``Encoding.legal_map``; and each must refuse what the Python path refuses.
+Besides the interpreter of the declared observation blocks (``tests/rl/test_layout.py``),
+C makes the legal-action masks and legal maps (``mask``, ``legal_mask``) from the indices
+the encoding gave each action. Each is compared with what the Python path gives (a mask
+written byte by byte, ``Encoding.legal_map``), and each must refuse what it refuses.
 
 Skipped where the C module is not built, unless ``BONEYARD_REQUIRE_COMPILED`` is set (as
 ``make test`` and CI set it): then a missing C module fails.
@@ -19,43 +19,20 @@ import numpy as np
 import pytest
 
 import boneyard
-from boneyard.rl.encoding import C_HELPERS, encoding
+from boneyard.rl.encoding import C_OBSERVE, encoding
 
-if not C_HELPERS:
+if not C_OBSERVE:
     if os.environ.get("BONEYARD_REQUIRE_COMPILED", "") not in ("", "0"):
         pytest.fail(
             "BONEYARD_REQUIRE_COMPILED is set but boneyard/rl/_observe.c was not compiled "
-            "(boneyard.rl.encoding.C_HELPERS is False): rebuild with a C compiler",
+            "(boneyard.rl.encoding.C_OBSERVE is False): rebuild with a C compiler",
             pytrace=False,
         )
-    pytest.skip("boneyard/rl/_observe.c is not compiled here: only the Python twins run", allow_module_level=True)
+    pytest.skip("boneyard/rl/_observe.c is not compiled here: only the Python path runs", allow_module_level=True)
 
 from boneyard.rl import _observe
 
 GAMES = boneyard.games()
-
-
-def test_pack_gives_numpys_float32_of_every_value() -> None:
-    rng = random.Random(1)
-    values: list[float] = [0.0, 1.0, 0.25, 0.5, 1 / 7, 2 / 3, 1e-9, 3.4e38, -0.0, 1e40]
-    values += [rng.random() for _ in range(500)] + [k / 7 for k in range(8)] + [k / 14 for k in range(15)]
-    got = _observe.pack(values)
-    assert type(got) is bytearray and len(got) == 4 * len(values)
-    with np.errstate(over="ignore"):
-        want = np.asarray(values, np.float32)
-    assert np.array_equal(np.frombuffer(got, np.float32), want)
-    assert _observe.pack([]) == bytearray()
-    ints: list[Any] = [1, 0, True]  # taken as NumPy takes them
-    assert np.frombuffer(_observe.pack(ints), np.float32).tolist() == [1.0, 0.0, 1.0]
-
-
-def test_pack_refuses_what_is_not_a_list_of_numbers() -> None:
-    with pytest.raises(TypeError, match="list of floats"):
-        _observe.pack((0.0, 1.0))  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        _observe.pack([0.0, "1.0"])  # type: ignore[list-item]
-    with pytest.raises(TypeError):
-        _observe.pack([None])  # type: ignore[list-item]
 
 
 def test_mask_sets_each_legal_index() -> None:

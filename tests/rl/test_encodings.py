@@ -86,7 +86,7 @@ def test_the_name_of_every_index_is_an_action_of_the_notation(game_id: str) -> N
         assert enc.index(action, {"table": []}) == i
     for bad in (-1, enc.num_actions, 1.5, "3", True):
         with pytest.raises(ValueError, match="action index"):
-            enc.action_name(bad)  # type: ignore[arg-type]
+            enc.action_name(bad)
 
 
 def test_actions_no_position_can_make_legal_lie_outside_the_space() -> None:

@@ -1,11 +1,14 @@
 """The adapters' fast paths give exactly what a straightforward encoder and OpenSpiel's C++ path give.
 
-The encodings memoise each event's history row (by the event's identity, and by the row
-it makes), pack the vector as float32 in C, make masks and legal maps in C; the tables
+The encodings' declared blocks are run by C (straight into the float32 bytes), which
+reads the history rows of plain kinds from the events and caches every event's row by
+its identity (the Python writer memoises them likewise), and masks and legal maps are
+made in C; the tables
 read each position once and the OpenSpiel state answers ``legal_actions``,
 ``is_chance_node`` and ``observation_tensor`` from Python. Here a plain reference (every
 entry written from the view and the game's declared rows, no caches, NumPy's own float32
-conversion) and OpenSpiel's own C++ ``State`` methods check them on a few hundred
+conversion, the game's own blocks from ``fill_reference``, the writers the declarations
+replaced) and OpenSpiel's own C++ ``State`` methods check them on a few hundred
 positions per game, for every seat.
 """
 
@@ -26,6 +29,8 @@ import boneyard.rl.openspiel as bos  # noqa: E402
 from boneyard.rl import pettingzoo_env  # noqa: E402
 from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, OTHER, Encoding, encoding  # noqa: E402
 from boneyard.tiles import Tile  # noqa: E402
+
+from .fill_reference import FILLS  # noqa: E402
 
 GAMES = boneyard.games()
 POSITIONS = 300
@@ -56,7 +61,7 @@ def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
         if tile is not None:
             out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile.parse(tile))] = 1.0
     game_part = [0.0] * enc.obs_size
-    enc.fill(game_part, view)
+    FILLS[enc.game_id](enc, game_part, view)
     start = o["history"] + HISTORY_WINDOW * width
     out[start:] = np.asarray(game_part, dtype=np.float32)[start:]
     return out
@@ -102,7 +107,8 @@ def test_pettingzoo_observations_match_the_reference(game_id: str) -> None:
 
 
 def test_a_full_row_memo_is_emptied_without_losing_a_window_row() -> None:
-    # A memo of a few events is emptied at almost every window: the vectors stay exact.
+    # The Python writer's memo of a few events is emptied at almost every window: the
+    # vectors stay exact (C reads these kinds' rows itself, and caches them by identity).
     enc = encoding("rounce")
     enc.memo_events = 3
     fresh = encoding("rounce")
@@ -111,8 +117,10 @@ def test_a_full_row_memo_is_emptied_without_losing_a_window_row() -> None:
     for _ in range(40):
         for seat in range(game.players):
             view = game.view(seat)
-            assert np.array_equal(enc.observe(view), reference(fresh, view))
-            assert np.array_equal(np.asarray(enc.observe_list(view), np.float32), reference(fresh, view))
+            want = reference(fresh, view)
+            assert np.array_equal(np.asarray(enc.observe_python(view), np.float32), want)
+            assert np.array_equal(enc.observe(view), want)
+            assert np.array_equal(np.asarray(enc.observe_list(view), np.float32), want)
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
     assert 0 < len(enc._memo) <= enc.memo_events
@@ -128,8 +136,10 @@ def test_the_row_memo_never_answers_for_another_event_with_the_same_id() -> None
     stale = {"kind": "discard", "seat": 1, "tile": "6-6", "ready": False}
     enc._memo[id(event)] = enc._entries(enc.row(stale), stale)
     enc._memo_events[id(event)] = stale
-    assert np.array_equal(enc.observe(view), reference(encoding("montana"), view))
+    want = reference(encoding("montana"), view)
+    assert np.array_equal(np.asarray(enc.observe_python(view), np.float32), want)
     assert enc._memo_events[id(event)] is event
+    assert np.array_equal(enc.observe(view), want)
 
 
 def test_observations_are_fresh_arrays() -> None:

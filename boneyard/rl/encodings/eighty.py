@@ -18,20 +18,20 @@ from ..encoding import (
     KIND_INDEX_NO_BLANK,
     KINDS_NO_BLANK,
     TEXT_INDEX_NO_BLANK,
-    Block,
-    Buffer,
     Encoding,
     Teller,
     Told,
-    counts,
     register,
     silent,
 )
+from ..layout import Block, Each, Flag, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles
 
 BID, NELO, TRUMP, PLAY = 1, 32, 33, 39
 _BID_SPAN = MAX_BID - MIN_BID
 _OPTIONS = ("nello", "doubles_suit", "marks")
-_LED_INDEX = {name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
+_LED_INDEX: dict[str | None, int] = {
+    None: 0, **{name: 1 + i for i, name in enumerate(("1", "2", "3", "4", "5", "6", "trump", "doubles"))}
+}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass a game's encoding
@@ -92,83 +92,38 @@ class EightyEncoding(Encoding):
 
     def game_blocks(self) -> list[Block]:
         """Hand, bidding, trumps, the trick, what has been played, the sides' count."""
-        return [
-            Block("hand", 21, "my tiles: copies of each blank-less kind / 2"),
-            Block("shuffler", 4, "one-hot of the shuffler (relative)"),
-            Block("bids", 4 * 5, "per relative seat: not yet, pass, a number bid, (bid - 50) / 30, nel-o"),
-            Block("bidder", 5, "one-hot of the high bidder (relative); last: none yet"),
-            Block("high_bid", 2, "(high bid - 50) / 30, and 1 for nel-o"),
-            Block("trump", 7, "one-hot of trumps: none (yet, or nel-o), 1 to 6"),
-            Block("sitting_out", 5, "one-hot of the nel-o partner sitting out (relative); last: nobody"),
-            Block("hand_sizes", 4, "tiles in each relative seat's hand / 10"),
-            Block("leader", 5, "one-hot of the trick's leader (relative); last: none"),
-            Block("led", 9, "one-hot of the suit led: none, 1-6, trump, doubles"),
-            Block("trick", 3 * (4 + 21), "the plays of the current trick in order: relative seat, tile"),
-            Block("played", 21, "tiles played to tricks this hand: copies / 2"),
-            Block("tricks_won", 4, "tricks won this hand per relative seat / 10"),
-            Block("sides", 4, "my side's and the other side's points taken this hand / 80, count / 60"),
-            Block("options", 3, "rules: nello, doubles_suit, marks"),
-        ]
-
-
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write Eighty's blocks from the view."""
-        me = view["seat"]
-        rel = self.rel_of[me]
-        (at_hand, at_shuffler, at_bids, at_bidder, at_high, at_trump, at_out, at_sizes, at_leader, at_led, at_trick,
-         at_played, at_won, at_sides, at_options) = self.game_off
         index = TEXT_INDEX_NO_BLANK
-        counts(buf, at_hand, view["hand"], 2, index, None)
-        buf[at_shuffler + rel[view["shuffler"]]] = 1.0
-        for s, b in enumerate(view["bids"]):
-            row = at_bids + rel[s] * 5
-            if b is None:
-                buf[row] = 1.0
-            elif b == "pass":
-                buf[row + 1] = 1.0
-            elif b == "nel-o":
-                buf[row + 4] = 1.0
-            else:
-                buf[row + 2] = 1.0
-                buf[row + 3] = (b - MIN_BID) / _BID_SPAN
-        bidder = view["bidder"]
-        buf[at_bidder + (4 if bidder is None else rel[bidder])] = 1.0
-        high = view["high_bid"]
-        if high == "nel-o":
-            buf[at_high + 1] = 1.0
-        elif high is not None:
-            buf[at_high] = (high - MIN_BID) / _BID_SPAN
-        buf[at_trump + (view["trump"] or 0)] = 1.0
-        out = view["sitting_out"]
-        buf[at_out + (4 if out is None else rel[out])] = 1.0
-        for s, k in enumerate(view["hand_sizes"]):
-            buf[at_sizes + rel[s]] = k / 10
-        leader = view["leader"]
-        buf[at_leader + (4 if leader is None else rel[leader])] = 1.0
-        led = view["led_suit"]
-        buf[at_led + (0 if led is None else _LED_INDEX[led])] = 1.0
-        trick = view["trick"]
-        row = at_trick
-        for p in trick[:3]:  # all of them: a trick is gathered at its fourth play
-            buf[row + rel[p["seat"]]] = 1.0
-            buf[row + 4 + index[p["tile"]]] = 1.0
-            row += 25
-        counts(buf, at_played, trick, 2, index, "tile")
-        for t in view["tricks"]:
-            counts(buf, at_played, t["plays"], 2, index, "tile")
-        for s, k in enumerate(view["tricks_won"]):
-            if k:
-                buf[at_won + rel[s]] = k / 10
-        sides = view["sides"]
-        mine, theirs = sides[me % 2], sides[1 - me % 2]
-        buf[at_sides] = mine["taken"] / 80
-        buf[at_sides + 1] = theirs["taken"] / 80
-        buf[at_sides + 2] = mine["count"] / 60
-        buf[at_sides + 3] = theirs["count"] / 60
-        rules = view["rules"]
-        for j, name in enumerate(_OPTIONS):
-            if rules[name]:
-                buf[at_options + j] = 1.0
+        return [
+            Block("hand", 21, "my tiles: copies of each blank-less kind / 2", (Tiles(0, "hand", 2, index=index),)),
+            Block("shuffler", 4, "one-hot of the shuffler (relative)", (Seat(0, "shuffler"),)),
+            Block("bids", 4 * 5, "per relative seat: not yet, pass, a number bid, (bid - 50) / 30, nel-o",
+                  (Seats(0, "bids", 5, (Match((), {None: (Set(0),), "pass": (Set(1),), "nel-o": (Set(4),)},
+                                              (Set(2), Scale(3, (), _BID_SPAN, shift=MIN_BID))),)),)),
+            Block("bidder", 5, "one-hot of the high bidder (relative); last: none yet", (Seat(0, "bidder", none=4),)),
+            Block("high_bid", 2, "(high bid - 50) / 30, and 1 for nel-o",
+                  (Match("high_bid", {"nel-o": (Set(1),), None: ()},
+                         (Scale(0, "high_bid", _BID_SPAN, shift=MIN_BID),)),)),
+            Block("trump", 7, "one-hot of trumps: none (yet, or nel-o), 1 to 6", (Number(0, "trump", 7, none=0),)),
+            Block("sitting_out", 5, "one-hot of the nel-o partner sitting out (relative); last: nobody",
+                  (Seat(0, "sitting_out", none=4),)),
+            Block("hand_sizes", 4, "tiles in each relative seat's hand / 10",
+                  (Seats(0, "hand_sizes", 1, (Scale(0, (), 10),)),)),
+            Block("leader", 5, "one-hot of the trick's leader (relative); last: none", (Seat(0, "leader", none=4),)),
+            Block("led", 9, "one-hot of the suit led: none, 1-6, trump, doubles", (Lookup(0, "led_suit", _LED_INDEX),)),
+            # Every play of the trick: a trick is gathered at its fourth play.
+            Block("trick", 3 * (4 + 21), "the plays of the current trick in order: relative seat, tile",
+                  (Each(0, "trick", 25, (Seat(0, "seat"), OneTile(4, "tile", index=index)), most=3),)),
+            Block("played", 21, "tiles played to tricks this hand: copies / 2",
+                  (Tiles(0, "trick", 2, key="tile", index=index),
+                   Each(0, "tricks", 0, (Tiles(0, "plays", 2, key="tile", index=index),)))),
+            Block("tricks_won", 4, "tricks won this hand per relative seat / 10",
+                  (Seats(0, "tricks_won", 1, (Scale(0, (), 10),)),)),
+            # sides[0] holds seats 0 and 2, sides[1] seats 1 and 3: the observer's side first.
+            Block("sides", 4, "my side's and the other side's points taken this hand / 80, count / 60",
+                  (Seats(0, "sides", 1, (Scale(0, "taken", 80), Scale(2, "count", 60)), modulus=2),)),
+            Block("options", 3, "rules: nello, doubles_suit, marks",
+                  tuple(Flag(j, ("rules", name)) for j, name in enumerate(_OPTIONS))),
+        ]
 
 
 register(EightyEncoding)

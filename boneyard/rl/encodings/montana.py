@@ -18,22 +18,8 @@ from mypy_extensions import mypyc_attr
 from ...games.montana.engine import Montana as _Game
 from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
-from ..encoding import (
-    KIND_INDEX,
-    KINDS,
-    OTHER,
-    TEXT_INDEX,
-    Block,
-    Buffer,
-    Choice,
-    Encoding,
-    Row,
-    Teller,
-    Told,
-    counts,
-    register,
-    silent,
-)
+from ..encoding import KIND_INDEX, KINDS, OTHER, Choice, Encoding, Row, Teller, Told, register, silent
+from ..layout import Block, Each, Flag, Match, OneTile, Scale, Seat, Seats, Set, Tiles
 
 _WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
 _KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
@@ -127,66 +113,28 @@ class MontanaEncoding(Encoding):
         """Hand, pulled tile, exposed sets, discards, the claim window, ready seats."""
         n = self.players
         return [
-            Block("hand", 28, "my concealed tiles: copies of each kind / 4"),
-            Block("pulled", 28, "the tiles I pulled this turn (while on turn)"),
-            Block("exposed", n * 28, "per relative seat, its laid-open tiles: copies / 4"),
-            Block("discards", 28, "the discards on the table: copies / 4"),
-            Block("recent", RECENT * (n + 28), f"the last {RECENT} discards, oldest first: relative seat, tile"),
-            Block("claim", 28 + n + 1 + n, "an offered discard: tile, discarder (relative; last: none), who answered"),
-            Block("ready", 2 * n, "per relative seat: ready, its stake / 4"),
-            Block("hand_sizes", n, "concealed tiles per relative seat / 14"),
-            Block("dealer", n, "one-hot of the dealer (relative)"),
-            Block("counts", 2, "tiles left in the woodpile / 112, times the deal has passed / players"),
-            Block("options", 2, "rules: shootout mode, one_pair"),
+            Block("hand", 28, "my concealed tiles: copies of each kind / 4", (Tiles(0, "hand", 4),)),
+            Block("pulled", 28, "the tiles I pulled this turn (while on turn)", (Tiles(0, "pulled"),)),
+            Block("exposed", n * 28, "per relative seat, its laid-open tiles: copies / 4",
+                  (Seats(0, "exposed", 28, (Each(0, (), 0, (Tiles(0, "tiles", 4),)),)),)),
+            # The discards are [seat, tile] pairs.
+            Block("discards", 28, "the discards on the table: copies / 4", (Tiles(0, "discards", 4, key=1),)),
+            Block("recent", RECENT * (n + 28), f"the last {RECENT} discards, oldest first: relative seat, tile",
+                  (Each(0, "discards", n + 28, (Seat(0, 0), OneTile(n, 1)), most=RECENT, last=True),)),
+            Block("claim", 28 + n + 1 + n, "an offered discard: tile, discarder (relative; last: none), who answered",
+                  (Match("claim", {None: (Set(28 + n),)},
+                         (OneTile(0, ("claim", "tile")), Seat(28, ("claim", "from")),
+                          Each(28 + n + 1, ("claim", "answered"), 0, (Seat(0, ()),)))),)),
+            Block("ready", 2 * n, "per relative seat: ready, its stake / 4",
+                  (Seats(0, "ready", 2, (Flag(0, ()),)), Seats(0, "stakes", 2, (Scale(1, (), 4),)))),
+            Block("hand_sizes", n, "concealed tiles per relative seat / 14",
+                  (Seats(0, "hand_sizes", 1, (Scale(0, (), 14),)),)),
+            Block("dealer", n, "one-hot of the dealer (relative)", (Seat(0, "dealer"),)),
+            Block("counts", 2, "tiles left in the woodpile / 112, times the deal has passed / players",
+                  (Scale(0, "woodpile", 112), Scale(1, "deal_passes", n, hi=1.0))),
+            Block("options", 2, "rules: shootout mode, one_pair",
+                  (Match("mode", {"shootout": (Set(0),)}), Flag(1, ("rules", "one_pair")))),
         ]
-
-
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write Montana's blocks from the view."""
-        n = self.players
-        rel = self.rel_of[view["seat"]]
-        (at_hand, at_pulled, at_exposed, at_discards, at_recent, at_claim, at_ready, at_sizes, at_dealer, at_counts,
-         at_options) = self.game_off
-        index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 4, index, None)
-        counts(buf, at_pulled, view["pulled"], 1, index, None)
-        for s, sets in enumerate(view["exposed"]):
-            if sets:
-                base = at_exposed + rel[s] * 28
-                for m in sets:
-                    counts(buf, base, m["tiles"], 4, index, None)
-        discards = view["discards"]
-        counts(buf, at_discards, discards, 4, index, 1)  # [seat, tile] pairs
-        width = n + 28
-        last = discards[-RECENT:]
-        row = at_recent + (RECENT - len(last)) * width
-        for s, t in last:
-            buf[row + rel[s]] = 1.0
-            buf[row + n + index[t]] = 1.0
-            row += width
-        claim = view["claim"]
-        if claim is None:
-            buf[at_claim + 28 + n] = 1.0
-        else:
-            buf[at_claim + index[claim["tile"]]] = 1.0
-            buf[at_claim + 28 + rel[claim["from"]]] = 1.0
-            for s in claim["answered"]:
-                buf[at_claim + 28 + n + 1 + rel[s]] = 1.0
-        ready, stakes, sizes = view["ready"], view["stakes"], view["hand_sizes"]
-        for s in range(n):
-            r = rel[s]
-            if ready[s]:
-                buf[at_ready + 2 * r] = 1.0
-            if stakes[s]:
-                buf[at_ready + 2 * r + 1] = stakes[s] / 4
-            buf[at_sizes + r] = sizes[s] / 14
-        buf[at_dealer + rel[view["dealer"]]] = 1.0
-        buf[at_counts] = view["woodpile"] / 112
-        buf[at_counts + 1] = min(view["deal_passes"] / n, 1.0)
-        if view["mode"] == "shootout":
-            buf[at_options] = 1.0
-        if view["rules"]["one_pair"]:
-            buf[at_options + 1] = 1.0
 
 
 register(MontanaEncoding)

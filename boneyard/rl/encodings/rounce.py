@@ -16,7 +16,8 @@ from mypy_extensions import mypyc_attr
 
 from ...games.rounce.engine import Rounce as _Game
 from ...games.rounce.engine import RounceAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
+from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent
+from ..layout import Block, Each, Flag, If, Lookup, Number, OneTile, Scale, Seat, Seats, Set, Tiles
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
 _CALLS = ("pass", "fold", "dummy", "take", "defend")
@@ -89,66 +90,31 @@ class RounceEncoding(Encoding):
         """Hand, discards, trump, turn-up, calls, the trick and what has been played."""
         n = self.players
         return [
-            Block("hand", 28, "my tiles (one-hot per kind)"),
-            Block("discarded", 28, "my face-down discards this hand"),
-            Block("trump", 7, "one-hot of the trump number"),
-            Block("turn_up", 29, "one-hot of the turn-up tile; last entry: taken by the dealer"),
-            Block("dealer", n, "one-hot of the dealer (relative)"),
-            Block("calls", n * 6, "per relative seat, one-hot of its call: none, pass, fold, dummy, take, defend"),
-            Block("counts", 5, "defending, dummies / 2, discards due / 2, boneyard / 28, tiles out / 28"),
-            Block("hand_sizes", n, "tiles in each relative seat's hand / 7"),
-            Block("leader", n + 1, "one-hot of the trick's leader (relative); last: none"),
-            Block("led", 8, "one-hot of the suit led in the current trick (0-6); last: no trick led yet"),
-            Block("trick", (n - 1) * (n + 28), "the plays of the current trick in order: relative seat, tile"),
-            Block("played", 28, "tiles played to tricks this hand"),
-            Block("tricks_won", n, "tricks won this hand per relative seat / 5"),
+            Block("hand", 28, "my tiles (one-hot per kind)", (Tiles(0, "hand"),)),
+            Block("discarded", 28, "my face-down discards this hand", (Tiles(0, "discarded"),)),
+            Block("trump", 7, "one-hot of the trump number", (Number(0, "trump", 7),)),
+            Block("turn_up", 29, "one-hot of the turn-up tile; last entry: taken by the dealer",
+                  (OneTile(0, "turn_up"), Flag(28, "turn_up_taken"))),
+            Block("dealer", n, "one-hot of the dealer (relative)", (Seat(0, "dealer"),)),
+            Block("calls", n * 6, "per relative seat, one-hot of its call: none, pass, fold, dummy, take, defend",
+                  (Seats(0, "calls", 6, (Lookup(0, (), _CALL_INDEX),)),)),
+            Block("counts", 5, "defending, dummies / 2, discards due / 2, boneyard / 28, tiles out / 28",
+                  (Flag(0, "defending"), Scale(1, "dummies", 2), Scale(2, "discards_due", 2),
+                   Scale(3, "boneyard", 28), Scale(4, "out", 28))),
+            Block("hand_sizes", n, "tiles in each relative seat's hand / 7",
+                  (Seats(0, "hand_sizes", 1, (Scale(0, (), 7),)),)),
+            Block("leader", n + 1, "one-hot of the trick's leader (relative); last: none",
+                  (Seat(0, "leader", none=n),)),
+            Block("led", 8, "one-hot of the suit led in the current trick (0-6); last: no trick led yet",
+                  (If("trick", (Number(0, ("trick", 0, "suit"), 7, none=7),), (Set(7),)),)),
+            # Every play of the trick: a trick is gathered at its last play.
+            Block("trick", (n - 1) * (n + 28), "the plays of the current trick in order: relative seat, tile",
+                  (Each(0, "trick", n + 28, (Seat(0, "seat"), OneTile(n, "tile")), most=n - 1),)),
+            Block("played", 28, "tiles played to tricks this hand",
+                  (Tiles(0, "trick", key="tile"), Each(0, "tricks", 0, (Tiles(0, "plays", key="tile"),)))),
+            Block("tricks_won", n, "tricks won this hand per relative seat / 5",
+                  (Seats(0, "tricks_won", 1, (Scale(0, (), 5),)),)),
         ]
-
-
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write Rounce's blocks from the view."""
-        rel = self.rel_of[view["seat"]]
-        n = self.players
-        (at_hand, at_discarded, at_trump, at_turn_up, at_dealer, at_calls, at_counts, at_sizes, at_leader, at_led,
-         at_trick, at_played, at_won) = self.game_off
-        index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 1, index, None)
-        counts(buf, at_discarded, view["discarded"], 1, index, None)
-        buf[at_trump + view["trump"]] = 1.0
-        buf[at_turn_up + index[view["turn_up"]]] = 1.0
-        if view["turn_up_taken"]:
-            buf[at_turn_up + 28] = 1.0
-        buf[at_dealer + rel[view["dealer"]]] = 1.0
-        call = _CALL_INDEX
-        for s, c in enumerate(view["calls"]):
-            buf[at_calls + rel[s] * 6 + call[c]] = 1.0
-        if view["defending"]:
-            buf[at_counts] = 1.0
-        buf[at_counts + 1] = view["dummies"] / 2
-        buf[at_counts + 2] = view["discards_due"] / 2
-        buf[at_counts + 3] = view["boneyard"] / 28
-        buf[at_counts + 4] = view["out"] / 28
-        for s, k in enumerate(view["hand_sizes"]):
-            buf[at_sizes + rel[s]] = k / 7
-        leader = view["leader"]
-        buf[at_leader + (n if leader is None else rel[leader])] = 1.0
-        trick = view["trick"]
-        if trick:
-            suit = trick[0]["suit"]
-            buf[at_led + (7 if suit is None else suit)] = 1.0
-            row = at_trick
-            for p in trick[: n - 1]:  # all of them: a trick is gathered at its last play
-                buf[row + rel[p["seat"]]] = 1.0
-                buf[row + n + index[p["tile"]]] = 1.0
-                row += n + 28
-            counts(buf, at_played, trick, 1, index, "tile")
-        else:
-            buf[at_led + 7] = 1.0
-        for t in view["tricks"]:
-            counts(buf, at_played, t["plays"], 1, index, "tile")
-        for s, k in enumerate(view["tricks_won"]):
-            if k:
-                buf[at_won + rel[s]] = k / 5
 
 
 register(RounceEncoding)

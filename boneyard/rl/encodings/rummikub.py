@@ -31,22 +31,8 @@ from ...games.rummikub.engine import Rummikub as _Game
 from ...games.rummikub.engine import RummikubAction
 from ...games.rummikub.groups import order_group, valid_triples
 from ...tiles import Tile, double_six
-from ..encoding import (
-    KIND_INDEX,
-    KINDS,
-    TEXT_INDEX,
-    Block,
-    Buffer,
-    Choice,
-    Encoding,
-    Row,
-    Teller,
-    Told,
-    counts,
-    register,
-    silent,
-    tile,
-)
+from ..encoding import KIND_INDEX, KINDS, Choice, Encoding, Row, Teller, Told, register, silent, tile
+from ..layout import Block, Each, Flag, Scale, Seat, Seats, Tiles
 
 TRIPLES: tuple[tuple[Tile, Tile, Tile], ...] = tuple(valid_triples(double_six(2), False))
 _TRIPLE_INDEX = {t: i for i, t in enumerate(TRIPLES)}
@@ -137,37 +123,17 @@ class RummikubEncoding(Encoding):
         """Hand, the table group by group, who has opened, hand sizes, boneyard."""
         n = self.players
         return [
-            Block("hand", 28, "my tiles: copies of each kind / 2"),
-            Block("table", 28, "tiles on the table: copies / 2"),
-            Block("groups", MAX_GROUPS * 28, "table group g (in the table's order): copies of each kind / 2"),
-            Block("opened", n, "per relative seat: has it opened"),
-            Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)"),
-            Block("dealer", n, "one-hot of the dealer (relative)"),
-            Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)"),
+            Block("hand", 28, "my tiles: copies of each kind / 2", (Tiles(0, "hand", 2),)),
+            Block("table", 28, "tiles on the table: copies / 2", (Each(0, "table", 0, (Tiles(0, (), 2),)),)),
+            Block("groups", MAX_GROUPS * 28, "table group g (in the table's order): copies of each kind / 2",
+                  (Each(0, "table", 28, (Tiles(0, (), 2),), most=MAX_GROUPS),)),
+            Block("opened", n, "per relative seat: has it opened", (Seats(0, "opened", 1, (Flag(0, ()),)),)),
+            Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)",
+                  (Seats(0, "hand_sizes", 1, (Scale(0, (), 28, hi=1.0),)),)),
+            Block("dealer", n, "one-hot of the dealer (relative)", (Seat(0, "dealer"),)),
+            Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)",
+                  (Scale(0, "boneyard", 56), Scale(1, "passes", n), Scale(2, "target", 200, hi=1.0))),
         ]
-
-
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write Rummikub's blocks from the view."""
-        n = self.players
-        rel = self.rel_of[view["seat"]]
-        at_hand, at_table, at_groups, at_opened, at_sizes, at_dealer, at_counts = self.game_off
-        index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 2, index, None)
-        base = at_groups
-        for group in view["table"]:
-            counts(buf, at_table, group, 2, index, None)
-            counts(buf, base, group, 2, index, None)
-            base += 28
-        opened, sizes = view["opened"], view["hand_sizes"]
-        for s in range(n):
-            if opened[s]:
-                buf[at_opened + rel[s]] = 1.0
-            buf[at_sizes + rel[s]] = min(sizes[s] / 28, 1.0)
-        buf[at_dealer + rel[view["dealer"]]] = 1.0
-        buf[at_counts] = view["boneyard"] / 56
-        buf[at_counts + 1] = view["passes"] / n
-        buf[at_counts + 2] = min(view["target"] / 200, 1.0)
 
 
 register(RummikubEncoding)

@@ -14,7 +14,8 @@ from mypy_extensions import mypyc_attr
 
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
-from ..encoding import KIND_INDEX, KINDS, TEXT_INDEX, Block, Buffer, Encoding, Teller, Told, counts, register, silent
+from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent
+from ..layout import Block, Each, If, Length, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles
 
 PLAY, STACK = 2, 114
 # A double's string -> its number (the spinner is a double).
@@ -79,69 +80,37 @@ class TwoboxEncoding(Encoding):
     def game_blocks(self) -> list[Block]:
         """Hand, boneyard, the spinner and its arms, passes, steals, the layout."""
         n = self.players
+        # A tile on the table counts a half, a stacked one (the tile and the one under it) a whole.
+        on_table = (OneTile(0, "tile", 0.5, add=True),)
+        stacked = (OneTile(0, "tile", 1.0, add=True),)
         return [
-            Block("hand", 28, "my tiles: copies of each kind / 2"),
-            Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)"),
-            Block("drawn", n, "tiles each relative seat drew this hand / 28 (capped at 1)"),
-            Block("boneyard", 1, "tiles left in the boneyard / 56"),
-            Block("spinner", 8, "one-hot of the spinner double's number; last: stacked already"),
-            Block("arms", 4 * 10, "per arm: one-hot of the open end (closed, 0-6), end tile stackable, tiles / 14"),
-            Block("count", 2, "the open-end count / 50, consecutive passes / players"),
-            Block("passed_on", n * 7, "per relative seat, the numbers it passed on this hand"),
-            Block("steal", n + 2, "a stealable score (cutthroat): scorer (relative, last: none), points / 50"),
-            Block("layout", 28, "tiles on the table (spinner, arms, stacks): copies / 2"),
-            Block("target", 1, "the target / 300"),
+            Block("hand", 28, "my tiles: copies of each kind / 2", (Tiles(0, "hand", 2),)),
+            Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)",
+                  (Seats(0, "hand_sizes", 1, (Scale(0, (), 28, hi=1.0),)),)),
+            Block("drawn", n, "tiles each relative seat drew this hand / 28 (capped at 1)",
+                  (Seats(0, "drawn", 1, (Scale(0, (), 28, hi=1.0),)),)),
+            Block("boneyard", 1, "tiles left in the boneyard / 56", (Scale(0, "boneyard", 56),)),
+            Block("spinner", 8, "one-hot of the spinner double's number; last: stacked already",
+                  (Lookup(0, "spinner", _SPINNER_NUMBER), Match("spinner_stacked_by", {None: ()}, (Set(7),)))),
+            Block("arms", 4 * 10, "per arm: one-hot of the open end (closed, 0-6), end tile stackable, tiles / 14",
+                  (Each(0, "arms", 10, (
+                      Number(0, "open_end", 8, shift=1, none=0),
+                      If("tiles", (Match(("tiles", -1, "stacked_by"), {None: (Set(8),)}),
+                                   Length(9, "tiles", 14, hi=1.0))),
+                  ), most=4),)),
+            Block("count", 2, "the open-end count / 50, consecutive passes / players",
+                  (Scale(0, "count", 50, hi=1.0), Scale(1, "passes", n))),
+            Block("passed_on", n * 7, "per relative seat, the numbers it passed on this hand",
+                  (Seats(0, "passed_on", 7, (Each(0, (), 0, (Number(0, (), 7),)),)),)),
+            Block("steal", n + 2, "a stealable score (cutthroat): scorer (relative, last: none), points / 50",
+                  (Match("steal", {None: (Set(n),)},
+                         (Seat(0, ("steal", "seat")), Scale(n + 1, ("steal", "points"), 50, hi=1.0))),)),
+            Block("layout", 28, "tiles on the table (spinner, arms, stacks): copies / 2",
+                  (Match("spinner_stacked_by", {None: (OneTile(0, "spinner", 0.5, add=True),)},
+                         (OneTile(0, "spinner", 1.0, add=True),)),
+                   Each(0, "arms", 0, (Each(0, "tiles", 0, (Match("stacked_by", {None: on_table}, stacked),)),)))),
+            Block("target", 1, "the target / 300", (Scale(0, "target", 300, hi=1.0),)),
         ]
-
-
-    def fill(self, buf: Buffer, view: Mapping[str, Any]) -> None:
-        """Write two-box's blocks from the view."""
-        n = self.players
-        rel = self.rel_of[view["seat"]]
-        (at_hand, at_sizes, at_drawn, at_boneyard, at_spinner, at_arms, at_count, at_passed, at_steal, lay,
-         at_target) = self.game_off
-        index = TEXT_INDEX
-        counts(buf, at_hand, view["hand"], 2, index, None)
-        for s, k in enumerate(view["hand_sizes"]):
-            buf[at_sizes + rel[s]] = k / 28 if k < 28 else 1.0
-        for s, k in enumerate(view["drawn"]):
-            if k:
-                buf[at_drawn + rel[s]] = k / 28 if k < 28 else 1.0
-        buf[at_boneyard] = view["boneyard"] / 56
-        spinner = view["spinner"]
-        buf[at_spinner + _SPINNER_NUMBER[spinner]] = 1.0
-        if view["spinner_stacked_by"] is not None:
-            buf[at_spinner + 7] = 1.0
-            buf[lay + index[spinner]] += 1.0
-        else:
-            buf[lay + index[spinner]] += 0.5
-        row = at_arms
-        for arm in view["arms"]:
-            end = arm["open_end"]
-            buf[row + (0 if end is None else end + 1)] = 1.0
-            tiles = arm["tiles"]
-            if tiles:
-                if tiles[-1]["stacked_by"] is None:
-                    buf[row + 8] = 1.0
-                k = len(tiles)
-                buf[row + 9] = k / 14 if k < 14 else 1.0
-                for e in tiles:
-                    buf[lay + index[e["tile"]]] += 0.5 if e["stacked_by"] is None else 1.0
-            row += 10
-        c = view["count"] / 50
-        buf[at_count] = c if c < 1.0 else 1.0
-        buf[at_count + 1] = view["passes"] / n
-        for s, numbers in enumerate(view["passed_on"]):
-            base = at_passed + rel[s] * 7
-            for x in numbers:
-                buf[base + x] = 1.0
-        steal = view["steal"]
-        if steal is None:
-            buf[at_steal + n] = 1.0
-        else:
-            buf[at_steal + rel[steal["seat"]]] = 1.0
-            buf[at_steal + n + 1] = min(steal["points"] / 50, 1.0)
-        buf[at_target] = min(view["target"] / 300, 1.0)
 
 
 register(TwoboxEncoding)
