@@ -50,7 +50,10 @@
 /* The operation codes: layout.py's GROUP ... WINDOW, in the same order; then the two the
  * compiler adds: JUMP (to the end of a test's branch) and NEXT (a loop's next item). */
 enum { GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW, N_OPS,
-       JUMP = N_OPS, NEXT };
+       JUMP = N_OPS, NEXT, END, BAD };
+#if defined(__GNUC__) || defined(__clang__)
+#define THREADED  /* "labels as values": each operation jumps to the next itself */
+#endif
 #define MAX_DEPTH 32  /* loops within loops */
 enum { LO = 1, HI = 2 };
 #define FLAT_FIELDS 16
@@ -70,6 +73,7 @@ typedef struct {
     int npath, keys;       /* the path's length; its first entry in the program's key tables */
     PyObject *key0;        /* the path's first key */
     int jump;              /* IF: its otherwise branch; JUMP: where to; EACH, SEATS: past the loop; NEXT: the body */
+    int leaf;              /* EACH, SEATS: the body is one operation that writes (run for each item in turn) */
     int nbr, br;           /* MATCH: case b starts at instruction brs[br + b] (case 0: the default) */
     int ncases, settled;   /* a Lookup's or a Match's constants (up to CASES), tried before the dict */
     Case *cases;
@@ -90,7 +94,7 @@ typedef struct {
 typedef struct {
     unsigned char nact, ncom;
     unsigned char act[ROW_MAX];
-    int com[ROW_MAX];
+    unsigned short com[ROW_MAX];
 } Row;
 
 /* A cached row: the event is held, so that its address cannot be reused while it is here. */
@@ -118,6 +122,12 @@ typedef struct {
     Slot *cache;           /* sets of `ways` slots, newest first */
     Py_ssize_t slots, ways, held;
     int windows;
+    /* The last window's events (held) and rows, in order: the next view's window, which
+     * mostly slides along the same events, finds its rows here first. */
+#define LAST_MAX 64
+    PyObject *last[LAST_MAX];
+    Row last_row[LAST_MAX];
+    int nlast;
 } Prog;
 
 static PyObject *zero;  /* the float 0.0, shared by the entries of every list made */
@@ -260,8 +270,9 @@ static int emit_all(Prog *p, PyObject *ops, int shift, int depth)
  * index of its tiles), and split its obj into them. */
 static int window_tables(Prog *p, Ins *in)
 {
-    if (in->i1 < 1 || in->i2 < 1 || p->windows++ > 0)
-        return PyErr_Format(PyExc_ValueError, "program: one window, with rows"), -1;
+    if (in->i1 < 1 || in->i1 > LAST_MAX || in->i2 < 1 || in->i2 > USHRT_MAX || p->windows++ > 0)
+        return PyErr_Format(PyExc_ValueError, "program: one window, of 1 to %d rows of at most %d entries",
+                            LAST_MAX, USHRT_MAX), -1;
     if (!PyTuple_Check(in->obj) || PyTuple_GET_SIZE(in->obj) != 2 || !PyDict_Check(PyTuple_GET_ITEM(in->obj, 0)) ||
         !PyDict_Check(PyTuple_GET_ITEM(in->obj, 1)) || !PyUnicode_Check(in->key))
         return PyErr_Format(PyExc_TypeError, "program: a window's obj is (kinds, tiles), two dicts"), -1;
@@ -407,6 +418,9 @@ static int emit(Prog *p, PyObject *t, int shift, int depth)
         if (emit_all(p, PyTuple_GET_ITEM(branches, 0), 0, depth) < 0 || append_jump(p, NEXT, self + 1) < 0)
             return -1;
         p->ins[self].jump = p->nins;
+        int body = p->ins[self + 1].op;
+        p->ins[self].leaf = p->nins == self + 3 && body != IF && body != MATCH && body != EACH && body != SEATS &&
+                            body != WINDOW && body != NEXT;
     }
     return 0;
 }
@@ -415,6 +429,9 @@ static void prog_clear_cache(Prog *p)
 {
     for (Py_ssize_t i = 0; p->cache != NULL && i < p->slots; i++)
         Py_CLEAR(p->cache[i].event);
+    for (int i = 0; i < p->nlast; i++)
+        Py_CLEAR(p->last[i]);
+    p->nlast = 0;
     p->held = 0;
 }
 
@@ -485,7 +502,7 @@ static PyObject *program(PyObject *self, PyObject *args)
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
-    if (emit_all(p, flat, 0, 0) < 0) {
+    if (emit_all(p, flat, 0, 0) < 0 || append_jump(p, END, 0) < 0) {
         Py_DECREF(capsule);
         return NULL;
     }
@@ -619,7 +636,7 @@ HOT PyObject *entry(Run *r, PyObject *where, PyObject *v, PyObject *key, int is_
 }
 
 /* The value at the path of `in` from `ctx` (a new reference), or NULL with the error raised. */
-COLD PyObject *get_path(Run *r, const Ins *in, PyObject *ctx)
+static PyObject *get_path(Run *r, const Ins *in, PyObject *ctx)
 {
     const Prog *p = r->p;
     PyObject *v = entry(r, in->where, ctx, PyTuple_GET_ITEM(in->path, 0), p->kint[in->keys], p->kat[in->keys]);
@@ -632,6 +649,13 @@ COLD PyObject *get_path(Run *r, const Ins *in, PyObject *ctx)
 
 HOT PyObject *get(Run *r, const Ins *in, PyObject *ctx)
 {
+    if (in->npath == 1 && PyList_CheckExact(ctx) && r->p->kint[in->keys]) {
+        Py_ssize_t i = r->p->kat[in->keys], n = PyList_GET_SIZE(ctx);
+        if (i < 0)
+            i += n;
+        if (i >= 0 && i < n)
+            return Py_NewRef(PyList_GET_ITEM(ctx, i));
+    }
     if (in->npath == 1 && PyDict_CheckExact(ctx)) {
         PyObject *x = PyDict_GetItemWithError(ctx, in->key0);
         if (x == NULL) {
@@ -810,7 +834,7 @@ static int told_row(Run *r, const Ins *in, PyObject *event, Row *row)
     }
     long entry = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
     if (entry >= 0)
-        row->com[row->ncom++] = (int)entry;
+        row->com[row->ncom++] = (unsigned short)entry;
     if (tile != Py_None) {
         if ((x = PyDict_GetItemWithError(event, tile)) == NULL && PyErr_Occurred())
             return -1;
@@ -820,7 +844,7 @@ static int told_row(Run *r, const Ins *in, PyObject *event, Row *row)
             long k = tile_fast(in->fast, x);
             if (k < 0)
                 return 0;  /* another spelling, or not a tile: the encoding's Python reads it or says why not */
-            row->com[row->ncom++] = (int)(in->i3 + k);
+            row->com[row->ncom++] = (unsigned short)(in->i3 + k);
         }
     }
     return 1;
@@ -838,14 +862,14 @@ static int python_row(Run *r, const Ins *in, PyObject *event, Row *row)
          PyTuple_GET_SIZE(entries) <= ROW_MAX;
     row->nact = row->ncom = 0;
     for (Py_ssize_t j = 0; ok && j < PyTuple_GET_SIZE(actors); j++) {
-        long seat;
+        long seat = 0;
         ok = small_int(PyTuple_GET_ITEM(actors, j), &seat) && seat >= 0 && seat < r->p->players;
         row->act[row->nact++] = (unsigned char)seat;
     }
     for (Py_ssize_t j = 0; ok && j < PyTuple_GET_SIZE(entries); j++) {
-        long e;
+        long e = 0;
         ok = small_int(PyTuple_GET_ITEM(entries, j), &e) && e >= 0 && e < in->i2;
-        row->com[row->ncom++] = (int)e;
+        row->com[row->ncom++] = (unsigned short)e;
     }
     if (!ok)
         PyErr_Format(PyExc_TypeError, "observation: rows_of gives (seats, entries): at most %d seats from 0 to %d "
@@ -854,10 +878,14 @@ static int python_row(Run *r, const Ins *in, PyObject *event, Row *row)
     return ok ? 0 : -1;
 }
 
-/* The row of one window event: cached by the event's identity, else made (told_row, or
- * rows_of) and cached at the front of its set, the set's oldest leaving. */
+/* The row of one window event: read from its fields where the table tells its kind (cheap,
+ * and nothing kept); else the row rows_of made for it, cached by the event's identity at
+ * the front of its set (the set's oldest leaving), or made now. */
 static int row_of(Run *r, const Ins *in, PyObject *event, Row *row)
 {
+    int made = told_row(r, in, event, row);
+    if (made != 0)
+        return made < 0 ? -1 : 0;
     Prog *p = r->p;
     uintptr_t h = ((uintptr_t)event >> 4) * (uintptr_t)0x9E3779B97F4A7C15ull;
     Py_ssize_t sets = p->slots / p->ways;
@@ -867,12 +895,14 @@ static int row_of(Run *r, const Ins *in, PyObject *event, Row *row)
             *row = set[w].row;
             return 0;
         }
-    int made = told_row(r, in, event, row);
-    if (made < 0 || (made == 0 && python_row(r, in, event, row) < 0))
+    Py_INCREF(event);  /* alive while rows_of runs, then held by its slot */
+    if (python_row(r, in, event, row) < 0) {
+        Py_DECREF(event);
         return -1;
+    }
     PyObject *out = set[p->ways - 1].event;
     memmove(&set[1], &set[0], (size_t)(p->ways - 1) * sizeof(Slot));
-    set[0].event = Py_NewRef(event);
+    set[0].event = event;
     set[0].row = *row;
     if (out == NULL)
         p->held++;
@@ -987,29 +1017,125 @@ HOT int op_scale(Run *r, const Ins *in, PyObject *v, int at)
 
 static __attribute__((noinline)) int op_window(Run *r, const Ins *in, PyObject *v, int at)
 {
+    Prog *p = r->p;
     Py_ssize_t n;
     PyObject **it = items(r, in->where, v, &n);
     if (it == NULL)
         return -1;
     long size = in->i1, width = in->i2;
-    int players = r->p->players;
-    Py_ssize_t first = n > size ? n - size : 0;
-    int row = at + (int)(size - (n - first)) * (int)width;
-    for (Py_ssize_t j = first; j < n; j++) {
-        Row e;
-        PyObject *event = Py_NewRef(it[j]);
-        int rc = row_of(r, in, event, &e);
-        Py_DECREF(event);
-        if (rc < 0)
+    int players = p->players;
+    Py_ssize_t first = n > size ? n - size : 0, count = n - first;
+    int row = at + (int)(size - count) * (int)width;
+    PyObject *events[LAST_MAX];
+    Row rows[LAST_MAX];
+    /* Where the last window's events line up with these: the first of these among them. */
+    int d = -1;
+    for (int i = 0; count > 0 && i < p->nlast; i++)
+        if (p->last[i] == it[first]) {
+            d = i;
+            break;
+        }
+    for (Py_ssize_t j = 0; j < count; j++) {
+        PyObject *event = it[first + j];
+        Py_ssize_t i = d + j;
+        if (d >= 0 && i < p->nlast && p->last[i] == event) {
+            rows[j] = p->last_row[i];
+        } else if (row_of(r, in, event, &rows[j]) < 0 ||
+                   (j + 1 < count && (it = again(v, n, in->where)) == NULL)) {
+            for (Py_ssize_t q = 0; q < j; q++)
+                Py_DECREF(events[q]);
             return -1;
-        for (int a = 0; a < e.nact; a++)
-            if (put(r, row + (int)((e.act[a] - r->me + players) % players), 1.0) < 0)
-                return -1;
-        for (int c = 0; c < e.ncom; c++)
-            if (put(r, row + e.com[c], 1.0) < 0)
-                return -1;
+        } else {
+            event = it[first + j];  /* (the list is as it was: again() said so) */
+        }
+        events[j] = Py_NewRef(event);
+        const Row *e = &rows[j];
+        int rc = 0;
+        for (int a = 0; a < e->nact; a++)
+            rc |= put(r, row + (int)((e->act[a] - r->me + players) % players), 1.0);
+        for (int c = 0; c < e->ncom; c++)
+            rc |= put(r, row + e->com[c], 1.0);
+        if (rc < 0) {
+            for (Py_ssize_t q = 0; q <= j; q++)
+                Py_DECREF(events[q]);
+            return -1;
+        }
         row += (int)width;
-        if (j + 1 < n && (it = again(v, n, in->where)) == NULL)
+    }
+    /* These rows become the last window (the old one let go after: it may hold the same events). */
+    PyObject *old[LAST_MAX];
+    int nold = p->nlast;
+    memcpy(old, p->last, sizeof(PyObject *) * (size_t)nold);
+    memcpy(p->last, events, sizeof(PyObject *) * (size_t)count);
+    memcpy(p->last_row, rows, sizeof(Row) * (size_t)count);
+    p->nlast = (int)count;
+    for (int q = 0; q < nold; q++)
+        Py_DECREF(old[q]);
+    return 0;
+}
+
+HOT int seat_row(Run *r, const Ins *loop, int at, Py_ssize_t j);
+
+/* One operation that writes, given the value at its path (a loop's body of one operation). */
+static int leaf(Run *r, const Ins *in, PyObject *v, int at)
+{
+    long k;
+    int err;
+    Py_ssize_t n;
+    switch (in->op) {
+    case SET:
+        return put(r, at, in->f1);
+    case TILES:
+        return op_tiles(r, in, v, at);
+    case TILE:
+        k = tile_at(r, in, v, in->where);
+        return k < 0 ? -1 : in->i1 ? add(r, at + (int)k, in->f1) : put(r, at + (int)k, in->f1);
+    case SEAT:
+        return op_seat(r, in, v, at);
+    case NUMBER:
+        return op_number(r, in, v, at);
+    case LOOKUP:
+        k = among(in, v, &err);
+        if (err < 0)
+            return -1;
+        if (k >= 0)
+            return put(r, at + (int)k, 1.0);
+        if (in->i1)
+            return 0;
+        refused(r, in->where, in->detail, v);
+        return -1;
+    case SCALE:
+        return op_scale(r, in, v, at);
+    case LENGTH:
+        return items(r, in->where, v, &n) == NULL ? -1 : put(r, at, bounded((double)n / in->f2, in->i1, in->f3, in->f4));
+    case FLAG:
+        k = PyObject_IsTrue(v);
+        return k < 0 ? -1 : k ? put(r, at, 1.0) : 0;
+    }
+    PyErr_Format(PyExc_SystemError, "observation: operation %d in a loop of one", in->op);
+    return -1;
+}
+
+/* A loop whose body is one operation that writes: each item in turn, no NEXT. */
+static __attribute__((noinline)) int leaf_loop(Run *r, const Ins *in, PyObject *v, PyObject **it, Py_ssize_t n,
+                                               Py_ssize_t first, Py_ssize_t stop, int row)
+{
+    const Ins *body = in + 1;
+    for (Py_ssize_t j = first; j < stop; j++) {
+        PyObject *item = Py_NewRef(it[j]);
+        int b = in->op == EACH ? row + (int)(j - first) * (int)in->i1 : seat_row(r, in, row, j);
+        int rc = -1;
+        if (body->op == SET) {
+            rc = put(r, b + body->at, body->f1);
+        } else {
+            PyObject *x = get(r, body, item);
+            if (x != NULL) {
+                rc = leaf(r, body, x, b + body->at);
+                Py_DECREF(x);
+            }
+        }
+        Py_DECREF(item);
+        if (rc < 0 || (j + 1 < stop && (it = again(v, n, in->where)) == NULL))
             return -1;
     }
     return 0;
@@ -1041,7 +1167,7 @@ static int execute(Run *r, PyObject *view)
     const Prog *p = r->p;
     const Ins *ins = p->ins;
     Frame stack[MAX_DEPTH];
-    int depth = 0, pc = 0, base = 0, end = p->nins, err, rc;
+    int depth = 0, pc = 0, base = 0, err, rc;
     PyObject *ctx = view, *v;
     long k;
     Py_ssize_t n;
@@ -1054,37 +1180,60 @@ static int execute(Run *r, PyObject *view)
     if (rc < 0)        \
         goto error;    \
     pc++;              \
-    continue
-    while (pc < end) {
+    NEXT_OP()
+#ifdef THREADED
+    /* Each operation's code ends by jumping to the next one's (its own indirect jump, which
+     * the processor predicts better than one shared by all). */
+    static void *const labels[] = {
+        [SET] = &&do_SET, [TILES] = &&do_TILES, [TILE] = &&do_TILE, [SEAT] = &&do_SEAT, [NUMBER] = &&do_NUMBER,
+        [LOOKUP] = &&do_LOOKUP, [SCALE] = &&do_SCALE, [LENGTH] = &&do_LENGTH, [FLAG] = &&do_FLAG, [IF] = &&do_IF,
+        [MATCH] = &&do_MATCH, [EACH] = &&do_EACH, [SEATS] = &&do_SEATS, [WINDOW] = &&do_WINDOW, [JUMP] = &&do_JUMP,
+        [NEXT] = &&do_NEXT, [END] = &&do_END, [GROUP] = &&do_BAD,
+    };
+    const Ins *in;
+    int at;
+#define OP(name) do_##name
+#define NEXT_OP()                   \
+    in = &ins[pc];                  \
+    at = base + in->at;             \
+    goto *labels[in->op]
+    NEXT_OP();
+    {
+        {
+#else
+#define OP(name) case name
+#define NEXT_OP() continue
+    for (;;) {
         const Ins *in = &ins[pc];
         int at = base + in->at;
         switch (in->op) {
-        case SET:
+#endif
+        OP(SET):
             if (put(r, at, in->f1) < 0)
                 goto error;
             pc++;
-            continue;
-        case JUMP:
+            NEXT_OP();
+        OP(JUMP):
             pc = in->jump;
-            continue;
-        case TILES:
+            NEXT_OP();
+        OP(TILES):
             GET();
             rc = op_tiles(r, in, v, at);
             DONE();
-        case TILE:
+        OP(TILE):
             GET();
             k = tile_at(r, in, v, in->where);
             rc = k < 0 ? -1 : in->i1 ? add(r, at + (int)k, in->f1) : put(r, at + (int)k, in->f1);
             DONE();
-        case SEAT:
+        OP(SEAT):
             GET();
             rc = op_seat(r, in, v, at);
             DONE();
-        case NUMBER:
+        OP(NUMBER):
             GET();
             rc = op_number(r, in, v, at);
             DONE();
-        case LOOKUP:
+        OP(LOOKUP):
             GET();
             k = among(in, v, &err);
             if (err < 0)
@@ -1096,41 +1245,41 @@ static int execute(Run *r, PyObject *view)
             else
                 refused(r, in->where, in->detail, v), rc = -1;
             DONE();
-        case SCALE:
+        OP(SCALE):
             GET();
             rc = op_scale(r, in, v, at);
             DONE();
-        case LENGTH:
+        OP(LENGTH):
             GET();
             rc = items(r, in->where, v, &n) == NULL ? -1 : put(r, at, bounded((double)n / in->f2, in->i1, in->f3, in->f4));
             DONE();
-        case FLAG:
+        OP(FLAG):
             GET();
             k = PyObject_IsTrue(v);
             rc = k < 0 ? -1 : k ? put(r, at, 1.0) : 0;
             DONE();
-        case WINDOW:
+        OP(WINDOW):
             GET();
             rc = op_window(r, in, v, at);
             DONE();
-        case IF:
+        OP(IF):
             GET();
             k = PyObject_IsTrue(v);
             Py_DECREF(v);
             if (k < 0)
                 goto error;
             pc = k ? pc + 1 : in->jump;
-            continue;
-        case MATCH:
+            NEXT_OP();
+        OP(MATCH):
             GET();
             k = among(in, v, &err);
             Py_DECREF(v);
             if (err < 0)
                 goto error;
             pc = p->brs[in->br + (k < 0 ? 0 : k)];
-            continue;
-        case EACH:
-        case SEATS: {
+            NEXT_OP();
+        OP(EACH):
+        OP(SEATS): {
             GET();
             if ((it = items(r, in->where, v, &n)) == NULL) {
                 Py_DECREF(v);
@@ -1154,19 +1303,22 @@ static int execute(Run *r, PyObject *view)
                     goto error;
                 }
             }
-            if (first >= stop) {
+            if (first >= stop || in->leaf) {
+                rc = first >= stop ? 0 : leaf_loop(r, in, v, it, n, first, stop, row);
                 Py_DECREF(v);
+                if (rc < 0)
+                    goto error;
                 pc = in->jump;
-                continue;
+                NEXT_OP();
             }
             Frame *f = &stack[depth++];
             *f = (Frame){in, v, ctx, n, first, stop, row, base};
             ctx = Py_NewRef(it[first]);
             base = in->op == EACH ? row : seat_row(r, in, row, first);
             pc++;
-            continue;
+            NEXT_OP();
         }
-        case NEXT: {
+        OP(NEXT): {
             Frame *f = &stack[depth - 1];
             Py_DECREF(ctx);
             ctx = NULL;
@@ -1186,16 +1338,22 @@ static int execute(Run *r, PyObject *view)
                 depth--;
                 pc++;
             }
-            continue;
+            NEXT_OP();
         }
+        OP(END):
+            return 0;
+#ifndef THREADED
         default:
+#endif
+        OP(BAD):
             PyErr_Format(PyExc_SystemError, "observation: operation %d", in->op);
             goto error;
         }
     }
 #undef GET
 #undef DONE
-    return 0;
+#undef OP
+#undef NEXT_OP
 error:
     while (depth > 0) {
         Frame *f = &stack[--depth];
