@@ -40,6 +40,10 @@
  * whose listed actions (a tuple) all have an index in `known` (action -> index); None
  * when one has none yet or two share one, so that the caller's Python path indexes the
  * new action or says what is wrong.
+ *
+ * run_legal(program, view, rows_of, known, legal_actions, size): what run() and
+ * legal_mask() give, in one call (every step of an AEC loop asks for both): (observation
+ * bytes, mask bytes, index -> action), or None where legal_mask gives None.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -56,7 +60,7 @@ enum { GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, M
 #endif
 #define MAX_DEPTH 32  /* loops within loops */
 enum { LO = 1, HI = 2 };
-#define FLAT_FIELDS 16
+#define FLAT_FIELDS 17
 
 /* A constant of a Lookup or a Match and its slot or case. */
 typedef struct {
@@ -73,7 +77,7 @@ typedef struct {
     int npath, keys;       /* the path's length; its first entry in the program's key tables */
     PyObject *key0;        /* the path's first key */
     int jump;              /* IF: its otherwise branch; JUMP: where to; EACH, SEATS: past the loop; NEXT: the body */
-    int leaf;              /* EACH, SEATS: the body is one operation that writes (run for each item in turn) */
+    int leaf;              /* EACH, SEATS: the body is operations that write, no test or loop (run inline) */
     int nbr, br;           /* MATCH: case b starts at instruction brs[br + b] (case 0: the default) */
     int ncases, settled;   /* a Lookup's or a Match's constants (up to CASES), tried before the dict */
     Case *cases;
@@ -86,6 +90,10 @@ typedef struct {
     PyObject *tiles;       /* a window's tile index (its obj: the table of kinds) */
     PyObject *path;        /* tuple of keys (borrowed from the flat form, which the program holds) */
     PyObject *where, *inner, *detail;
+    /* A weighted Tiles: each item adds wsteps[item[wkey]], else wdefault (wnone: the step of None). */
+    PyObject *wkey, *wsteps, *wwhere;
+    double wdefault, wnone;
+    int weighted, has_none;
 } Ins;
 
 /* A window row: the seats it marks (absolute: relative to the observer when written) and
@@ -122,6 +130,8 @@ typedef struct {
     Slot *cache;           /* sets of `ways` slots, newest first */
     Py_ssize_t slots, ways, held;
     int windows;
+    short **tables;        /* the tile tables, each kept once (the operations share them) */
+    int ntables, tcap;
     /* The last window's events (held) and rows, in order: the next view's window, which
      * mostly slides along the same events, finds its rows here first. */
 #define LAST_MAX 64
@@ -210,7 +220,8 @@ static int cases_of(Ins *in)
     int plain = 1, numbers = 0;
     in->ncases = 0;
     in->settled = 0;
-    in->cases = PyMem_Calloc(CASES, sizeof(Case));
+    in->cases = PyMem_Calloc((size_t)(PyDict_GET_SIZE(in->obj) < CASES ? PyDict_GET_SIZE(in->obj) + 1 : CASES),
+                             sizeof(Case));
     if (in->cases == NULL)
         return PyErr_NoMemory(), -1;
     while (PyDict_Next(in->obj, &pos, &key, &value)) {
@@ -282,11 +293,13 @@ static int window_tables(Prog *p, Ins *in)
     PyObject *kind, *spec;
     while (PyDict_Next(in->obj, &pos, &kind, &spec)) {
         long entry;
+        PyObject *among = spec != Py_None && PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 4
+                              ? PyTuple_GET_ITEM(spec, 3) : NULL;
         if (spec != Py_None &&
-            (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 3 || !small_int(PyTuple_GET_ITEM(spec, 0), &entry) ||
-             entry < -1 || entry >= in->i2))
-            return PyErr_Format(PyExc_ValueError, "program: a kind is told by (entry, actor key, tile key), got %R",
-                                spec), -1;
+            (among == NULL || !small_int(PyTuple_GET_ITEM(spec, 0), &entry) || entry < -1 || entry >= in->i2 ||
+             (among != Py_None && (!PyTuple_Check(among) || PyTuple_GET_SIZE(among) != 4))))
+            return PyErr_Format(PyExc_ValueError, "program: a kind is told by (entry, actor key, tile key, among), "
+                                                  "got %R", spec), -1;
     }
     pos = 0;
     while (PyDict_Next(in->tiles, &pos, &kind, &spec)) {
@@ -305,11 +318,32 @@ static int emit(Prog *p, PyObject *t, int shift, int depth)
         return PyErr_Format(PyExc_TypeError, "program: an operation is a tuple of %d fields", FLAT_FIELDS), -1;
     Ins in;
     memset(&in, 0, sizeof in);
-    PyObject *branches;
-    if (!PyArg_ParseTuple(t, "iiO!UUlllddddOOUO!", &in.op, &in.at, &PyTuple_Type, &in.path, &in.where, &in.inner,
+    PyObject *branches, *extra;
+    if (!PyArg_ParseTuple(t, "iiO!UUlllddddOOUOO!", &in.op, &in.at, &PyTuple_Type, &in.path, &in.where, &in.inner,
                           &in.i1, &in.i2, &in.i3, &in.f1, &in.f2, &in.f3, &in.f4, &in.obj, &in.key, &in.detail,
-                          &PyTuple_Type, &branches))
+                          &extra, &PyTuple_Type, &branches))
         return -1;
+    if (in.op == TILES && extra != Py_None) {
+        /* extra: (key, steps: dict of floats, default, where) */
+        if (!PyTuple_Check(extra) || PyTuple_GET_SIZE(extra) != 4 || !PyDict_Check(PyTuple_GET_ITEM(extra, 1)) ||
+            !PyFloat_Check(PyTuple_GET_ITEM(extra, 2)) || !PyUnicode_Check(PyTuple_GET_ITEM(extra, 3)))
+            return PyErr_Format(PyExc_TypeError, "program: a weight is (key, steps, default, where)"), -1;
+        in.weighted = 1;
+        in.wkey = PyTuple_GET_ITEM(extra, 0);
+        in.wsteps = PyTuple_GET_ITEM(extra, 1);
+        in.wdefault = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(extra, 2));
+        in.wwhere = PyTuple_GET_ITEM(extra, 3);
+        Py_ssize_t pos = 0;
+        PyObject *k, *step;
+        while (PyDict_Next(in.wsteps, &pos, &k, &step)) {
+            if (!PyFloat_Check(step))
+                return PyErr_Format(PyExc_TypeError, "program: a weight's steps are floats, got %R", step), -1;
+            if (k == Py_None) {
+                in.has_none = 1;
+                in.wnone = PyFloat_AS_DOUBLE(step);
+            }
+        }
+    }
     if (in.op < 0 || in.op >= N_OPS)
         return PyErr_Format(PyExc_ValueError, "program: unknown operation %d", in.op), -1;
     int nbr = (int)PyTuple_GET_SIZE(branches);
@@ -366,20 +400,33 @@ static int emit(Prog *p, PyObject *t, int shift, int depth)
             PyMem_Free(in.cases);
             return -1;
         }
+        int shared = 0;  /* one table per index: less memory to bring in at each observation */
+        for (int i = 0; i < p->ntables && !shared; i++)
+            if (memcmp(p->tables[i], in.fast, 100 * sizeof(short)) == 0) {
+                PyMem_Free(in.fast);
+                in.fast = p->tables[i];
+                shared = 1;
+            }
+        if (!shared) {
+            if (grow((void **)&p->tables, &p->tcap, p->ntables + 1, sizeof(short *)) < 0) {
+                PyMem_Free(in.fast);
+                PyMem_Free(in.cases);
+                return -1;
+            }
+            p->tables[p->ntables++] = in.fast;
+        }
     }
     if (in.op == MATCH) {
         in.nbr = nbr;
         in.br = p->nbrs;
         if (grow((void **)&p->brs, &p->brcap, p->nbrs + nbr, sizeof(int)) < 0) {
-            PyMem_Free(in.fast);
             PyMem_Free(in.cases);
             return -1;
         }
         p->nbrs += nbr;
     }
-    int self = append(p, &in);
+    int self = append(p, &in);  /* (its tile table, if any, is the program's) */
     if (self < 0) {
-        PyMem_Free(in.fast);
         PyMem_Free(in.cases);
         return -1;
     }
@@ -418,9 +465,12 @@ static int emit(Prog *p, PyObject *t, int shift, int depth)
         if (emit_all(p, PyTuple_GET_ITEM(branches, 0), 0, depth) < 0 || append_jump(p, NEXT, self + 1) < 0)
             return -1;
         p->ins[self].jump = p->nins;
-        int body = p->ins[self + 1].op;
-        p->ins[self].leaf = p->nins == self + 3 && body != IF && body != MATCH && body != EACH && body != SEATS &&
-                            body != WINDOW && body != NEXT;
+        int leaf = 1;
+        for (int i = self + 1; i < p->nins - 1; i++) {
+            int op = p->ins[i].op;
+            leaf &= op != IF && op != MATCH && op != EACH && op != SEATS && op != WINDOW && op != JUMP && op != NEXT;
+        }
+        p->ins[self].leaf = leaf;
     }
     return 0;
 }
@@ -444,9 +494,11 @@ static void prog_free(PyObject *capsule)
     }
     prog_clear_cache(p);
     for (int i = 0; i < p->nins; i++) {
-        PyMem_Free(p->ins[i].fast);
         PyMem_Free(p->ins[i].cases);
     }
+    for (int i = 0; i < p->ntables; i++)
+        PyMem_Free(p->tables[i]);
+    PyMem_Free(p->tables);
     PyMem_Free(p->cache);
     PyMem_Free(p->ins);
     PyMem_Free(p->brs);
@@ -649,13 +701,6 @@ static PyObject *get_path(Run *r, const Ins *in, PyObject *ctx)
 
 HOT PyObject *get(Run *r, const Ins *in, PyObject *ctx)
 {
-    if (in->npath == 1 && PyList_CheckExact(ctx) && r->p->kint[in->keys]) {
-        Py_ssize_t i = r->p->kat[in->keys], n = PyList_GET_SIZE(ctx);
-        if (i < 0)
-            i += n;
-        if (i >= 0 && i < n)
-            return Py_NewRef(PyList_GET_ITEM(ctx, i));
-    }
     if (in->npath == 1 && PyDict_CheckExact(ctx)) {
         PyObject *x = PyDict_GetItemWithError(ctx, in->key0);
         if (x == NULL) {
@@ -664,6 +709,13 @@ HOT PyObject *get(Run *r, const Ins *in, PyObject *ctx)
             return NULL;
         }
         return Py_NewRef(x);
+    }
+    if (in->npath == 1 && PyList_CheckExact(ctx) && r->p->kint[in->keys]) {
+        Py_ssize_t i = r->p->kat[in->keys], n = PyList_GET_SIZE(ctx);
+        if (i < 0)
+            i += n;
+        if (i >= 0 && i < n)
+            return Py_NewRef(PyList_GET_ITEM(ctx, i));
     }
     if (in->npath == 0)
         return Py_NewRef(ctx);
@@ -832,6 +884,42 @@ static int told_row(Run *r, const Ins *in, PyObject *event, Row *row)
             row->act[row->nact++] = (unsigned char)seat;
         }
     }
+    PyObject *among = PyTuple_GET_ITEM(spec, 3);
+    if (among != Py_None) {
+        /* The seat of each record of event[field] whose skip field is not the value. Anything
+         * but exact dicts, lists, ints and strings is left to Python (an __eq__ may run). */
+        PyObject *list = PyDict_GetItemWithError(event, PyTuple_GET_ITEM(among, 0));
+        PyObject *key = PyTuple_GET_ITEM(among, 1), *skip = PyTuple_GET_ITEM(among, 2);
+        PyObject *value = PyTuple_GET_ITEM(among, 3);
+        if (list == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        if (!PyList_CheckExact(list) || !(value == Py_None || PyUnicode_CheckExact(value)))
+            return 0;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {
+            PyObject *rec = PyList_GET_ITEM(list, j);
+            if (!PyDict_CheckExact(rec))
+                return 0;
+            PyObject *v = PyDict_GetItemWithError(rec, skip);
+            if (v == NULL && PyErr_Occurred())
+                return -1;
+            int skipped;
+            if (v == NULL || v == Py_None || PyLong_CheckExact(v))
+                skipped = (v == NULL ? Py_None : v) == value;  /* (a missing field reads None) */
+            else if (PyUnicode_CheckExact(v))
+                skipped = PyUnicode_CheckExact(value) && PyUnicode_Compare(v, value) == 0;
+            else
+                return 0;
+            if (skipped)
+                continue;
+            PyObject *x = PyDict_GetItemWithError(rec, key);
+            long seat;
+            if (x == NULL)
+                return PyErr_Occurred() ? -1 : 0;
+            if (!small_int(x, &seat) || seat < 0 || seat >= r->p->players || row->nact >= ROW_MAX)
+                return 0;
+            row->act[row->nact++] = (unsigned char)seat;
+        }
+    }
     long entry = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
     if (entry >= 0)
         row->com[row->ncom++] = (unsigned short)entry;
@@ -937,6 +1025,39 @@ HOT PyObject *tile_of(Run *r, const Ins *in, PyObject *item, PyObject **held)
     return *held = entry(r, in->inner, item, key, in->key_index >= 0, in->key_at);
 }
 
+/* A weighted item's step: 0, or -1 with the error raised ("<where> is missing"). */
+static int weight_of(Run *r, const Ins *in, PyObject *item, double *step)
+{
+    PyObject *x;
+    if (PyDict_CheckExact(item)) {
+        x = PyDict_GetItemWithError(item, in->wkey);
+        if (x == NULL) {
+            if (!PyErr_Occurred())
+                fail(r, in->wwhere, "is missing");
+            return -1;
+        }
+        Py_INCREF(x);
+    } else if ((x = entry(r, in->wwhere, item, in->wkey, PyLong_CheckExact(in->wkey),
+                          PyLong_CheckExact(in->wkey) ? PyLong_AsSsize_t(in->wkey) : 0)) == NULL) {
+        return -1;
+    }
+    if (x == Py_None && in->has_none) {
+        *step = in->wnone;
+    } else {
+        PyObject *found = PyDict_GetItemWithError(in->wsteps, x);
+        if (found == NULL && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+                Py_DECREF(x);
+                return -1;
+            }
+            PyErr_Clear();
+        }
+        *step = found == NULL ? in->wdefault : PyFloat_AS_DOUBLE(found);
+    }
+    Py_DECREF(x);
+    return 0;
+}
+
 static __attribute__((noinline)) int op_tiles(Run *r, const Ins *in, PyObject *v, int at)
 {
     Py_ssize_t n;
@@ -956,8 +1077,14 @@ static __attribute__((noinline)) int op_tiles(Run *r, const Ins *in, PyObject *v
             slow = 1;
         }
         Py_XDECREF(held);
+        double step = in->f1;
+        if (k >= 0 && in->weighted) {
+            if (weight_of(r, in, item, &step) < 0)
+                k = -1;
+            slow = 1;
+        }
         Py_DECREF(item);
-        if (k < 0 || (set ? put(r, at + (int)k, 1.0) : add(r, at + (int)k, in->f1)) < 0)
+        if (k < 0 || (set && !in->weighted ? put(r, at + (int)k, 1.0) : add(r, at + (int)k, step)) < 0)
             return -1;
         if (slow && j + 1 < n && (it = again(v, n, in->where)) == NULL)
             return -1;
@@ -1116,22 +1243,23 @@ static int leaf(Run *r, const Ins *in, PyObject *v, int at)
     return -1;
 }
 
-/* A loop whose body is one operation that writes: each item in turn, no NEXT. */
+/* A loop whose body only writes (no test, no loop): each item in turn, its operations run
+ * here rather than through the program's loop and NEXT. */
 static __attribute__((noinline)) int leaf_loop(Run *r, const Ins *in, PyObject *v, PyObject **it, Py_ssize_t n,
                                                Py_ssize_t first, Py_ssize_t stop, int row)
 {
-    const Ins *body = in + 1;
+    const Ins *body = in + 1, *end = r->p->ins + in->jump - 1;  /* the body, up to its NEXT */
     for (Py_ssize_t j = first; j < stop; j++) {
         PyObject *item = Py_NewRef(it[j]);
         int b = in->op == EACH ? row + (int)(j - first) * (int)in->i1 : seat_row(r, in, row, j);
-        int rc = -1;
-        if (body->op == SET) {
-            rc = put(r, b + body->at, body->f1);
-        } else {
-            PyObject *x = get(r, body, item);
-            if (x != NULL) {
-                rc = leaf(r, body, x, b + body->at);
-                Py_DECREF(x);
+        int rc = 0;
+        for (const Ins *op = body; op < end && rc == 0; op++) {
+            if (op->op == SET) {
+                rc = put(r, b + op->at, op->f1);
+            } else {
+                PyObject *x = get(r, op, item);
+                rc = x == NULL ? -1 : leaf(r, op, x, b + op->at);
+                Py_XDECREF(x);
             }
         }
         Py_DECREF(item);
@@ -1390,21 +1518,13 @@ static long seat_of(Prog *p, PyObject *view)
     return -1;
 }
 
-static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The observation of the view (see run()). */
+static PyObject *observation(Prog *p, PyObject *view, int as_list, PyObject *rows_of)
 {
-    if (nargs != 4)
-        return PyErr_Format(PyExc_TypeError, "run(program, view, as_list, rows_of)");
-    Prog *p = (Prog *)PyCapsule_GetPointer(args[0], "boneyard.rl._observe.program");
-    if (p == NULL)
-        return NULL;
-    PyObject *view = args[1];
-    int as_list = PyObject_IsTrue(args[2]);
-    if (as_list < 0)
-        return NULL;
     long me = seat_of(p, view);
     if (me < 0)
         return NULL;
-    Run r = {p, p->d, p->mark, p->touched, 0, me, args[3], NULL, 0};
+    Run r = {p, p->d, p->mark, p->touched, 0, me, rows_of, NULL, 0};
     PyObject *out = NULL;
     if (!as_list && p->direct) {
         /* Straight into the float32 bytes: a set rounds as a double rounded once does, and the
@@ -1478,6 +1598,17 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "run(program, view, as_list, rows_of)");
+    Prog *p = (Prog *)PyCapsule_GetPointer(args[0], "boneyard.rl._observe.program");
+    if (p == NULL)
+        return NULL;
+    int as_list = PyObject_IsTrue(args[2]);
+    return as_list < 0 ? NULL : observation(p, args[1], as_list, args[3]);
+}
+
 static PyObject *cached(PyObject *self, PyObject *capsule)
 {
     Prog *p = (Prog *)PyCapsule_GetPointer(capsule, "boneyard.rl._observe.program");
@@ -1519,21 +1650,17 @@ static PyObject *mask(PyObject *self, PyObject *args)
     return out;
 }
 
-static PyObject *legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The legal map and mask of a position whose listed actions (a tuple) all have an index in
+ * `known`: 1 with them made, 0 when one has none yet or two share one, -1 with an error. */
+static int legal_of(PyObject *known, PyObject *legal, Py_ssize_t size, PyObject **map_out, PyObject **mask_out)
 {
-    if (nargs != 3 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || !PyLong_Check(args[2]))
-        return PyErr_Format(PyExc_TypeError, "legal_mask(known: dict, legal_actions: tuple, size: int)");
-    PyObject *known = args[0], *legal = args[1];
-    Py_ssize_t size = PyLong_AsSsize_t(args[2]);
-    if (size < 0)
-        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "size must not be negative");
     PyObject *map = PyDict_New();
     if (map == NULL)
-        return NULL;
+        return -1;
     PyObject *mask = PyByteArray_FromStringAndSize(NULL, size);
     if (mask == NULL) {
         Py_DECREF(map);
-        return NULL;
+        return -1;
     }
     char *m = PyByteArray_AS_STRING(mask);
     memset(m, 0, (size_t)size);
@@ -1542,21 +1669,69 @@ static PyObject *legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyObject *action = PyTuple_GET_ITEM(legal, j);
         PyObject *index = PyDict_GetItemWithError(known, action);
         Py_ssize_t i = (index == NULL || !PyLong_Check(index)) ? -1 : PyLong_AsSsize_t(index);
-        if (i < 0 || i >= size || m[i]) {
+        if (i < 0 || i >= size || m[i] || PyDict_SetItem(map, index, action) < 0) {
             Py_DECREF(map);
             Py_DECREF(mask);
             if (PyErr_Occurred())
-                return NULL;
-            Py_RETURN_NONE;
+                return -1;
+            return 0;
         }
         m[i] = 1;
-        if (PyDict_SetItem(map, index, action) < 0) {
-            Py_DECREF(map);
-            Py_DECREF(mask);
+    }
+    *map_out = map;
+    *mask_out = mask;
+    return 1;
+}
+
+static PyObject *legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || !PyLong_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "legal_mask(known: dict, legal_actions: tuple, size: int)");
+    Py_ssize_t size = PyLong_AsSsize_t(args[2]);
+    if (size < 0)
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "size must not be negative");
+    PyObject *map, *mask;
+    int found = legal_of(args[0], args[1], size, &map, &mask);
+    if (found <= 0) {
+        if (found < 0)
             return NULL;
-        }
+        Py_RETURN_NONE;
     }
     PyObject *out = PyTuple_Pack(2, map, mask);
+    Py_DECREF(map);
+    Py_DECREF(mask);
+    return out;
+}
+
+/* run_legal(program, view, rows_of, known, legal_actions, size): the seat to act's float32
+ * observation with its legal map and mask, (observation, mask, map), in one call; None when
+ * legal_mask would give None (nothing is observed then). */
+static PyObject *run_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyDict_Check(args[3]) || !PyTuple_Check(args[4]) || !PyLong_Check(args[5]))
+        return PyErr_Format(PyExc_TypeError, "run_legal(program, view, rows_of, known: dict, legal_actions: tuple, "
+                                             "size: int)");
+    Prog *p = (Prog *)PyCapsule_GetPointer(args[0], "boneyard.rl._observe.program");
+    if (p == NULL)
+        return NULL;
+    Py_ssize_t size = PyLong_AsSsize_t(args[5]);
+    if (size < 0)
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "size must not be negative");
+    PyObject *map, *mask;
+    int found = legal_of(args[3], args[4], size, &map, &mask);
+    if (found <= 0) {
+        if (found < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *obs = observation(p, args[1], 0, args[2]);
+    if (obs == NULL) {
+        Py_DECREF(map);
+        Py_DECREF(mask);
+        return NULL;
+    }
+    PyObject *out = PyTuple_Pack(3, obs, mask, map);
+    Py_DECREF(obs);
     Py_DECREF(map);
     Py_DECREF(mask);
     return out;
@@ -1569,6 +1744,8 @@ static PyMethodDef METHODS[] = {
      "run(program, view, as_list, rows_of): the observation of the view's seat (float32 bytes, or a list)."},
     {"cached", cached, METH_O, "cached(program): how many events the window cache holds."},
     {"mask", mask, METH_VARARGS, "mask(size, legal): a bytearray of size, 1 at each key of the dict legal."},
+    {"run_legal", (PyCFunction)(void (*)(void))run_legal, METH_FASTCALL,
+     "run_legal(program, view, rows_of, known, legal_actions, size): (observation, mask, legal map), or None."},
     {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
      "legal_mask(known, legal_actions, size): (index -> action, mask bytes), or None: left to Python."},
     {NULL, NULL, 0, NULL},

@@ -20,6 +20,12 @@ def cached(program: object, /) -> int:
 def mask(size: int, legal: dict[int, Any], /) -> bytearray:
     """``size`` bytes, 1 at each key of ``legal``."""
 
+def run_legal(
+    program: object, view: Any, rows_of: Callable[[Any], tuple[tuple[int, ...], tuple[int, ...]]],
+    known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /,
+) -> tuple[bytearray, bytearray, dict[int, Any]] | None:
+    """(observation bytes, mask bytes, index -> action) of the seat to act; ``None``: as ``legal_mask`` gives it."""
+
 def legal_mask(
     known: dict[Any, int], legal_actions: tuple[Any, ...], size: int, /
 ) -> tuple[dict[int, Any], bytearray] | None:

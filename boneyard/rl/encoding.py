@@ -104,12 +104,16 @@ class Told:
     ``verb``: the verb slot (an encoding's verb or :data:`OTHER`). ``actor``: the field
     holding the seat that acts (``None``: no actor). ``tile``: the field holding the
     row's tile, a tile or a list of tiles whose first is taken (absent, null or empty:
-    no tile, as where only the seat itself may see the tile).
+    no tile, as where only the seat itself may see the tile). ``among``: seats that act
+    together, from a list of records, ``(field, seat, skip, value)``: the ``seat`` of each
+    record of ``event[field]`` whose ``skip`` field is not ``value`` (Montana's claim
+    window: the seat of each answer that is not a pass).
     """
 
     verb: str
     actor: str | None = "seat"
     tile: str | None = None
+    among: tuple[str, str, str, Any] | None = None
 
     def __call__(self, event: Mapping[str, Any]) -> Row:
         """The row of ``event``."""
@@ -117,7 +121,25 @@ class Told:
         found = event.get(self.tile) if self.tile is not None else None
         if isinstance(found, list):
             found = found[0] if found else None
-        return Row(() if seat is None else (seat,), self.verb, found)
+        seats: tuple[Any, ...] = () if seat is None else (seat,)
+        if self.among is not None:
+            field, key, skip, value = self.among
+            seats += tuple(r[key] for r in event[field] if r.get(skip) != value)
+        return Row(seats, self.verb, found)
+
+    def said(self) -> str:
+        """The row in words (``docs/rl.md``'s tables)."""
+        parts = [f"actor `{self.actor}`" if self.actor is not None else "no actor"]
+        if self.among is not None:
+            field, key, skip, value = self.among
+            shown = f'"{value}"' if isinstance(value, str) else repr(value)
+            parts = [f"actors: the `{key}` of each of `{field}` whose `{skip}` is not {shown}"]
+        parts.append(f"verb {self.verb}")
+        if self.tile == "tiles":
+            parts.append("tile: the first of `tiles` (when present)")
+        elif self.tile is not None:
+            parts.append(f"tile `{self.tile}` (when present)")
+        return ", ".join(parts)
 
 
 def silent(event: Mapping[str, Any]) -> Row:
@@ -324,9 +346,9 @@ class Encoding(ABC):
         out: dict[str, layout.Said | None] = {}
         for kind, teller in self.told.items():
             if type(teller) is Told:
-                out[kind] = (n + self._verb_index[teller.verb], teller.actor, teller.tile)
+                out[kind] = (n + self._verb_index[teller.verb], teller.actor, teller.tile, teller.among)
             elif teller is silent:
-                out[kind] = (-1, None, None)
+                out[kind] = (-1, None, None, None)
             else:
                 out[kind] = None
         return out
@@ -366,10 +388,11 @@ class Encoding(ABC):
         :meth:`legal_map` and :meth:`mask` make them.
         """
         if self._c_legal and type(legal_actions) is tuple:
-            found = _c_observe.legal_mask(self._index_cache, legal_actions, self.num_actions)  # type: ignore[union-attr]
+            found = _c_observe.run_legal(  # type: ignore[union-attr]
+                self._program, view, self._rows_of, self._index_cache, legal_actions, self.num_actions
+            )
             if found is not None:
-                legal, mask = found
-                obs = _c_observe.run(self._program, view, False, self._rows_of)  # type: ignore[union-attr]
+                obs, mask, legal = found
                 return {"observation": np.frombuffer(obs, _F32), "action_mask": np.frombuffer(mask, _I8)}, legal
         legal = self.legal_map(view, legal_actions)
         return self.observation(view, legal), legal
@@ -482,12 +505,7 @@ def told_markdown(enc: Encoding) -> str:
     lines = ["| event kind | its row |", "| --- | --- |"]
     for kind, teller in enc.told.items():
         if isinstance(teller, Told):
-            parts = [f"actor `{teller.actor}`" if teller.actor is not None else "no actor", f"verb {teller.verb}"]
-            if teller.tile == "tiles":
-                parts.append("tile: the first of `tiles` (when present)")
-            elif teller.tile is not None:
-                parts.append(f"tile `{teller.tile}` (when present)")
-            said = ", ".join(parts)
+            said = teller.said()
         elif teller is silent:
             said = "all zero"
         elif isinstance(teller, Choice):

@@ -26,7 +26,8 @@ make either interpreter write elsewhere.
 The operations:
 
 - :class:`Set`: a constant entry; :class:`Flag`: 1 when a value is true;
-- :class:`Tiles` (each tile of a list: set, or add 1 / copies), :class:`OneTile` (one tile);
+- :class:`Tiles` (each tile of a list: set, or add 1 / copies, or a :class:`Weight` by a
+  field of the item), :class:`OneTile` (one tile);
 - :class:`Seat` (a relative-seat one-hot), :class:`Number` (an int's one-hot),
   :class:`Lookup` (a one-hot through a mapping);
 - :class:`Scale` (a number, shifted, divided, optionally bounded), :class:`Length` (a
@@ -59,8 +60,9 @@ Buffer = list[float]
 RowEntries = tuple[tuple[int, ...], tuple[int, ...]]
 #: A window's rows: each event's :data:`RowEntries`, for a list of events.
 Rows = Callable[[Sequence[Any]], Sequence[RowEntries]]
-#: How the window's table tells a kind: its verb's entry (-1: none), the fields of the acting seat and of the tile.
-Said = tuple[int, str | None, str | None]
+#: How the window's table tells a kind: its verb's entry (-1: none), the fields of the acting seat and of the tile,
+#: and seats from a list of records, ``(field, seat, skip, value)`` (each record's seat unless its skip is value).
+Said = tuple[int, str | None, str | None, tuple[str, str, str, Any] | None]
 
 # The operation codes of the flat form (_observe.c reads the same numbers).
 GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW = range(15)
@@ -108,9 +110,10 @@ class Op:
 
 def _flat(code: int, at: int, path: Path, where: str, ints: tuple[int, int, int] = (0, 0, 0),
           nums: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0), obj: Any = None, key: Any = None,
-          inner: str = "", detail: str = "", branches: tuple[tuple[tuple[Any, ...], ...], ...] = ()) -> tuple[Any, ...]:
+          inner: str = "", detail: str = "", branches: tuple[tuple[tuple[Any, ...], ...], ...] = (),
+          extra: Any = None) -> tuple[Any, ...]:
     """One operation's flat form (see :func:`flatten`)."""
-    return (code, at, path, where, inner, *ints, *(float(x) for x in nums), obj, key, detail, branches)
+    return (code, at, path, where, inner, *ints, *(float(x) for x in nums), obj, key, detail, extra, branches)
 
 
 # ----- reading ------------------------------------------------------------------------------
@@ -215,12 +218,36 @@ def _tile_detail(index: Mapping[str, int]) -> str:
 
 
 @dataclass(frozen=True)
+class Weight:
+    """What each item of a :class:`Tiles` list adds, by one of its fields: ``steps[item[key]]``, else ``default``.
+
+    (Two-box counts a tile on the table a half and a stacked one, which hides a second
+    copy, a whole: ``Weight("stacked_by", {None: 0.5}, 1.0)``.) A value that cannot be
+    looked up (a dict, a list) takes ``default``.
+    """
+
+    key: Key
+    steps: Mapping[Any, float]
+    default: float
+
+    def step(self, item: Any, where: str) -> float:
+        """The step of one item (``where``: how errors name its field)."""
+        v = _get(item, (self.key,), where)
+        try:
+            found = self.steps.get(v)
+        except TypeError:
+            found = None
+        return self.default if found is None else found
+
+
+@dataclass(frozen=True)
 class Tiles(Op):
     """Each tile of the list at ``path`` marks its kind: entry ``at + index[tile]`` is 1, or grows by 1 / ``copies``.
 
     An item is a tile as views write it ("6-4"), or holds one at ``item[key]`` (a
     ``[seat, tile]`` pair with key 1, a play's dict with key "tile"). ``index``: the
-    tile -> position map (default: the 28 kinds of :data:`TILE_INDEX`).
+    tile -> position map (default: the 28 kinds of :data:`TILE_INDEX`). With ``weight``,
+    each item adds its :class:`Weight`'s step instead.
     """
 
     at: int
@@ -228,21 +255,27 @@ class Tiles(Op):
     copies: int = 1
     key: Key | None = None
     index: Mapping[str, int] | None = None
+    weight: Weight | None = None
 
     def tiles(self) -> Mapping[str, int]:
         return TILE_INDEX if self.index is None else self.index
 
     def extent(self, players: int) -> int:
-        if self.copies < 1:
-            raise ValueError(f"Tiles at {self.path!r}: copies must be at least 1, got {self.copies}")
+        if self.copies < 1 or (self.weight is not None and self.copies != 1):
+            raise ValueError(f"Tiles at {self.path!r}: copies must be at least 1 (and 1 with a weight)")
         return self.at + max(self.tiles().values()) + 1
+
+    def _inner(self, at: str) -> tuple[str, str]:
+        """How errors name an item's tile, and its weight's field."""
+        inner = at + ITEM if self.key is None else describe(at + ITEM, (self.key,))
+        return inner, "" if self.weight is None else describe(at + ITEM, (self.weight.key,))
 
     def run(self, w: Writer, ctx: Any, base: int, where: str) -> None:
         path = path_of(self.path)
         at = describe(where, path)
         items = _items(_get(ctx, path, at), at)
-        index, key, buf = self.tiles(), self.key, w.buf
-        inner = at + ITEM if key is None else describe(at + ITEM, (key,))
+        index, key, buf, weight = self.tiles(), self.key, w.buf, self.weight
+        inner, weighed = self._inner(at)
         step = 1.0 / self.copies
         for item in items:
             t = item if key is None else _get(item, (key,), inner)
@@ -250,7 +283,9 @@ class Tiles(Op):
                 k = index[t]
             except (KeyError, TypeError):
                 raise ViewError(f"{inner} must be {_tile_detail(index)}, got {t!r}") from None
-            if self.copies == 1:
+            if weight is not None:
+                buf[base + self.at + k] += weight.step(item, weighed)
+            elif self.copies == 1:
                 buf[base + self.at + k] = 1.0
             else:
                 buf[base + self.at + k] += step
@@ -258,9 +293,12 @@ class Tiles(Op):
     def flat(self, where: str) -> tuple[Any, ...]:
         path = path_of(self.path)
         at = describe(where, path)
-        inner = at + ITEM if self.key is None else describe(at + ITEM, (self.key,))
+        inner, weighed = self._inner(at)
+        w = self.weight
+        extra = None if w is None else (w.key, {k: float(v) for k, v in w.steps.items()}, float(w.default), weighed)
         return _flat(TILES, self.at, path, at, ints=(self.copies, 0, 0), nums=(1.0 / self.copies, 0.0, 0.0, 0.0),
-                     obj=dict(self.tiles()), key=self.key, inner=inner, detail=_tile_detail(self.tiles()))
+                     obj=dict(self.tiles()), key=self.key, inner=inner, detail=_tile_detail(self.tiles()),
+                     extra=extra)
 
 
 @dataclass(frozen=True)
@@ -719,7 +757,9 @@ def exact_in_float32(blocks: Sequence[Block]) -> bool:
         steps: list[float] = []
         sets = False
         for op in _ops(b.ops):
-            if isinstance(op, Tiles) and op.copies > 1:
+            if isinstance(op, Tiles) and op.weight is not None:
+                steps.extend([*op.weight.steps.values(), op.weight.default])
+            elif isinstance(op, Tiles) and op.copies > 1:
                 steps.append(1.0 / op.copies)
             elif isinstance(op, OneTile) and op.add:
                 steps.append(op.value)
@@ -756,11 +796,12 @@ def flatten(blocks: Sequence[Block], offsets: Sequence[int]) -> tuple[tuple[Any,
     """The blocks in the flat form ``_observe.program`` compiles: one group per block, at its offset.
 
     Each operation is ``(code, at, path, where, inner, i1, i2, i3, f1, f2, f3, f4, obj,
-    key, detail, branches)``: its code (the constants above), its entry from its base,
-    the path it reads, how errors name that path and a list's item, its numbers (see
-    each class's ``flat``), the mapping it looks values up in, an item's key, what a
-    refused value must be (in words), and the operations it runs in turn, branch by
-    branch.
+    key, detail, extra, branches)``: its code (the constants above), its entry from its
+    base, the path it reads, how errors name that path and a list's item, its numbers
+    (see each class's ``flat``), the mapping it looks values up in, an item's key, what a
+    refused value must be (in words), what else it needs (a :class:`Weight`: its key,
+    steps, default and how errors name its field), and the operations it runs in turn,
+    branch by branch.
     """
     return tuple(
         _flat(GROUP, at, (), "view", branches=(tuple(op.flat("view") for op in b.ops),))

@@ -28,7 +28,7 @@ import pytest
 import boneyard
 from boneyard.rl import layout
 from boneyard.rl.encoding import C_OBSERVE, HISTORY_WINDOW, Encoding, Teller, encoding
-from boneyard.rl.layout import Block, Each, Flag, Match, OneTile, Scale, Seat, Seats, Set, Tiles, ViewError
+from boneyard.rl.layout import Block, Each, Flag, Match, OneTile, Scale, Seat, Seats, Set, Tiles, ViewError, Weight
 
 from .fill_reference import observe_list as reference
 
@@ -160,6 +160,46 @@ def test_broken_views_give_the_same_value_error_from_both(game_id: str) -> None:
     assert refused > 50 and accepted > 5
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_broken_events_give_the_same_rows_or_error_from_both(game_id: str) -> None:
+    # The window's rows: C reads the plain kinds itself and asks Python for the rest, and for
+    # anything its table cannot read; both must agree on every row and every refusal.
+    needs_c()
+    enc = encoding(game_id)
+    rng = random.Random(11)
+    compared = 0
+    for game in positions(game_id, enc.players, {}, games=3, moves=80):
+        view = game.view(game.current_player if game.current_player is not None else 0)
+        events = view["events"]
+        if not events:
+            continue
+        for _ in range(6):
+            j = rng.randrange(max(0, len(events) - 8), len(events))
+            event = dict(events[j])
+            field = rng.choice(sorted(event))
+            if rng.random() < 0.3 and field != "kind":
+                del event[field]
+            else:
+                event[field] = rng.choice([*JUNK, [{"seat": 1, "claim": "run"}, {"seat": 9}], [{"claim": None}]])
+            broken = {**view, "events": [*events[:j], event, *events[j + 1:]]}
+            fresh = encoding(game_id, enc.players)  # its own caches: nothing remembered from the real event
+            assert outcome(fresh.observe_python, broken) == outcome(fresh.observe_list, broken), (game_id, event)
+            compared += 1
+    assert compared > 50
+
+
+def test_a_claim_windows_row_names_the_claimants_in_c_and_python() -> None:
+    enc = encoding("montana")
+    base = boneyard.new_game("montana", seed=0).view(0)
+    answers: list[Any] = [{"seat": 2, "claim": "run"}, {"seat": 3, "claim": "pass"}, {"seat": 1},
+                          {"seat": 0, "claim": 7}]
+    view = {**base, "events": [{"kind": "answers", "tile": "5-4", "discarder": 1, "answers": answers}]}
+    got = enc.observe_python(view)
+    row = enc.off["history"] + (HISTORY_WINDOW - 1) * enc._history_width
+    assert [i for i in range(enc.players) if got[row + i]] == [0, 1, 2]  # seats 0, 1, 2 (relative to seat 0)
+    assert enc.observe_list(view) == got
+
+
 def test_the_errors_name_what_is_wrong() -> None:
     enc = encoding("rounce")
     game = boneyard.new_game("rounce", seed=1)
@@ -205,6 +245,7 @@ def test_an_operation_that_could_write_past_its_block_is_refused() -> None:
         ((Set(-1),), 9),
         ((Each(0, "trick", 5, (Set(-1),), most=2),), 9),  # before its item's base
         ((Tiles(0, "hand", 0),), 28),  # no copies
+        ((Tiles(0, "hand", 2, weight=Weight("x", {}, 1.0)),), 28),  # copies and a weight
         ((Scale(0, "x", 0),), 1),  # a scale of zero
     ]
     for ops, size in refused:
@@ -227,6 +268,8 @@ def test_float32_entries_are_written_straight_only_where_sums_stay_exact() -> No
     assert not layout.exact_in_float32([Block("b", 28, "", (Tiles(0, "hand", 3),))])  # thirds: not exact
     assert not layout.exact_in_float32([Block("b", 28, "", (Tiles(0, "hand", 2), Tiles(0, "pulled")))])  # mixed
     assert layout.exact_in_float32([Block("b", 28, "", (Tiles(0, "hand", 4), OneTile(0, "x", 0.5, add=True)))])
+    assert layout.exact_in_float32([Block("b", 28, "", (Tiles(0, "t", weight=Weight("s", {None: 0.5}, 1.0)),))])
+    assert not layout.exact_in_float32([Block("b", 28, "", (Tiles(0, "t", weight=Weight("s", {None: 0.1}, 1.0)),))])
 
 
 class Custom(Encoding):
@@ -289,6 +332,28 @@ def test_the_straight_float32_path_goes_through_doubles_past_its_exact_range() -
     assert got[1] == np.float32(70_000 / 256) and got[0] == np.float32(3 / 256)
 
 
+def test_a_weighted_tile_list_adds_each_items_step_by_its_field() -> None:
+    blocks = [Block("b", 28, "", (Tiles(0, "t", key="tile", weight=Weight("by", {None: 0.5, "x": 0.25}, 1.0)),))]
+    items = [{"tile": "1-0", "by": None}, {"tile": "1-0", "by": 2}, {"tile": "6-6", "by": "x"},
+             {"tile": "6-6", "by": [1]}]  # an unhashable value takes the default
+    view = {"seat": 0, "t": items}
+    buf = [0.0] * 28
+    layout.write(blocks, [0], buf, view, 0, 2, lambda events: [])
+    assert buf[1] == 1.5 and buf[27] == 1.25 and sum(buf) == 2.75
+    broken = {"seat": 0, "t": [{"tile": "1-0"}]}
+    with pytest.raises(ViewError, match=r"^view\['t'\]\[i\]\['by'\] is missing$"):
+        layout.write(blocks, [0], [0.0] * 28, broken, 0, 2, lambda events: [])
+    if C_OBSERVE:
+        from boneyard.rl import _observe
+
+        for direct in (True, False):
+            prog = _observe.program(layout.flatten(blocks, [0]), 28, 2, "seat", 4, ViewError, direct)
+            assert _observe.run(prog, view, True, lambda e: ((), ())) == buf
+            assert np.frombuffer(_observe.run(prog, view, False, lambda e: ((), ())), np.float32).tolist() == buf
+            with pytest.raises(ViewError, match=r"^view\['t'\]\[i\]\['by'\] is missing$"):
+                _observe.run(prog, broken, False, lambda e: ((), ()))
+
+
 # ----- the window's rows in C --------------------------------------------------------------------
 
 
@@ -342,8 +407,8 @@ def test_a_row_callback_that_observes_again_gets_its_own_scratch() -> None:
     for _ in range(60):
         game.apply(rng.choice(game.legal_actions()))
     views = [game.view(s) for s in range(4)]
-    answers = {"kind": "answers", "tile": "5-4", "discarder": 1, "winner": None, "answers": []}  # told by Python
-    views[0] = {**views[0], "events": [*views[0]["events"], answers]}
+    out = {"kind": "out", "seat": 3, "how": "claim", "tile": "5-4", "discarder": 1, "value": 30}  # told by Python
+    views[0] = {**views[0], "events": [*views[0]["events"], out]}
     prog = _observe.program(layout.flatten(enc.blocks, enc._offsets), enc.obs_size, 4, "seat", 4, ViewError, False)
     inner: list[Any] = []
 
@@ -362,7 +427,7 @@ def test_rows_of_must_answer_in_its_form() -> None:
 
     enc = encoding("montana")
     game = boneyard.new_game("montana", seed=1)
-    view = {**game.view(0), "events": [{"kind": "answers", "tile": "5-4", "answers": []}]}  # a Choice: asks Python
+    view = {**game.view(0), "events": [{"kind": "first_dealer", "seat": 2, "roller": 0}]}  # a Choice: asks Python
     answers: list[Any] = [None, ((9,), ()), ((0,), (10_000,)), ([0], ()), (tuple(range(9)), ()), ((), ())]
 
     def rows_of(event: Any) -> Any:

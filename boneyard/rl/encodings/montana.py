@@ -37,16 +37,6 @@ def _first_dealer(event: Mapping[str, Any]) -> Row:
     return Row((event["seat"],), "deals", None) if roller is None else Row((roller,), OTHER, None)
 
 
-def _answers(event: Mapping[str, Any]) -> Row:
-    """A claim window's result: every seat that claimed the discard (none: all passed), "claims", the discard.
-
-    The ``claimed`` row that follows a won claim shows the winner alone with the same
-    verb and tile, and the exposed block the set he made with it.
-    """
-    claimants = tuple(a["seat"] for a in event["answers"] if a["claim"] != "pass")
-    return Row(claimants, "claims", event["tile"])
-
-
 def _out(event: Mapping[str, Any]) -> Row:
     """Going out: "goes", with the claimed discard when out on a claim (a pulled tile stays unnamed)."""
     return Row((event["seat"],), "goes", event["tile"] if event["how"] == "claim" else None)
@@ -73,8 +63,10 @@ class MontanaEncoding(Encoding):
         "add": Told("adds", tile="tile"),
         "replacement": Told("pulls", tile="tile"),
         "answer": Told("answers", tile="tiles"),  # a run's first hand tile, for the answering seat only
-        "answers": Choice("actors: every seat that claimed (none when all passed), verb claims, tile `tile` (the "
-                          "discard)", _answers),
+        # A claim window's result: every seat that claimed the discard (none: all passed), "claims",
+        # the discard. The claimed row that follows a won claim shows the winner alone with the same
+        # verb and tile, and the exposed block the set he made with it.
+        "answers": Told("claims", actor=None, tile="tile", among=("answers", "seat", "claim", "pass")),
         "claimed": Told("claims", tile="tile"),
         "out": Choice('actor `seat`, verb goes, tile `tile` when `how` is "claim" (a pulled tile stays unnamed)', _out),
         "hand_end": silent,

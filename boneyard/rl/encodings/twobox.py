@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
 from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent
-from ..layout import Block, Each, If, Length, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles
+from ..layout import Block, Each, If, Length, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles, Weight
 
 PLAY, STACK = 2, 114
 # A double's string -> its number (the spinner is a double).
@@ -81,8 +81,7 @@ class TwoboxEncoding(Encoding):
         """Hand, boneyard, the spinner and its arms, passes, steals, the layout."""
         n = self.players
         # A tile on the table counts a half, a stacked one (the tile and the one under it) a whole.
-        on_table = (OneTile(0, "tile", 0.5, add=True),)
-        stacked = (OneTile(0, "tile", 1.0, add=True),)
+        copies = Weight("stacked_by", {None: 0.5}, 1.0)
         return [
             Block("hand", 28, "my tiles: copies of each kind / 2", (Tiles(0, "hand", 2),)),
             Block("hand_sizes", n, "tiles in each relative seat's hand / 28 (capped at 1)",
@@ -108,7 +107,7 @@ class TwoboxEncoding(Encoding):
             Block("layout", 28, "tiles on the table (spinner, arms, stacks): copies / 2",
                   (Match("spinner_stacked_by", {None: (OneTile(0, "spinner", 0.5, add=True),)},
                          (OneTile(0, "spinner", 1.0, add=True),)),
-                   Each(0, "arms", 0, (Each(0, "tiles", 0, (Match("stacked_by", {None: on_table}, stacked),)),)))),
+                   Each(0, "arms", 0, (Tiles(0, "tiles", key="tile", weight=copies),)))),
             Block("target", 1, "the target / 300", (Scale(0, "target", 300, hi=1.0),)),
         ]
 
