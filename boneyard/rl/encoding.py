@@ -85,12 +85,14 @@ class Row(NamedTuple):
     ``actors``: the seats marked in the actor part (one in most rows, none in a row with
     no actor, several where an event is about several seats); ``verb``: the verb slot
     (one of the encoding's verbs, or :data:`OTHER`), ``None`` for an all-zero row;
-    ``tile``: the tile marked ("6-4"), or ``None``.
+    ``tile``: the tile marked ("6-4"), or ``None``. Seats and tile are as the event's
+    fields hold them (typed loosely: a broken event may hold anything there, which is
+    refused, with a ``ValueError``, when the row is written).
     """
 
-    actors: tuple[int, ...]
+    actors: tuple[Any, ...]
     verb: str | None
-    tile: str | None
+    tile: Any
 
 
 #: The row of an event that says nothing an agent acts on (a deal, a hand's end): all zeros.
