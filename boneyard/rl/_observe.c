@@ -53,8 +53,8 @@
 
 /* The operation codes: layout.py's GROUP ... WINDOW, in the same order; then the two the
  * compiler adds: JUMP (to the end of a test's branch) and NEXT (a loop's next item). */
-enum { GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW, N_OPS,
-       JUMP = N_OPS, NEXT, END, BAD };
+enum { GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW, EQUALS,
+       N_OPS, JUMP = N_OPS, NEXT, END, BAD };
 #if defined(__GNUC__) || defined(__clang__)
 #define THREADED  /* "labels as values": each operation jumps to the next itself */
 #endif
@@ -1203,6 +1203,68 @@ static __attribute__((noinline)) int op_window(Run *r, const Ins *in, PyObject *
 
 HOT int seat_row(Run *r, const Ins *loop, int at, Py_ssize_t j);
 
+/* The value at the path of `in` (a new reference); NULL with *absent set and no error where a
+ * key or an index is not there (an Equals that allows it), or NULL with the error raised. */
+static PyObject *get_or_absent(Run *r, const Ins *in, PyObject *ctx, int *absent)
+{
+    *absent = 0;
+    PyObject *v = Py_NewRef(ctx);
+    for (int k = 0; k < in->npath; k++) {
+        PyObject *key = PyTuple_GET_ITEM(in->path, k), *x;
+        if (PyDict_CheckExact(v)) {
+            x = PyDict_GetItemWithError(v, key);
+            if (x == NULL) {
+                *absent = !PyErr_Occurred();
+                Py_DECREF(v);
+                return NULL;
+            }
+            Py_INCREF(x);
+        } else if (r->p->kint[in->keys + k] && (PyList_CheckExact(v) || PyTuple_CheckExact(v))) {
+            Py_ssize_t n = Py_SIZE(v), i = r->p->kat[in->keys + k];
+            if (i < 0)
+                i += n;
+            if (i < 0 || i >= n) {
+                *absent = 1;
+                Py_DECREF(v);
+                return NULL;
+            }
+            x = Py_NewRef(PyList_CheckExact(v) ? PyList_GET_ITEM(v, i) : PyTuple_GET_ITEM(v, i));
+        } else if ((x = PyObject_GetItem(v, key)) == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_KeyError) || PyErr_ExceptionMatches(PyExc_IndexError)) {
+                PyErr_Clear();
+                *absent = 1;
+            } else if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                refused_type(r, in->where, "is missing: ", v, key);
+            }
+            Py_DECREF(v);
+            return NULL;
+        }
+        Py_SETREF(v, x);
+    }
+    return v;
+}
+
+/* Equals: 1 at `at` when the value at its path equals its constant (or, negated, does not). */
+static int op_equals(Run *r, const Ins *in, PyObject *ctx, int at)
+{
+    int absent = 0, eq;
+    PyObject *v = in->i2 ? get_or_absent(r, in, ctx, &absent) : get(r, in, ctx);
+    if (v == NULL)
+        return in->i2 && absent ? 0 : -1;
+    if (v == in->obj)
+        eq = 1;
+    else if (in->obj == Py_None && (PyLong_CheckExact(v) || PyUnicode_CheckExact(v) || PyDict_CheckExact(v) ||
+                                    PyList_CheckExact(v)))
+        eq = 0;  /* (None is only None) */
+    else if ((eq = PyObject_RichCompareBool(v, in->obj, Py_EQ)) < 0) {
+        Py_DECREF(v);
+        return -1;
+    }
+    Py_DECREF(v);
+    return eq != (int)in->i1 ? put(r, at, 1.0) : 0;
+}
+
 /* One operation that writes, given the value at its path (a loop's body of one operation). */
 static int leaf(Run *r, const Ins *in, PyObject *v, int at)
 {
@@ -1256,6 +1318,8 @@ static __attribute__((noinline)) int leaf_loop(Run *r, const Ins *in, PyObject *
         for (const Ins *op = body; op < end && rc == 0; op++) {
             if (op->op == SET) {
                 rc = put(r, b + op->at, op->f1);
+            } else if (op->op == EQUALS) {
+                rc = op_equals(r, op, item, b + op->at);
             } else {
                 PyObject *x = get(r, op, item);
                 rc = x == NULL ? -1 : leaf(r, op, x, b + op->at);
@@ -1316,7 +1380,7 @@ static int execute(Run *r, PyObject *view)
         [SET] = &&do_SET, [TILES] = &&do_TILES, [TILE] = &&do_TILE, [SEAT] = &&do_SEAT, [NUMBER] = &&do_NUMBER,
         [LOOKUP] = &&do_LOOKUP, [SCALE] = &&do_SCALE, [LENGTH] = &&do_LENGTH, [FLAG] = &&do_FLAG, [IF] = &&do_IF,
         [MATCH] = &&do_MATCH, [EACH] = &&do_EACH, [SEATS] = &&do_SEATS, [WINDOW] = &&do_WINDOW, [JUMP] = &&do_JUMP,
-        [NEXT] = &&do_NEXT, [END] = &&do_END, [GROUP] = &&do_BAD,
+        [NEXT] = &&do_NEXT, [END] = &&do_END, [GROUP] = &&do_BAD, [EQUALS] = &&do_EQUALS,
     };
     const Ins *in;
     int at;
@@ -1343,6 +1407,11 @@ static int execute(Run *r, PyObject *view)
             NEXT_OP();
         OP(JUMP):
             pc = in->jump;
+            NEXT_OP();
+        OP(EQUALS):
+            if (op_equals(r, in, ctx, at) < 0)
+                goto error;
+            pc++;
             NEXT_OP();
         OP(TILES):
             GET();

@@ -25,7 +25,8 @@ make either interpreter write elsewhere.
 
 The operations:
 
-- :class:`Set`: a constant entry; :class:`Flag`: 1 when a value is true;
+- :class:`Set`: a constant entry; :class:`Flag`: 1 when a value is true; :class:`Equals`: 1
+  when a value equals a constant (or does not);
 - :class:`Tiles` (each tile of a list: set, or add 1 / copies, or a :class:`Weight` by a
   field of the item), :class:`OneTile` (one tile);
 - :class:`Seat` (a relative-seat one-hot), :class:`Number` (an int's one-hot),
@@ -65,7 +66,7 @@ Rows = Callable[[Sequence[Any]], Sequence[RowEntries]]
 Said = tuple[int, str | None, str | None, tuple[str, str, str, Any] | None]
 
 # The operation codes of the flat form (_observe.c reads the same numbers).
-GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW = range(15)
+GROUP, SET, TILES, TILE, SEAT, NUMBER, LOOKUP, SCALE, LENGTH, FLAG, IF, MATCH, EACH, SEATS, WINDOW, EQUALS = range(16)
 # Scale and Length flags: a lower and an upper bound.
 LO, HI = 1, 2
 
@@ -119,13 +120,23 @@ def _flat(code: int, at: int, path: Path, where: str, ints: tuple[int, int, int]
 # ----- reading ------------------------------------------------------------------------------
 
 
-def _get(ctx: Any, path: Path, where: str) -> Any:
-    """The value at ``path`` from ``ctx``; :class:`ViewError` naming it when it is not there."""
+class _Absent(Exception):
+    """A path that leads nowhere: a key not in its dict, an index past its list."""
+
+
+def _get(ctx: Any, path: Path, where: str, absent_ok: bool = False) -> Any:
+    """The value at ``path`` from ``ctx``; :class:`ViewError` naming it when it is not there.
+
+    With ``absent_ok``, a key or index that is not there raises :class:`_Absent` instead
+    (a value of the wrong kind on the way is still refused).
+    """
     v = ctx
     for k in path:
         try:
             v = v[k]
         except (KeyError, IndexError):
+            if absent_ok:
+                raise _Absent from None
             raise ViewError(f"{where} is missing") from None
         except TypeError:
             raise ViewError(f"{where} is missing: {type(v).__name__} has no entry {k!r}") from None
@@ -211,6 +222,41 @@ class Flag(Op):
     def flat(self, where: str) -> tuple[Any, ...]:
         path = path_of(self.path)
         return _flat(FLAG, self.at, path, describe(where, path))
+
+
+@dataclass(frozen=True)
+class Equals(Op):
+    """Entry ``at`` is 1 when the value at ``path`` equals ``value`` (``negate``: when it does not).
+
+    ``absent_ok``: a path that leads nowhere (a key not there, an index past the end of a
+    list) writes nothing, instead of being refused: "the last tile is unstacked" of an
+    arm with no tiles.
+    """
+
+    at: int
+    path: Key | Path
+    value: Any
+    negate: bool = False
+    absent_ok: bool = False
+
+    def extent(self, players: int) -> int:
+        if not (self.value is None or type(self.value) in (str, int, bool)):
+            raise ValueError(f"Equals at {self.path!r}: the value must be None, a str, an int or a bool")
+        return self.at + 1
+
+    def run(self, w: Writer, ctx: Any, base: int, where: str) -> None:
+        path = path_of(self.path)
+        try:
+            v = _get(ctx, path, describe(where, path), self.absent_ok)
+        except _Absent:
+            return
+        if (v == self.value) != self.negate:
+            w.buf[base + self.at] = 1.0
+
+    def flat(self, where: str) -> tuple[Any, ...]:
+        path = path_of(self.path)
+        return _flat(EQUALS, self.at, path, describe(where, path), ints=(int(self.negate), int(self.absent_ok), 0),
+                     obj=self.value)
 
 
 def _tile_detail(index: Mapping[str, int]) -> str:

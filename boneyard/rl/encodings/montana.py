@@ -19,7 +19,7 @@ from ...games.montana.engine import Montana as _Game
 from ...games.montana.engine import MontanaAction
 from ...tiles import Tile
 from ..encoding import KIND_INDEX, KINDS, OTHER, Choice, Encoding, Row, Teller, Told, register, silent
-from ..layout import Block, Each, Flag, Match, OneTile, Scale, Seat, Seats, Set, Tiles
+from ..layout import Block, Each, Equals, Flag, Match, OneTile, Scale, Seat, Seats, Set, Tiles
 
 _WORDS = ("out", "pass", "claim triple", "claim quad", "claim out")
 _KIND_OFFSET = {"discard": 5, "ready": 33, "quad": 61, "add": 89}
@@ -125,7 +125,7 @@ class MontanaEncoding(Encoding):
             Block("counts", 2, "tiles left in the woodpile / 112, times the deal has passed / players",
                   (Scale(0, "woodpile", 112), Scale(1, "deal_passes", n, hi=1.0))),
             Block("options", 2, "rules: shootout mode, one_pair",
-                  (Match("mode", {"shootout": (Set(0),)}), Flag(1, ("rules", "one_pair")))),
+                  (Equals(0, "mode", "shootout"), Flag(1, ("rules", "one_pair")))),
         ]
 
 

@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 from ...games.twobox.engine import Twobox as _Game
 from ...games.twobox.engine import TwoboxAction
 from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent
-from ..layout import Block, Each, If, Length, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles, Weight
+from ..layout import Block, Each, Equals, Length, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles, Weight
 
 PLAY, STACK = 2, 114
 # A double's string -> its number (the spinner is a double).
@@ -90,12 +90,12 @@ class TwoboxEncoding(Encoding):
                   (Seats(0, "drawn", 1, (Scale(0, (), 28, hi=1.0),)),)),
             Block("boneyard", 1, "tiles left in the boneyard / 56", (Scale(0, "boneyard", 56),)),
             Block("spinner", 8, "one-hot of the spinner double's number; last: stacked already",
-                  (Lookup(0, "spinner", _SPINNER_NUMBER), Match("spinner_stacked_by", {None: ()}, (Set(7),)))),
+                  (Lookup(0, "spinner", _SPINNER_NUMBER), Equals(7, "spinner_stacked_by", None, negate=True))),
             Block("arms", 4 * 10, "per arm: one-hot of the open end (closed, 0-6), end tile stackable, tiles / 14",
                   (Each(0, "arms", 10, (
                       Number(0, "open_end", 8, shift=1, none=0),
-                      If("tiles", (Match(("tiles", -1, "stacked_by"), {None: (Set(8),)}),
-                                   Length(9, "tiles", 14, hi=1.0))),
+                      Equals(8, ("tiles", -1, "stacked_by"), None, absent_ok=True),  # (an arm with no tiles: 0)
+                      Length(9, "tiles", 14, hi=1.0),
                   ), most=4),)),
             Block("count", 2, "the open-end count / 50, consecutive passes / players",
                   (Scale(0, "count", 50, hi=1.0), Scale(1, "passes", n))),
