@@ -51,6 +51,10 @@ Event = tuple[int | None, Mapping[str, Any], Mapping[str, Any] | None]
 #: The kinds of event that end a hand: a view keeps the last one of them after the next deal.
 END_KINDS: Final = frozenset({"hand_end", "thrown_in"})
 
+# The last view's events turned into a sampled game's log: (the events, the log, where the
+# last hand-ending event lies), reused while worlds are sampled from the same view.
+_RESTORED: list[tuple[list[dict[str, Any]], list[Event], int] | None] = [None]
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
@@ -113,7 +117,9 @@ class Game(ABC):
         self.seed = seed
         self.rules = rules
         self.rng = random.Random(seed)
-        self._sides = type(self).sides(players, rules)
+        # The views' ``partners`` (``sides``), made at the first view and shared by the
+        # game's views like the events: a sampled world that is never viewed skips it.
+        self._partners: list[list[int]] | None = None
         self.current_player = None
         self.is_over = False
         self.winners = []
@@ -302,6 +308,9 @@ class Game(ABC):
         """Everything ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0 to {self.players - 1}, got {seat!r}")
+        partners = self._partners
+        if partners is None:
+            partners = self._partners = [list(side) for side in type(self).sides(self.players, self.rules)]
         view: dict[str, Any] = {
             "game": self.id,
             "players": self.players,
@@ -312,9 +321,9 @@ class Game(ABC):
             "scores": list(self.scores),
             "is_over": self.is_over,
             "winners": list(self.winners),
-            "partners": [list(side) for side in self._sides],
+            "partners": partners,
             "events": self.events(seat),
-            "events_from": self.events_from(seat),
+            "events_from": self._cut[self.players if seat is None else seat],
         }
         self._fill_view(view, seat)
         return view
@@ -339,10 +348,12 @@ class Game(ABC):
         # Each seat's list is kept and extended with the events logged since the last
         # call, so a view costs a list copy, not a walk over the whole hand.
         seen = self._seen.get(seat)
+        log = self._events
+        if seen is not None and seen[0] == len(log):
+            return list(seen[1])
         if seen is None:
             seen = (0, [])
         done, out = seen
-        log = self._events
         if done < len(log):
             for to, event, public in log[done:] if done else log:
                 if to is None or to == seat:
@@ -536,13 +547,25 @@ class Game(ABC):
         that seat the same events, and the previous hand's end is still the one cut at
         the next deal.
         """
-        events = view["events"]
-        self._events = [(None, event, None) for event in events]
-        self._end_at = -1
+        events: list[dict[str, Any]] = view["events"]
+        # A search samples many worlds from one view: the log made from its events is
+        # kept (one view at a time) and copied, not built again for each world.
+        made = _RESTORED[0]
+        if made is not None and made[0] is events and len(made[1]) == len(events):
+            entries: list[Event] = made[1]
+            end_at: int = made[2]
+        else:
+            entries = []
+            end_at = -1
+            for i, event in enumerate(events):
+                entries.append((None, event, None))
+                kind: str = event["kind"]
+                if kind in END_KINDS:
+                    end_at = i
+            _RESTORED[0] = (events, entries, end_at)
+        self._events = list(entries)
+        self._end_at = end_at
         self._action_at = len(events)
-        for i, event in enumerate(events):
-            if event["kind"] in END_KINDS:
-                self._end_at = i
         self._cut = [view["events_from"]] * (self.players + 1)
         self._seen = {}
         self.current_player = view["current_player"]

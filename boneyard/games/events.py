@@ -56,5 +56,27 @@ class GameOver(TypedDict):
     hand_limit: NotRequired[Annotated[int, "the rules' hand limit, when reaching it ended the game"]]
 
 
+class Dealt(TypedDict):
+    """Seen only by its seat: the tiles dealt to it."""
+
+    kind: Literal["dealt"]
+    seat: Annotated[int, "the seat dealt to"]
+    tiles: Annotated[list[str], "its tiles, as dealt"]
+
+
+class TrickPlay(TypedDict):
+    """One tile of a trick (the trick-taking games' ``trick`` events list them)."""
+
+    seat: Annotated[int, "who played it"]
+    tile: Annotated[str, "the tile"]
+
+
+class FirstDealer(TypedDict):
+    """The first dealer is chosen."""
+
+    kind: Literal["first_dealer"]
+    seat: Annotated[int, "the seat that deals the first hand"]
+
+
 #: The events every game may log (the base class logs them).
 COMMON_EVENTS: tuple[type, ...] = (GameOver,)

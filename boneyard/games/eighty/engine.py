@@ -473,6 +473,11 @@ class Eighty(Game):
         for s in (0, 1):
             self.points[s] += gains[s]
         self.marks[hand_winner] += 1
+        # The hand's figures, each list made once and shared by ``last_result`` and the
+        # ``hand_end`` event (neither is changed after this).
+        tricks = [self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3]]
+        taken = list(self.taken)
+        marks = list(self.marks)
         self.last_result = {
             "hand": self.hand_number,
             "bidder": bidder,
@@ -480,11 +485,11 @@ class Eighty(Game):
             "trump": self.trump,
             "sitting_out": self.sitting_out,
             "made": made,
-            "tricks": [self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3]],
-            "taken": list(self.taken),
+            "tricks": tricks,
+            "taken": taken,
             "gains": gains,
             "points": list(self.points),
-            "marks": list(self.marks),
+            "marks": marks,
             "hand_won_by": [hand_winner, hand_winner + 2],
         }
         if self.nello and not made:
@@ -499,10 +504,10 @@ class Eighty(Game):
             "trump": self.trump,
             "sitting_out": self.sitting_out,
             "made": made,
-            "tricks": list(self.last_result["tricks"]),
-            "taken": list(self.taken),
-            "gains": list(gains),
-            "marks": list(self.marks),
+            "tricks": tricks,
+            "taken": taken,
+            "gains": gains,
+            "marks": marks,
             "scoring": "marks" if self.rules.marks else "points",
             "played": [t.shown for t in self.tricks],  # type: ignore[misc]
             "points": [by_side[s & 1] for s in range(SEATS)],
@@ -681,9 +686,21 @@ class Eighty(Game):
         game.leader = view["leader"]
         game.trick = [(p["seat"], Tile.parse(p["tile"])) for p in view["trick"]]
         game.tricks = []
-        for number, tr in enumerate(view["tricks"], 1):
+        done = view["tricks"]
+        # The hand's ``trick`` events are the view's last ones of that kind: reuse them
+        # rather than build them again (a view without its events gets new ones).
+        told: list[dict[str, Any]] = []
+        if done:
+            events = view.get("events") or ()
+            i = len(events) - 1
+            while i >= 0 and len(told) < len(done):
+                if events[i]["kind"] == "trick":
+                    told.append(events[i])
+                i -= 1
+            told.reverse()
+        for number, tr in enumerate(done, 1):
             plays = tuple((p["seat"], Tile.parse(p["tile"])) for p in tr["plays"])
-            shown = _shown(plays, tr["winner"], tr["points"], number)
+            shown = told[number - 1] if len(told) == len(done) else _shown(plays, tr["winner"], tr["points"], number)
             game.tricks.append(Trick(tr["leader"], plays, tr["winner"], tr["points"], shown))
         game.tricks_won = list(view["tricks_won"])
         game.taken = [side["taken"] for side in view["sides"]]

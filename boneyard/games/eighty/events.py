@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11
 
+from ..events import Dealt, TrickPlay
+
 #: A bid: a number of points from 50 to 80, or Nel-O.
 Bid = int | Literal["nel-o"]
 
@@ -28,13 +30,6 @@ class Deal(TypedDict):
     hand: Annotated[int, "the hand's number, 1 for the first"]
     dealer: Annotated[int, "the shuffler"]
 
-
-class Dealt(TypedDict):
-    """Seen only by its seat: the tiles dealt to it."""
-
-    kind: Literal["dealt"]
-    seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its ten tiles"]
 
 
 class Pass(TypedDict):
@@ -91,12 +86,6 @@ class Play(TypedDict):
     seat: Annotated[int, "the player"]
     tile: Annotated[str, "the tile"]
 
-
-class TrickPlay(TypedDict):
-    """One tile of a trick."""
-
-    seat: Annotated[int, "who played it"]
-    tile: Annotated[str, "the tile"]
 
 
 class Trick(TypedDict):

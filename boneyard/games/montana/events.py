@@ -6,7 +6,7 @@ from typing import Annotated, Literal, NotRequired
 
 from typing_extensions import TypedDict  # the one pydantic reads on Python 3.11
 
-from ..events import SEAT_ONLY
+from ..events import SEAT_ONLY, Dealt
 
 #: What a seat answered when offered a discard.
 Claim = Literal["pass", "triple", "quad", "run", "out"]
@@ -28,13 +28,6 @@ class Deal(TypedDict):
     hand: Annotated[int, "the hand's number, 1 for the first"]
     dealer: Annotated[int, "the dealer"]
 
-
-class Dealt(TypedDict):
-    """Seen only by its seat: the tiles dealt to it."""
-
-    kind: Literal["dealt"]
-    seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its ten tiles"]
 
 
 class Pull(TypedDict):

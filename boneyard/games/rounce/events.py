@@ -6,14 +6,7 @@ from typing import Annotated, Literal, NotRequired
 
 from typing_extensions import TypedDict  # the one pydantic reads on Python 3.11
 
-from ..events import SEAT_ONLY
-
-
-class FirstDealer(TypedDict):
-    """The first dealer is chosen."""
-
-    kind: Literal["first_dealer"]
-    seat: Annotated[int, "the seat that deals the first hand"]
+from ..events import SEAT_ONLY, Dealt, FirstDealer, TrickPlay
 
 
 class Deal(TypedDict):
@@ -25,13 +18,6 @@ class Deal(TypedDict):
     turn_up: Annotated[str, "the tile turned up"]
     trump: Annotated[int, "the trump number (the turn-up's higher end)"]
 
-
-class Dealt(TypedDict):
-    """Seen only by its seat: the tiles dealt to it."""
-
-    kind: Literal["dealt"]
-    seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its five tiles"]
 
 
 class Pass(TypedDict):
@@ -109,12 +95,6 @@ class Play(TypedDict):
     tile: Annotated[str, "the tile"]
     suit: Annotated[int | None, "the suit a lead that is neither trump nor double is played as (else null)"]
 
-
-class TrickPlay(TypedDict):
-    """One tile of a trick."""
-
-    seat: Annotated[int, "who played it"]
-    tile: Annotated[str, "the tile"]
 
 
 class Trick(TypedDict):

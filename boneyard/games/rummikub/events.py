@@ -6,14 +6,7 @@ from typing import Annotated, Literal, NotRequired
 
 from typing_extensions import TypedDict  # the one pydantic reads on Python 3.11
 
-from ..events import SEAT_ONLY
-
-
-class FirstDealer(TypedDict):
-    """The first dealer is chosen."""
-
-    kind: Literal["first_dealer"]
-    seat: Annotated[int, "the seat that deals the first hand"]
+from ..events import SEAT_ONLY, Dealt, FirstDealer
 
 
 class Deal(TypedDict):
@@ -24,13 +17,6 @@ class Deal(TypedDict):
     dealer: Annotated[int, "the dealer"]
     first: Annotated[int, "the seat that plays first"]
 
-
-class Dealt(TypedDict):
-    """Seen only by its seat: the tiles dealt to it."""
-
-    kind: Literal["dealt"]
-    seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its tiles"]
 
 
 class Draw(TypedDict):

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, NotRequired
 
 from typing_extensions import TypedDict  # the one pydantic reads on Python 3.11
 
-from ..events import SEAT_ONLY
+from ..events import SEAT_ONLY, Dealt
 
 
 class Redeal(TypedDict):
@@ -23,13 +23,6 @@ class Deal(TypedDict):
     hand_size: Annotated[int, "tiles dealt to each seat"]
     boneyard: Annotated[int, "tiles left in the boneyard"]
 
-
-class Dealt(TypedDict):
-    """Seen only by its seat: the tiles dealt to it."""
-
-    kind: Literal["dealt"]
-    seat: Annotated[int, "the seat dealt to"]
-    tiles: Annotated[list[str], "its tiles"]
 
 
 class Spinner(TypedDict):
