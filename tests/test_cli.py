@@ -107,7 +107,7 @@ def test_watch_tells_the_game_in_names_and_replay_tells_it_again(game_id: str, t
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["play", game_id, "--watch", "--seed", "4", "--save", str(path)])
     assert result.exit_code == 0, result.output
-    assert "Players: Ann (random), Bob (random)" in result.output
+    assert "Players: Ann (greedy), Bob (greedy)" in result.output
     assert "Final scores" in result.output and "winner" in result.output
     assert not RAW.search(result.output), RAW.search(result.output)
     record = json.loads(path.read_text())
@@ -121,7 +121,7 @@ def test_watch_tells_the_game_in_names_and_replay_tells_it_again(game_id: str, t
     sentences = words(game_id, default_names(game.players)).story(story)
     assert is_in_order(sentences, lines)
     # one rule opens each hand, numbered as the hands end
-    hands = [e["hand"] for e in story if e["kind"] == "hand_end"]
+    hands = [e["hand"] for e in story if e["kind"] in ("hand_end", "thrown_in")]
     assert [h for h in range(1, max(hands) + 1) if any(f" Hand {h} " in line for line in lines)] == hands
     assert not RAW.search(told_here.output)
 
@@ -181,7 +181,7 @@ def test_human_play_reasks_bad_input_and_quits_cleanly(tmp_path: Path) -> None:
     answers = "99\nplay 9-9\nfrobnicate\n1\n1\nq\n"
     result = runner.invoke(app, ["play", "rounce", "--players", "2", "--seed", "2", "--save", str(path)], input=answers)
     assert result.exit_code == 0, result.output
-    assert "Players: you, Bob (random)." in result.output
+    assert "Players: you, Bob (greedy)." in result.output
     assert "Choose a number from 1 to" in result.output
     assert "Not a Rounce action: 'play 9-9' (tile ends must be 0 to 6, got 9-9)." in result.output
     assert "Stopped." in result.output and "Traceback" not in result.output
@@ -191,7 +191,7 @@ def test_human_play_reasks_bad_input_and_quits_cleanly(tmp_path: Path) -> None:
 def test_human_plays_a_whole_game_by_menu() -> None:
     result = runner.invoke(app, ["play", "rounce", "--players", "3", "--seat", "1", "--seed", "5"], input="1\n" * 3000)
     assert result.exit_code == 0, result.output
-    assert "Players: Ann (random), you, Cy (random)." in result.output
+    assert "Players: Ann (greedy), you, Cy (greedy)." in result.output
     assert "Game over" in result.output and "Final scores" in result.output
     assert "You are dealt" in result.output and not RAW.search(result.output)
 
@@ -202,7 +202,7 @@ def test_human_plays_a_whole_game_by_menu() -> None:
 def test_a_scripted_hand_is_told_to_you_and_a_refusal_speaks_to_you() -> None:
     """Scripted opponents and scripted answers: the exact sentences, in order, each once."""
     game = rounce_deal()
-    answers = iter(["pass", "play 6-2", "play 4-3", "q"])
+    answers = iter(["play 6-2", "pass", "q"])
     out = console()
     seats: list[Bot | None] = [Scripted(["pass", "play 4-2"]), Scripted(["pass", "play 6-4 as 4", "play 4-4"]), None]
     assert run_game(game, seats, out, read=lambda _prompt: next(answers)) is False  # the human quit
@@ -212,10 +212,11 @@ def test_a_scripted_hand_is_told_to_you_and_a_refusal_speaks_to_you() -> None:
         "Hand 1: Ann deals; the turn-up 5-0 makes fives trumps.",
         "You are dealt 6-2, 5-1, 4-3, 3-3 and 1-0.",
         "Bob passes and plays the hand.",
+        "You must call first (pass, fold, dummy).",  # the engine's refusal of play 6-2
         "You pass and play the hand.",
         "Ann passes and plays the hand.",
         "Bob leads 6-4 as a four.",
-        "You must follow suit 4.",  # the engine's refusal of play 6-2
+        "Your only move: play 4-3.",  # your only four, played for you
         "You play 4-3.",
         "Ann plays 4-2.",
         "Bob wins trick 1 with 6-4.",
@@ -301,3 +302,51 @@ def test_every_view_names_the_players(game_id: str) -> None:
                 break
             game.apply(rng.choice(game.legal_actions()))
             step += 1
+
+
+# ----- the menu ----------------------------------------------------------------------------------
+
+
+def test_actions_are_read_in_any_case_and_a_lone_move_is_played_for_you() -> None:
+    """"PASS" is "pass"; the lone move of a forced turn is said and played, not asked for."""
+    game = rounce_deal()
+    reads: list[str] = []
+    answers = iter(["PASS", "q"])
+
+    def read(prompt: str) -> str:
+        reads.append(prompt)
+        return next(answers)
+
+    out = console()
+    seats: list[Bot | None] = [Scripted(["pass", "play 4-2"]), Scripted(["pass", "play 6-4 as 4", "play 4-4"]), None]
+    assert run_game(game, seats, out, read=read) is False
+    lines = told(out.export_text().splitlines())
+    # PASS was taken; then Bob leads a four and your 4-3 is your only four: played for you.
+    expected = ["You pass and play the hand.", "Bob leads 6-4 as a four.", "Your only move: play 4-3.",
+                "You play 4-3.", "Ann plays 4-2.", "Bob wins trick 1 with 6-4."]
+    assert is_in_order(expected, lines), lines
+    assert len(reads) == 2  # PASS, then q at the next real choice
+
+
+def test_a_long_menu_numbers_twenty_moves_and_all_lists_the_rest() -> None:
+    """Rummikub's many lays: 20 numbered, 'all' lists the rest, and a number past the shown ones is refused."""
+    game, rng = None, random.Random(3)
+    for seed in range(50):  # the first seeded random game that reaches a turn with over 20 moves
+        game = boneyard.new_game("rummikub", players=2, seed=seed)
+        while not game.is_over and len(game.legal_actions()) <= 20:
+            game.apply(rng.choice(game.legal_actions()))
+        if not game.is_over:
+            break
+    assert game is not None and not game.is_over
+    legal = game.legal_actions()
+    seat = game.current_player
+    answers = iter(["21", "all", str(len(legal))])
+    out = console()
+    from boneyard.cli.play import ask_action
+
+    chosen = ask_action(game, seat, out, lambda _p: next(answers))
+    assert chosen == legal[-1]
+    text = out.export_text()
+    assert f"and {len(legal) - 20} more moves: type 'all' to list them, or type a move." in text
+    assert "Choose a number from 1 to 20." in text
+    assert f"{len(legal):>2}  " in text

@@ -25,6 +25,7 @@ from rich.text import Text
 from .. import api
 from ..bots import Bot, bot
 from ..errors import IllegalAction
+from ..games.base import END_KINDS
 from ..words import Words, words
 from .common import check_game, parse_rules
 from .views import default_names, describe, labels, render
@@ -48,14 +49,14 @@ class Story:
         self.opened = False  # whether the current hand's rule is printed
 
     def tell(self, events: Iterable[Mapping[str, Any]]) -> None:
-        """Print each event as a sentence, opening a new hand after each hand's end."""
+        """Print each event as a sentence, opening a new hand after each hand's end (scored or thrown in)."""
         for event in events:
             kind = event.get("kind")
             if not self.opened and kind != "game_over":
                 self.console.print(Rule(f"Hand {self.hand}", style="cyan"))
                 self.opened = True
             self.console.print(Text(self.teller.tell(event), style="cyan"))
-            if kind == "hand_end":
+            if kind in END_KINDS:  # a hand scored, or thrown in (Eighty's four passes)
                 ended = event.get("hand")
                 self.hand = ended + 1 if isinstance(ended, int) else self.hand + 1
                 self.opened = False
@@ -86,19 +87,36 @@ def final_scores(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     return table
 
 
+#: The most moves the menu numbers at once; the rest are reached by typing them, or "all".
+MENU_SIZE = 20
+
+
 def ask_action(
     game: Any, seat: int, console: Console, read: Callable[[str], str], names: Sequence[str] | None = None
 ) -> Any:
     """Show the seat's view and menu, and read an action until a legal one is given.
 
+    A lone legal move is played without asking (and said), since there is nothing to
+    choose. A long menu (Rummikub's lays) numbers its first :data:`MENU_SIZE` moves and
+    says how to see or type the others. Actions are read in any case ("PASS" is "pass").
     A refused action prints the engine's own explanation, which speaks to the player.
     """
     console.print(Rule(style="dim"))
     view = game.view(seat)
     console.print(render(view, names))
     legal = game.legal_actions()
-    for i, action in enumerate(legal, 1):
-        console.print(f"  [bold]{i:>2}[/bold]  {escape(describe(view, action))}")
+    if len(legal) == 1:
+        console.print(Text(f"Your only move: {describe(view, legal[0])}.", style="bold"))
+        return legal[0]
+    shown = len(legal) if len(legal) <= MENU_SIZE else MENU_SIZE
+
+    def menu(upto: int) -> None:
+        for i, action in enumerate(legal[:upto], 1):
+            console.print(f"  [bold]{i:>2}[/bold]  {escape(describe(view, action))}")
+        if upto < len(legal):
+            console.print(f"  and {len(legal) - upto} more moves: type 'all' to list them, or type a move.")
+
+    menu(shown)
     while True:
         try:
             answer = read("Your move (number or action, q to quit): ").strip()
@@ -106,18 +124,23 @@ def ask_action(
             raise Quit from None
         if answer.lower() in ("q", "quit", "exit"):
             raise Quit
+        if answer.lower() == "all":
+            shown = len(legal)
+            menu(shown)
+            continue
         if answer.isdigit():
             index = int(answer)
-            if 1 <= index <= len(legal):
+            if 1 <= index <= shown:
                 return legal[index - 1]
-            console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
+            console.print(f"[red]Choose a number from 1 to {shown}.[/red]")
             continue
         if not answer:
             continue
         try:
-            if game.is_legal(answer):
-                return answer
-            game._checked(answer)  # raises with the rule broken
+            for typed in dict.fromkeys((answer, answer.lower())):
+                if game.is_legal(typed):
+                    return typed
+            game._checked(answer.lower())  # raises with the rule broken
         except IllegalAction as err:
             console.print(Text(Words.sentence(str(err)), style="red"))
 
@@ -200,7 +223,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(help="seed for a replayable game")] = None,
         seat: Annotated[int, typer.Option(help="the seat you play")] = 0,
         rules: Annotated[list[str] | None, typer.Option(help="a rules option, name=value (repeatable)")] = None,
-        bots: Annotated[str, typer.Option(help="bots for the other seats, comma separated (cycled)")] = "random",
+        bots: Annotated[str, typer.Option(help="bots for the other seats, comma separated (cycled)")] = "greedy",
         save: Annotated[Path | None, typer.Option(help="write the game's record (JSON) here")] = None,
         watch: Annotated[bool, typer.Option(help="all seats are bots; just watch")] = False,
         delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
@@ -214,7 +237,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         if not watch and not 0 <= seat < game.players:
             raise typer.BadParameter(f"--seat must be 0 to {game.players - 1}")
-        kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+        kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
         try:
             made = [bot(kinds[i % len(kinds)]) for i in range(game.players)]
         except ValueError as err:
