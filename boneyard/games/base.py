@@ -211,6 +211,16 @@ class Game(ABC):
         """
 
     @classmethod
+    def start_scores(cls, players: int, rules: Any) -> list[int]:
+        """Every seat's score before the first deal (0 each by default).
+
+        Points a deal scores (two-box's spinner count) come after it, so that a game's
+        score changes, hand by hand from these, add up to its final scores: the RL
+        rewards start from here. A game whose seats start with points overrides it.
+        """
+        return [0] * players
+
+    @classmethod
     @abstractmethod
     def max_hand_length(cls, players: int, rules: Any) -> int:
         """The most actions one hand can take: the bound behind :meth:`max_game_length`."""
@@ -234,7 +244,7 @@ class Game(ABC):
     def info(cls, players: int | None = None, rules: Any = None) -> dict[str, Any]:
         """The game's facts as a JSON-ready dict (what ``boneyard.game_info`` returns).
 
-        ``score_bounds`` and ``max_game_length`` depend on the player count and the rules:
+        ``score_bounds``, ``start_scores`` and ``max_game_length`` depend on the player count and the rules:
         they are given for ``players`` and ``rules`` (a ``Rules`` object or a dict), by
         default the standard count and the default rules.
         """
@@ -251,6 +261,7 @@ class Game(ABC):
             "summary": cls.summary,
             "lower_is_better": cls.lower_is_better,
             "score_bounds": [low, high],
+            "start_scores": cls.start_scores(n, parsed),
             "max_game_length": cls.max_game_length(n, parsed),
             "hand_size": cls.hand_size,
         }

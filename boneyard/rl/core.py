@@ -5,7 +5,8 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives the engine through a
 ``apply``, ``scores``, ``hand_number`` and ``is_over``.
 
 Rewards: when a hand ends (the hand number moves on) or the game does, every seat
-receives its score change since the hand began, scaled by the game's score bounds and
+receives its score change since the hand began (the first hand: since the scores before
+the deal, ``game_info``'s ``start_scores``), scaled by the game's score bounds and
 negated where lower scores are better (:meth:`boneyard.rl.facts.Facts.rewards`). At all
 other steps the rewards are zero. Every game ends within its ``max_game_length`` actions
 (the rules' ``max_hands``), so no adapter ever truncates one.
@@ -40,7 +41,10 @@ class Table:
             enc.game_id, players=enc.players, seed=seed, rules=enc.rules, deck=deck, dealer=dealer
         )
         self.hand = self.game.hand_number
-        self.hand_scores = list(self.game.scores)
+        # Rewards count from the scores before the first deal, so that points a deal
+        # scores (two-box's spinner count) are paid too; a game given midway counts from now.
+        fresh = game is None or not game.record()["actions"]
+        self.hand_scores: list[float] = list(enc.facts.start_scores) if fresh else list(self.game.scores)
         self.steps = 0
         self._legal: dict[int, Any] | None = None
         # The last view made in this position, and its seat (-1: none yet).

@@ -2,13 +2,15 @@
 
 ``boneyard.game_info(id, players, rules)`` declares ``lower_is_better``,
 ``score_bounds`` (no seat's score ever leaves them in a game with those players and
-rules), ``teams`` and ``max_game_length`` (the most actions a whole game can take: every
+rules), ``start_scores`` (each seat's score before the first deal), ``teams`` and
+``max_game_length`` (the most actions a whole game can take: every
 game ends after the rules' ``max_hands`` hands at the latest). Generic code reads them
 here and never holds a per-game list.
 
 Rewards come from here too: a seat's reward is the change of its score scaled into
 ``[0, 1]`` by the score bounds, negated in lower-is-better games, so that a whole game's
-return lies in ``[-1, 1]``.
+return lies in ``[-1, 1]``, and it is the scaled change from ``start_scores`` to the final
+scores: points scored at a deal are paid like any other.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class Facts:
     players: int
     lower_is_better: bool
     score_bounds: tuple[float, float]
+    #: Every seat's score before the first deal: where the rewards start counting from.
+    start_scores: tuple[float, ...]
     teams: bool
     max_game_length: int
 
@@ -54,6 +58,7 @@ def facts(game_id: str, players: int, rules: Mapping[str, Any]) -> Facts:
         players=players,
         lower_is_better=bool(info["lower_is_better"]),
         score_bounds=(float(lo), float(hi)),
+        start_scores=tuple(float(x) for x in info["start_scores"]),
         teams=bool(info["teams"]),
         max_game_length=int(info["max_game_length"]),
     )

@@ -10,10 +10,12 @@ the game's float32 vector from the learner's view; the action space is the game'
 discrete space. ``info["action_mask"]`` (int8) marks the legal indices: sample with it.
 
 Rewards: the learner's hand-end rewards (see :mod:`boneyard.rl.core`), summed over the
-opponents' turns in between. An illegal action ends the episode at once
-(``terminated``) with reward ``illegal_penalty`` (default -1, below any game's return),
-and ``info["illegal_action"]`` naming it; that is the documented choice, so that
-Gymnasium's checker, which samples without the mask, can run a whole episode.
+opponents' turns in between; those of hands the bots finish before the learner's first
+turn come with its first step's reward, so that an episode's return is the whole game's.
+An illegal action ends the episode at once (``terminated``) with reward
+``illegal_penalty`` (default -1, below any game's return), and ``info["illegal_action"]``
+naming it; that is the documented choice, so that Gymnasium's checker, which samples
+without the mask, can run a whole episode.
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ class BoneyardEnv(gym.Env):
         self.seat = 0 if seat == "random" else int(seat)
         self._bot_rng = random.Random(0)
         self._ended = False
+        # The learner's rewards from hands the bots finished before its first turn: paid
+        # with its first step's reward, since Gymnasium's reset() returns none.
+        self._carried = 0.0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -83,8 +88,8 @@ class BoneyardEnv(gym.Env):
         self._bot_rng = random.Random(int(rng.integers(2**62)))
         self.table = Table(self.enc, int(rng.integers(2**62)), deck=options.get("deck"), dealer=options.get("dealer"))
         self._ended = False
-        reward = self._bots_play()
-        return self.table.observe(self.seat), self._info(reward)
+        self._carried = self._bots_play()
+        return self.table.observe(self.seat), self._info(self._carried)
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
@@ -100,7 +105,8 @@ class BoneyardEnv(gym.Env):
             info["illegal_action"] = f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
             self._ended = True
             return table.observe(self.seat), self.illegal_penalty, True, False, info
-        reward = table.play(index)[self.seat]
+        reward = self._carried + table.play(index)[self.seat]
+        self._carried = 0.0
         reward += self._bots_play()
         obs = table.observe(self.seat)
         return obs, reward, table.over, False, self._info(reward)

@@ -61,7 +61,7 @@ def test_rewards_add_up_to_the_scaled_score_change(game_id: str) -> None:
     totals, game = play_out(env, 4)
     assert game.is_over  # type: ignore[attr-defined]
     f = env.enc.facts
-    start = boneyard.new_game(game_id, seed=0).scores
+    start = boneyard.game_info(game_id)["start_scores"]  # the scores before the first deal
     want = f.rewards(start, game.scores)  # type: ignore[attr-defined]
     got = [totals[a] for a in env.possible_agents]
     assert np.allclose(got, want), (got, want)

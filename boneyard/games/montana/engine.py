@@ -148,6 +148,11 @@ class Montana(Game):
     Rules = MontanaRules
 
     @classmethod
+    def start_scores(cls, players: int, rules: Any) -> list[int]:
+        """Dealer: every seat starts with its chips; shootout: with no outs."""
+        return [0 if rules.mode == "shootout" else START_CHIPS] * players
+
+    @classmethod
     def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
         """Shootout: outs, at most one a hand. Dealer: chips move only when a hand is won; a
         hand is worth at most going out, ready and three quads' worth of the dearest sets,

@@ -193,6 +193,11 @@ class Rounce(Game):
     Rules = RounceRules
 
     @classmethod
+    def start_scores(cls, players: int, rules: Any) -> list[int]:
+        """Every seat starts with fifteen points to work off."""
+        return [START_POINTS] * players
+
+    @classmethod
     def score_bounds(cls, players: int, rules: Any) -> tuple[int, int]:
         """Points left: a hand starts with everyone above 0 and takes at most five off a seat
         (so -4 at worst); a rounce puts five back on, at most once a hand."""
