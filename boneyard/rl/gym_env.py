@@ -135,6 +135,15 @@ class BoneyardEnv(gym.Env):
             "hand_number": table.game.hand_number,
         }
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal indices now, as booleans: sb3-contrib's MaskablePPO reads this method.
+
+        The same mask as ``info["action_mask"]`` (which stays, for other libraries).
+        """
+        if self.table is None:
+            raise RuntimeError("the environment has not been reset: call reset() first")
+        return self.table.mask(self.seat).astype(bool)
+
     def render(self) -> str | None:
         """The table as text (``ansi``)."""
         if self.render_mode is None or self.table is None:

@@ -104,3 +104,20 @@ def test_stepping_before_reset_is_refused() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         BoneyardAEC("rounce").step(0)
 
+
+
+def test_action_masks_is_the_info_mask_as_booleans() -> None:
+    """sb3-contrib's MaskablePPO asks the environment for ``action_masks()``; it must agree with ``info``."""
+    env = gymnasium.make(gym_id("rounce"), opponents="random")
+    inner = cast(BoneyardEnv, env.unwrapped)
+    with pytest.raises(RuntimeError, match="reset"):
+        inner.action_masks()
+    _obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        masks = inner.action_masks()
+        assert masks.dtype == np.bool_ and masks.shape == (inner.enc.num_actions,)
+        assert np.array_equal(masks, info["action_mask"].astype(bool)) and masks.any()
+        _obs, _r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        if term or trunc:
+            break
