@@ -1025,10 +1025,13 @@ HOT PyObject *tile_of(Run *r, const Ins *in, PyObject *item, PyObject **held)
     return *held = entry(r, in->inner, item, key, in->key_index >= 0, in->key_at);
 }
 
-/* A weighted item's step: 0, or -1 with the error raised ("<where> is missing"). */
-static int weight_of(Run *r, const Ins *in, PyObject *item, double *step)
+/* A weighted item's step: 0, or -1 with the error raised ("<where> is missing").
+   The step of ``item`` by its weight field; ``*pure`` is set when no Python code can have
+   run (an exact dict holding None, an int or a str), so that the caller's list still holds. */
+static int weight_of(Run *r, const Ins *in, PyObject *item, double *step, int *pure)
 {
     PyObject *x;
+    *pure = 0;
     if (PyDict_CheckExact(item)) {
         x = PyDict_GetItemWithError(item, in->wkey);
         if (x == NULL) {
@@ -1041,6 +1044,7 @@ static int weight_of(Run *r, const Ins *in, PyObject *item, double *step)
                           PyLong_CheckExact(in->wkey) ? PyLong_AsSsize_t(in->wkey) : 0)) == NULL) {
         return -1;
     }
+    *pure = PyDict_CheckExact(item) && (x == Py_None || PyLong_CheckExact(x) || PyUnicode_CheckExact(x));
     if (x == Py_None && in->has_none) {
         *step = in->wnone;
     } else {
@@ -1079,9 +1083,10 @@ static __attribute__((noinline)) int op_tiles(Run *r, const Ins *in, PyObject *v
         Py_XDECREF(held);
         double step = in->f1;
         if (k >= 0 && in->weighted) {
-            if (weight_of(r, in, item, &step) < 0)
+            int pure;
+            if (weight_of(r, in, item, &step, &pure) < 0)
                 k = -1;
-            slow = 1;
+            slow |= !pure;
         }
         Py_DECREF(item);
         if (k < 0 || (set && !in->weighted ? put(r, at + (int)k, 1.0) : add(r, at + (int)k, step)) < 0)
