@@ -163,6 +163,14 @@ class Rules:
                     value = t
         return _check_value(name, value, fields[name], cls)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its options, made again by :meth:`from_dict`.
+
+        A compiled frozen class cannot be restored field by field, and engines, RL states
+        and sampled worlds are pickled (OpenSpiel's serialisation, worker processes).
+        """
+        return (type(self).from_dict, (self.to_dict(),))
+
     def to_dict(self) -> dict[str, Any]:
         """All options with their values, JSON-ready.
 

@@ -249,6 +249,10 @@ class Encoding(ABC):
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # fixed once made: copies of environments and states share it
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what makes it (game, players, rules): its compiled program cannot be pickled."""
+        return (encoding, (self.game_id, self.players, self.rules))
+
     # ----- actions -------------------------------------------------------------------
 
     @abstractmethod
