@@ -120,6 +120,8 @@ def test_the_host_hands_a_seat_to_a_bot_and_gives_it_back(client: TestClient) ->
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(ann))
     assert r.status_code == 401  # Ann is not the host's token and seat 1 is not hers
+    with client.websocket_connect(f"/ws/friends/{table_id}?token={bob}") as ws:
+        ws.receive_text()  # Bob is here, then closes his page: he has left
     r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
                     headers={"X-Host-Token": host})
     assert r.status_code == 200, r.text
@@ -361,9 +363,8 @@ def test_a_seat_handed_to_a_bot_is_not_waited_for_between_hands(client: TestClie
 
 
 def test_a_hand_ending_with_every_human_away_deals_on_at_once(client: TestClient) -> None:
-    table_id, host, tokens = two_hands(client, next_timeout=60)
-    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
-                    headers={"X-Host-Token": host})
+    table_id, _host, tokens = two_hands(client, next_timeout=60)
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(tokens[1]))
     assert r.status_code == 200
     # only Ann is waited for at the end of the first hand; once she has pressed, nobody holds the table
     for _ in range(500):
