@@ -291,8 +291,8 @@ class Social:
         they are at the table, and their clock has not run out since. Taking the seat counts
         as arriving (so does a restart: nobody is taken for gone the moment a server starts)."""
         now = time.monotonic()
-        for seat in table.names:
-            room.acted.setdefault(seat, now)
+        for joined in table.names:
+            room.acted.setdefault(joined, now)
         if table.version == room.acted_version:
             return
         room.acted_version = table.version
