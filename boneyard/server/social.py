@@ -301,13 +301,45 @@ class Social:
             room.acted[seat] = now
             room.timed_out.discard(seat)
 
-    def away(self, room: Room, seat: int) -> bool:
-        """Whether a seat's player has left the table: their friends sockets here are all closed;
-        or, for a player who never opened one (a client of the HTTP API), neither a move of
-        their own nor their arrival in the last :data:`AWAY_AFTER` seconds."""
+    async def _may_hand_over(self, table: Table, room: Room, seat: int) -> bool:
+        """Whether the host may hand ``seat`` to a bot: a bot plays it already, its player's clock
+        ran out on their last decision, or its player has left.
+
+        Left: every friends socket of the seat here has closed; or, for a player who never
+        opened one here (a client of the HTTP API, or one whose page is open at another
+        process), neither a move of their own nor their arrival in the last
+        :data:`AWAY_AFTER` seconds. The seat's last decision is read from the database, so
+        a clock that ran out or a move made at another process counts too.
+        """
+        if seat in room.standins or seat in room.timed_out:
+            return True
+        try:
+            last = await self.service._run(self._last_decision, table.id, seat)
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached ({type(err).__name__})") from None
+        if last is not None and last[1] == "clock":
+            return True
         if room.present.get(seat):
             return False
-        return seat in room.sockets or time.monotonic() - room.acted.get(seat, -math.inf) > AWAY_AFTER
+        if seat in room.sockets:
+            return True
+        idle = time.monotonic() - room.acted.get(seat, -math.inf) > AWAY_AFTER
+        own_at = last[0] if last is not None and last[1] is None else None
+        return idle and (own_at is None or time.time() - own_at > AWAY_AFTER)
+
+    def _last_decision(self, table_id: str, seat: int) -> tuple[float, str | None] | None:
+        """When the seat's last decision was stored and which bot made it ("clock", "standin"; None:
+        its player), or None before its first."""
+        with self.service.store.session() as db:
+            row = db.execute(select(ActionRow.number, ActionRow.at).where(ActionRow.table_id == table_id,
+                                                                         ActionRow.seat == seat)
+                             .order_by(ActionRow.number.desc()).limit(1)).first()
+            if row is None:
+                return None
+            kind = db.scalar(select(StandinRow.kind).where(StandinRow.table_id == table_id,
+                                                           StandinRow.number == row[0],
+                                                           StandinRow.kind != "resign").limit(1))
+            return float(row[1]), kind
 
     @staticmethod
     def _all_seated(table: Table) -> bool:
@@ -407,7 +439,7 @@ class Social:
         if bot_name is not None:
             if bot_name not in bots():
                 raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
-            if own != seat and seat not in room.standins and seat not in room.timed_out and not self.away(room, seat):
+            if own != seat and not await self._may_hand_over(table, room, seat):
                 raise Conflict(f"{name} is at the table: the host can hand {name}'s seat to a bot only once "
                                f"{name}'s clock has run out or {name} has left")
             player = bot(bot_name)

@@ -120,6 +120,21 @@ def test_the_host_cannot_hand_a_present_players_seat_to_a_bot(client: TestClient
     assert room(client, table_id)["seats"][1]["standin"] == "random"
 
 
+def test_the_host_may_hand_over_the_seat_of_an_api_player_gone_quiet(client: TestClient,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from boneyard.server import social
+
+    monkeypatch.setattr(social, "AWAY_AFTER", 0.5)
+    table_id, host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
+    ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
+    own_moves(client, table_id, {0: ann, 1: bob})
+    hand_off = lambda: client.post(f"/api/tables/{table_id}/standin",  # noqa: E731
+                                   json={"seat": 1, "bot": "random"}, headers={"X-Host-Token": host})
+    assert hand_off().status_code == 409  # Bob has just moved
+    time.sleep(0.6)  # neither a socket nor a move from Bob since
+    assert hand_off().status_code == 200
+
+
 def test_the_host_may_hand_over_a_seat_whose_clock_ran_out(client: TestClient) -> None:
     table_id, host = create(client, ["human", "human"], clock=1, rules={"max_hands": 3}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
