@@ -33,6 +33,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 import boneyard
@@ -792,6 +793,8 @@ class Social:
     async def _rate(self, table: Table, room: Room) -> None:
         try:
             said = await self.service._run(self._rate_sync, table, room)
+        except IntegrityError:
+            return  # another server process counted this table at the same moment
         except Exception:
             log.exception("table %s: ratings not updated", table.id)
             return
@@ -800,23 +803,25 @@ class Social:
         if said or room.ratings:
             self.push(table, room)
 
-    def _plays(self, db: Session, table: Table, room: Room) -> list[rating.SeatPlay]:
-        """Who made each seat's decisions, from the stored actions and stand-in records."""
+    @staticmethod
+    def _plays(db: Session, table: Table) -> tuple[list[rating.SeatPlay], list[int]]:
+        """Who made each seat's decisions, from the stored actions and stand-in records, and the
+        seats that resigned in the order they did (stored, so another process's count too)."""
         moves = dict(db.execute(select(ActionRow.seat, func.count()).where(ActionRow.table_id == table.id)
                                 .group_by(ActionRow.seat)).all())
         marks = list(db.execute(select(StandinRow.seat, StandinRow.number, StandinRow.kind)
-                                .where(StandinRow.table_id == table.id)))
+                                .where(StandinRow.table_id == table.id).order_by(StandinRow.id)))
         resigned_at: dict[int, int] = {}
         for seat, number, kind in marks:
-            if kind == "resign":
-                resigned_at[seat] = min(number, resigned_at.get(seat, number))
+            if kind == "resign" and seat not in resigned_at:
+                resigned_at[seat] = number
         plays = []
         for s, kind in enumerate(table.seats):
             by_bot = [n for seat, n, k in marks if seat == s and k != "resign"]
             before = [n for n in by_bot if n < resigned_at.get(s, math.inf)]
             plays.append(rating.SeatPlay(human=kind == "human", own=moves.get(s, 0) - len(by_bot),
-                                         standin=len(before), resigned=s in room.resigned))
-        return plays
+                                         standin=len(before), resigned=s in resigned_at))
+        return plays, list(resigned_at)
 
     def _rate_sync(self, table: Table, room: Room) -> list[str]:
         """Count a finished (or decided) game once in the ratings, by the rules of ``rating.py``.
@@ -827,24 +832,28 @@ class Social:
         """
         from openskill.models import BradleyTerryFull
 
-        who: list[tuple[str, str]] = []
-        for s, kind in enumerate(table.seats):
-            if kind.startswith("bot:"):
-                who.append((kind, kind[4:] + " bot"))
-            elif s in room.claims:
-                who.append((room.claims[s], table.names.get(s, "?")))
-            else:
-                return []
         names = {s: table.who(s) for s in range(table.players)}
-        humans = [key for key, kind in zip((k for k, _ in who), table.seats, strict=True) if kind == "human"]
         model = BradleyTerryFull()
         with self.service.store.session() as db:
+            # the stored claims: a seat may have been claimed at another server process
+            claims = dict(db.execute(select(ClaimRow.seat, ClaimRow.player_id)
+                                     .where(ClaimRow.table_id == table.id)).all())
+            who: list[tuple[str, str]] = []
+            for s, kind in enumerate(table.seats):
+                if kind.startswith("bot:"):
+                    who.append((kind, kind[4:] + " bot"))
+                elif s in claims:
+                    who.append((claims[s], table.names.get(s, "?")))
+                else:
+                    return []
             if db.get(RatedRow, table.id) is not None:
                 return []
             db.add(RatedRow(table_id=table.id))
+            humans = [claims[s] for s, kind in enumerate(table.seats) if kind == "human"]
             if len(set(humans)) < len(humans):
                 return ["this game is not rated: one player held several seats"]
-            verdict = rating.judge(self._plays(db, table, room), names)
+            plays, resigned = self._plays(db, table)
+            verdict = rating.judge(plays, names)
             if verdict.aborted:
                 return [verdict.reason]
             rows: dict[str, RatingRow] = {}
@@ -858,7 +867,7 @@ class Social:
             teams = [[model.rating(mu=rows[who[s][0]].mu, sigma=rows[who[s][0]].sigma) for s in g] for g in groups]
             info = boneyard.game_info(table.game_id)
             order = rating.ranks(groups, list(table.game.scores), list(table.game.winners),
-                                 bool(info.get("lower_is_better")), room.resigned)
+                                 bool(info.get("lower_is_better")), resigned)
             new = model.rate(teams, ranks=[float(r) for r in order])
             changes: dict[str, list[tuple[float, float]]] = {}
             for g, team in zip(groups, new, strict=True):
@@ -871,7 +880,8 @@ class Social:
                 row.games += 1
                 db.add(row)
                 row.name = next(name for k, name in who if k == key)
-            room.ratings = {s_: self._shown(rows[who[s_][0]]) for s_ in verdict.rated}
+            ratings = {s_: self._shown(rows[who[s_][0]]) for s_ in verdict.rated}
+        room.ratings = ratings  # once committed
         return list(verdict.unrated.values())
 
     @staticmethod

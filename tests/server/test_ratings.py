@@ -404,3 +404,37 @@ def test_board_labels(players: int) -> None:
     from boneyard.server import rating  # imported here: the module is new, the other tests run anywhere
 
     assert rating.board_label(players) == f"{players} players"
+
+
+def test_the_rules_hold_across_two_processes_on_postgresql(cluster: Any) -> None:
+    """Two server processes on one PostgreSQL: a code's second seat is refused at the other
+    process, the host there sees the move just made here, and the game is judged from what
+    is stored (claims made at either process, the stand-in's decisions)."""
+    a, b = Server(cluster.url).start(), Server(cluster.url).start()
+    try:
+        ha, hb = httpx.Client(base_url=a.url, timeout=20), httpx.Client(base_url=b.url, timeout=20)
+        codes = {n: ha.post("/api/players", json={"name": n}).json()["code"] for n in ("Ann", "Bob")}
+        made = ha.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
+                                            "rules": {"max_hands": 3}, "next_timeout": 0}).json()
+        table_id, host = made["id"], made["host_token"]
+        ann = ha.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+        bob = ha.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+        assert hb.get(f"/api/tables/{table_id}").status_code == 200  # B has the table before any claim
+        assert claim(ha, table_id, ann, codes["Ann"]).status_code == 200
+        r = claim(hb, table_id, bob, codes["Ann"])
+        assert r.status_code == 409 and "one code, one seat" in r.json()["detail"]
+        assert claim(hb, table_id, bob, codes["Bob"]).status_code == 200
+        own_moves(ha, table_id, {0: ann, 1: bob})  # type: ignore[arg-type]
+        r = hb.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
+                    headers={"X-Host-Token": host})
+        assert r.status_code == 409 and r.json()["detail"].startswith("Bob is at the table")
+        assert ha.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "greedy"},
+                       headers=auth(bob)).status_code == 200  # Bob leaves
+        play_out(ha, table_id, {0: ann})  # type: ignore[arg-type]
+        rows = wait_for(lambda: ha.get("/api/games/rounce/leaderboard?players=2").json())
+        time.sleep(0.5)
+        assert [(r["name"], r["games"]) for r in hb.get("/api/games/rounce/leaderboard").json()] == [("Ann", 1)]
+        assert rows[0]["name"] == "Ann"
+    finally:
+        a.stop()
+        b.stop()
