@@ -965,7 +965,7 @@ def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]]) -> st
         "<link rel=stylesheet href='/static/app.css'>"
         "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
         f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard, {label}</h1></header>"
-        f"<main><nav class=fr-nav id=boards aria-label='Player count'>Boards: {boards}</nav>{empty}"
+        f"<main><nav id=boards aria-label='Player count'><p class=fr-nav>Boards: {boards}</p></nav>{empty}"
         "<div class=scroll-x><table class=list id=leaderboard><caption>" + label + "</caption>"
         "<thead><tr><th>#</th><th>Player</th><th>Games</th><th>Rating</th><th>Skill (μ ± σ)</th></tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
