@@ -747,9 +747,10 @@ class Social:
         return pid, row.name
 
     async def claim(self, table_id: str, token: str | None, code: str | None) -> None:
-        """Record that the player with ``code`` sits at the token's seat."""
+        """Record that the player with ``code`` sits at the token's seat (a seat taken a moment ago
+        at another process counts: its token is looked up in the database)."""
         table = await self.service.get(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         pid, _name = await self.service._run(self._player, code)
         await self._claim(table, seat, pid)

@@ -11,6 +11,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from boneyard.server.db import Store
+
 from .conftest import Server, auth
 from .test_friends import create, join, own_moves, play_out, register, resign, room, state, wait_for
 
@@ -37,13 +39,43 @@ def rated_game(client: TestClient, names: tuple[str, ...] = ("Ann", "Bob"), bots
     """A finished rounce game of claimed players (and ``bots``), each making their own moves."""
     codes = [register(client, n) for n in names]
     table_id, _host = create(client, ["human"] * len(names) + [f"bot:{b}" for b in bots],
-                             rules={"max_hands": 3}, next_timeout=0, **body)
+                             rules={"max_hands": 6}, next_timeout=0, **body)
     tokens = {s: join(client, table_id, s, n) for s, n in enumerate(names)}
     for s, token in tokens.items():
         assert claim(client, table_id, token, codes[s]).status_code == 200
     own_moves(client, table_id, tokens)
     play_out(client, table_id, tokens)
     return table_id, tokens
+
+
+def decisions(store: Any, table_id: str, seat: int) -> tuple[int, int]:
+    """A seat's stored decisions: (its player's own, a bot's for it)."""
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        total = conn.execute(text("SELECT count(*) FROM actions WHERE table_id = :t AND seat = :s"),
+                             {"t": table_id, "s": seat}).scalar()
+        by_bot = conn.execute(text("SELECT count(*) FROM standins WHERE table_id = :t AND seat = :s "
+                                   "AND kind <> 'resign'"), {"t": table_id, "s": seat}).scalar()
+    return int(total) - int(by_bot), int(by_bot)
+
+
+def until_mostly_bot(client: Any, store: Any, table_id: str, token: str, seat: int = 1) -> None:
+    """Ann (seat 0) plays on until the bot standing in for ``seat`` has made most of its decisions."""
+    for _ in range(2000):
+        own, by_bot = decisions(store, table_id, seat)
+        if by_bot > own:
+            return
+        st = state(client, table_id)
+        assert not st["is_over"], "the game ended before the bot made most of the seat's decisions"
+        mine = state(client, table_id, token)
+        legal = [a for a in mine["legal_actions"] if a != "fold"] or mine["legal_actions"]
+        if legal:
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token),
+                        json={"action": legal[0], "expected_version": mine["version"]})
+        else:
+            time.sleep(0.01)
+    raise AssertionError("the bot never made most of the seat's decisions")
 
 
 # ----- the findings, through the HTTP API ------------------------------------------------
@@ -68,7 +100,7 @@ def test_a_second_code_resigning_at_move_0_farms_nothing(client: TestClient) -> 
 def test_a_game_played_by_a_stand_in_is_not_rated_for_the_absent_player(client: TestClient) -> None:
     # Bob leaves before his first move: the bot plays all of his game, which is aborted
     ann_code, bob_code = register(client, "Ann"), register(client, "Bob")
-    table_id, _host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
+    table_id, _host = create(client, ["human", "human"], rules={"max_hands": 6}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     claim(client, table_id, ann, ann_code)
     claim(client, table_id, bob, bob_code)
@@ -81,12 +113,13 @@ def test_a_game_played_by_a_stand_in_is_not_rated_for_the_absent_player(client: 
     assert board(client) == []
 
     # Bob makes his two moves, then leaves: the bot makes most of his decisions; Ann is rated, he is not
-    table_id, _host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
+    table_id, _host = create(client, ["human", "human"], rules={"max_hands": 6}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     claim(client, table_id, ann, ann_code)
     claim(client, table_id, bob, bob_code)
     own_moves(client, table_id, {0: ann, 1: bob})
     client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "greedy"}, headers=auth(bob))
+    until_mostly_bot(client, client.app.state.service.store, table_id, ann)  # type: ignore[attr-defined]
     play_out(client, table_id, {0: ann})
     rows = wait_for(lambda: board(client))
     assert [r["name"] for r in rows] == ["Ann"] and rows[0]["games"] == 1
@@ -98,7 +131,7 @@ def test_a_game_played_by_a_stand_in_is_not_rated_for_the_absent_player(client: 
 
 def test_the_host_cannot_hand_a_present_players_seat_to_a_bot(client: TestClient) -> None:
     ann_code, bob_code = register(client, "Ann"), register(client, "Bob")
-    table_id, host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
+    table_id, host = create(client, ["human", "human"], rules={"max_hands": 6}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     claim(client, table_id, ann, ann_code)
     claim(client, table_id, bob, bob_code)
@@ -125,7 +158,7 @@ def test_the_host_may_hand_over_the_seat_of_an_api_player_gone_quiet(client: Tes
     from boneyard.server import social
 
     monkeypatch.setattr(social, "AWAY_AFTER", 0.5)
-    table_id, host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
+    table_id, host = create(client, ["human", "human"], rules={"max_hands": 6}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     own_moves(client, table_id, {0: ann, 1: bob})
     hand_off = lambda: client.post(f"/api/tables/{table_id}/standin",  # noqa: E731
@@ -136,7 +169,7 @@ def test_the_host_may_hand_over_the_seat_of_an_api_player_gone_quiet(client: Tes
 
 
 def test_the_host_may_hand_over_a_seat_whose_clock_ran_out(client: TestClient) -> None:
-    table_id, host = create(client, ["human", "human"], clock=1, rules={"max_hands": 3}, next_timeout=0)
+    table_id, host = create(client, ["human", "human"], clock=1, rules={"max_hands": 6}, next_timeout=0)
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     hand_off = lambda: client.post(f"/api/tables/{table_id}/standin",  # noqa: E731
                                    json={"seat": 1, "bot": "random"}, headers={"X-Host-Token": host})
@@ -210,7 +243,7 @@ class TiedEnd:
 
 def test_a_third_place_is_rated_below_the_two_winners(client: TestClient) -> None:
     codes = {n: register(client, n) for n in ("Ann", "Bob")}
-    table_id, _host = create(client, ["human", "bot:random", "bot:greedy", "human"], rules={"max_hands": 3},
+    table_id, _host = create(client, ["human", "bot:random", "bot:greedy", "human"], rules={"max_hands": 6},
                              next_timeout=0)
     tokens = {0: join(client, table_id, 0, "Ann"), 3: join(client, table_id, 3, "Bob")}
     claim(client, table_id, tokens[0], codes["Ann"])
@@ -279,7 +312,6 @@ def test_games_in_play_at_the_upgrade_are_never_rated(tmp_path: Path) -> None:
     from sqlalchemy import text
 
     from boneyard.server import create_app
-    from boneyard.server.db import Store
 
     from .conftest import NO_LIMITS
 
@@ -308,16 +340,20 @@ def test_stand_in_moves_survive_a_kill_9(tmp_path: Path) -> None:
         http = httpx.Client(base_url=server.url, timeout=20)
         codes = {n: http.post("/api/players", json={"name": n}).json()["code"] for n in ("Ann", "Bob")}
         table_id = http.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
-                                                  "rules": {"max_hands": 3}, "next_timeout": 0}).json()["id"]
+                                                  "rules": {"max_hands": 6}, "next_timeout": 0}).json()["id"]
         tokens = {s: http.post(f"/api/tables/{table_id}/join", json={"seat": s, "name": n}).json()["token"]
                   for s, n in enumerate(("Ann", "Bob"))}
         for s, n in enumerate(("Ann", "Bob")):
             assert claim(http, table_id, tokens[s], codes[n]).status_code == 200
         own_moves(http, table_id, tokens)  # type: ignore[arg-type]
         http.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "greedy"}, headers=auth(tokens[1]))
-        wait_for(lambda: http.get(f"/api/tables/{table_id}").json()["current_player"] == 0)
+        store = Store(db)
+        until_mostly_bot(http, store, table_id, tokens[0])
+        before = decisions(store, table_id, 1)
         server.kill()
         server = Server(db, port=server.port).start()
+        assert decisions(store, table_id, 1) == before  # what was played is known as the bot's after the kill
+        store.close()
         http = httpx.Client(base_url=server.url, timeout=20)
         play_out(http, table_id, {0: tokens[0]})  # type: ignore[arg-type]
         rows = wait_for(lambda: http.get("/api/games/rounce/leaderboard").json())
@@ -415,7 +451,7 @@ def test_the_rules_hold_across_two_processes_on_postgresql(cluster: Any) -> None
         ha, hb = httpx.Client(base_url=a.url, timeout=20), httpx.Client(base_url=b.url, timeout=20)
         codes = {n: ha.post("/api/players", json={"name": n}).json()["code"] for n in ("Ann", "Bob")}
         made = ha.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
-                                            "rules": {"max_hands": 3}, "next_timeout": 0}).json()
+                                            "rules": {"max_hands": 6}, "next_timeout": 0}).json()
         table_id, host = made["id"], made["host_token"]
         ann = ha.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
         bob = ha.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
@@ -430,6 +466,9 @@ def test_the_rules_hold_across_two_processes_on_postgresql(cluster: Any) -> None
         assert r.status_code == 409 and r.json()["detail"].startswith("Bob is at the table")
         assert ha.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "greedy"},
                        headers=auth(bob)).status_code == 200  # Bob leaves
+        store = Store(cluster.url)
+        until_mostly_bot(ha, store, table_id, ann)
+        store.close()
         play_out(ha, table_id, {0: ann})  # type: ignore[arg-type]
         rows = wait_for(lambda: ha.get("/api/games/rounce/leaderboard?players=2").json())
         time.sleep(0.5)
