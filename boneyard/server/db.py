@@ -117,6 +117,21 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class StandinRow(Base):
+    """A decision a bot made for a human seat (``kind`` "standin" or "clock"), stored with its
+    action, or the point where a seat's player resigned ("resign", ``number``: the table's
+    version then). Own decisions are the seat's other actions: the ratings count both
+    (``rating.py``)."""
+
+    __tablename__ = "standins"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat token (the token itself is never stored)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -174,6 +189,7 @@ def write_seat(s: Session, table_id: str, seat: int, name: str, token: str) -> N
 
 
 _INSERT_ACTION = insert(ActionRow)
+_INSERT_STANDIN = insert(StandinRow)
 _TABLE_OVER = update(TableRow).where(TableRow.id == bindparam("over_id")).values(is_over=True)
 
 
@@ -197,6 +213,7 @@ class ActionWrite:
     seat: int
     is_over: bool
     result: Any = None
+    by: str | None = None  # a bot made this human seat's decision: "standin" or "clock" (None: its player)
 
 
 def write_actions(conn: Connection, writes: list[ActionWrite]) -> None:
@@ -207,6 +224,9 @@ def write_actions(conn: Connection, writes: list[ActionWrite]) -> None:
     now = time.time()
     conn.execute(_INSERT_ACTION, [{"table_id": w.table_id, "number": w.number, "action": w.action, "seat": w.seat,
                                    "at": now} for w in writes])
+    standins = [{"table_id": w.table_id, "number": w.number, "seat": w.seat, "kind": w.by} for w in writes if w.by]
+    if standins:
+        conn.execute(_INSERT_STANDIN, standins)
     over = [{"over_id": w.table_id} for w in writes if w.is_over]
     if over:
         conn.execute(_TABLE_OVER, over)
@@ -220,6 +240,18 @@ def write_actions(conn: Connection, writes: list[ActionWrite]) -> None:
 def write_expired(s: Session, table_id: str) -> None:
     """Close a table nobody plays at any more."""
     s.execute(update(TableRow).where(TableRow.id == table_id).values(expired=True))
+
+
+def _unrate_live(conn: Connection) -> None:
+    """Migration to stand-in records: the games in play when they begin are never rated.
+
+    Before, nothing recorded which of a seat's decisions a bot made, so such a game
+    cannot be judged by the rules of ``rating.py``; it is marked as already counted
+    (``rated_tables``) and the ratings pass it by. Finished games were counted already.
+    """
+    if inspect(conn).has_table("rated_tables"):
+        conn.execute(text("INSERT INTO rated_tables (table_id) SELECT id FROM tables WHERE is_over = :no "
+                          "AND id NOT IN (SELECT table_id FROM rated_tables)"), {"no": False})
 
 
 _SCHEMA_LOCK = 0x626F6E6579  # the advisory lock that serializes schema creation ("boney")
@@ -246,7 +278,10 @@ class Store:
         with self.engine.begin() as conn:
             if self.is_postgres:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            fresh = not inspect(conn).has_table("standins")
             Base.metadata.create_all(conn)
+            if fresh:
+                _unrate_live(conn)
             have = {c["name"] for c in inspect(conn).get_columns("tables")}
             for name, ddl in _ADDED_COLUMNS.items():
                 if name not in have:

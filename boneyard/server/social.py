@@ -21,7 +21,6 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,14 +32,16 @@ from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, delete, select, update
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 import boneyard
 from boneyard.bots import bot, bots
 
+from . import rating
 from .clients import Subscriber
-from .db import Base, TableRow, hash_token
+from .db import ActionRow, Base, StandinRow, TableRow, hash_token
 from .tables import (
     STORE_ERRORS,
     BadRequest,
@@ -64,6 +65,7 @@ CHAT_KEEP = 100  # log entries a push carries (the newest)
 MAX_CLOCK = 3600
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
 RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
+AWAY_AFTER = 60.0  # seconds without a socket or a move of their own before a player counts as away
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 
 
@@ -198,6 +200,10 @@ class Room:
     claims: dict[int, str] = field(default_factory=dict)  # seat -> player id
     ratings: dict[int, dict[str, float]] = field(default_factory=dict)
     rated: bool = False  # the finished game was looked at for the ratings
+    timed_out: set[int] = field(default_factory=set)  # seats whose last decision the clock's bot made
+    acted: dict[int, float] = field(default_factory=dict)  # seat -> when its player last decided (monotonic)
+    acted_version: int = -1  # the table version ``acted`` was last brought up to
+    sockets: set[int] = field(default_factory=set)  # seats that opened a friends socket here
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
@@ -268,6 +274,7 @@ class Social:
         room = self.rooms.get(table.id)
         if room is None:
             return
+        self._note_decision(table, room)
         if table.held and self._all_seated(table):
             table.held = False
             room.started = True
@@ -278,6 +285,62 @@ class Social:
             room.rated = True
             self._spawn(self._rate(table, room))
         self.push(table, room)
+
+    @staticmethod
+    def _note_decision(table: Table, room: Room) -> None:
+        """Remember when a seat's player last decided for themselves (their action, not a bot's):
+        they are at the table, and their clock has not run out since. Taking the seat counts
+        as arriving (so does a restart: nobody is taken for gone the moment a server starts)."""
+        now = time.monotonic()
+        for joined in table.names:
+            room.acted.setdefault(joined, now)
+        if table.version == room.acted_version:
+            return
+        room.acted_version = table.version
+        seat = table.last_seat
+        if seat is not None and table.last_sent is not None:
+            room.acted[seat] = now
+            room.timed_out.discard(seat)
+
+    async def _may_hand_over(self, table: Table, room: Room, seat: int) -> bool:
+        """Whether the host may hand ``seat`` to a bot: a bot plays it already, its player's clock
+        ran out on their last decision, or its player has left.
+
+        Left: every friends socket of the seat here has closed; or, for a player who never
+        opened one here (a client of the HTTP API, or one whose page is open at another
+        process), neither a move of their own nor their arrival in the last
+        :data:`AWAY_AFTER` seconds. The seat's last decision is read from the database, so
+        a clock that ran out or a move made at another process counts too.
+        """
+        if seat in room.standins or seat in room.timed_out:
+            return True
+        try:
+            last = await self.service._run(self._last_decision, table.id, seat)
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached ({type(err).__name__})") from None
+        if last is not None and last[1] == "clock":
+            return True
+        if room.present.get(seat):
+            return False
+        if seat in room.sockets:
+            return True
+        idle = time.monotonic() - room.acted.get(seat, -math.inf) > AWAY_AFTER
+        own_at = last[0] if last is not None and last[1] is None else None
+        return idle and (own_at is None or time.time() - own_at > AWAY_AFTER)
+
+    def _last_decision(self, table_id: str, seat: int) -> tuple[float, str | None] | None:
+        """When the seat's last decision was stored and which bot made it ("clock", "standin"; None:
+        its player), or None before its first."""
+        with self.service.store.session() as db:
+            row = db.execute(select(ActionRow.number, ActionRow.at).where(ActionRow.table_id == table_id,
+                                                                         ActionRow.seat == seat)
+                             .order_by(ActionRow.number.desc()).limit(1)).first()
+            if row is None:
+                return None
+            kind = db.scalar(select(StandinRow.kind).where(StandinRow.table_id == table_id,
+                                                           StandinRow.number == row[0],
+                                                           StandinRow.kind != "resign").limit(1))
+            return float(row[1]), kind
 
     @staticmethod
     def _all_seated(table: Table) -> bool:
@@ -377,6 +440,9 @@ class Social:
         if bot_name is not None:
             if bot_name not in bots():
                 raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
+            if own != seat and not await self._may_hand_over(table, room, seat):
+                raise Conflict(f"{name} is at the table: the host can hand {name}'s seat to a bot only once "
+                               f"{name}'s clock has run out or {name} has left")
             player = bot(bot_name)
             text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
                 f"the {bot_name} bot now plays for {name}"
@@ -442,8 +508,13 @@ class Social:
         if len(standing) == 1:
             text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
         entry = _entry("resign", seat, name, text, time.time())
+
+        def write(s: Session) -> None:
+            _log_write(s, table.id, entry)
+            s.add(StandinRow(table_id=table.id, number=table.version, seat=seat, kind="resign"))
+
         try:
-            await self.service.committer.write(functools.partial(_log_write, table_id=table.id, entry=entry))
+            await self.service.committer.write(write)
         except STORE_ERRORS as err:
             raise Unavailable(f"the database cannot be reached, so you did not resign ({type(err).__name__})") \
                 from None
@@ -487,6 +558,7 @@ class Social:
         if await self.service.play_for(table, seat, bot(CLOCK_BOT), version):
             room = self.rooms.get(table.id)
             if room is not None:
+                room.timed_out.add(seat)
                 self._say(table, room, "news", seat, table.who(seat),
                           f"{table.who(seat)}'s clock ran out: the {CLOCK_BOT} bot played for them")
 
@@ -522,6 +594,8 @@ class Social:
         """A friends socket opened: the seat is here ("joined" the first time, then "is back")."""
         count = room.present.get(seat, 0)
         room.present[seat] = count + 1
+        if seat is not None:
+            room.sockets.add(seat)
         if seat is None or count:
             self.push(table, room)
             return
@@ -626,16 +700,33 @@ class Social:
     # ----- identity ------------------------------------------------------------------
 
     async def _claim(self, table: Table, seat: int, player: str) -> None:
+        """Link ``seat`` to ``player``: one player, one seat per table (409 for a second one).
+
+        The check is made again inside the write's transaction, against the stored claims,
+        so that two requests at once (or two processes) cannot give one code two seats.
+        """
         _table, room = await self.room(table.id)
         if room.claims.get(seat) == player:
             return
+        other = next((s for s, p in room.claims.items() if p == player and s != seat), None)
+        if other is not None:
+            raise self._second_seat(table, other)
 
         def write(s: Session) -> None:
+            held = s.scalar(select(ClaimRow.seat).where(ClaimRow.table_id == table.id, ClaimRow.player_id == player,
+                                                        ClaimRow.seat != seat).limit(1))
+            if held is not None:
+                raise self._second_seat(table, held)
             s.execute(delete(ClaimRow).where(ClaimRow.table_id == table.id, ClaimRow.seat == seat))
             s.add(ClaimRow(table_id=table.id, seat=seat, player_id=player))
 
         await self.service.committer.write(write)
         room.claims[seat] = player
+
+    @staticmethod
+    def _second_seat(table: Table, held: int) -> Conflict:
+        return Conflict(f"this player code already plays {table.who(held)}'s seat at this table: one code, "
+                        "one seat (a game against yourself would count for nobody)")
 
     async def register(self, name: Any) -> dict[str, str]:
         """A new player: a name and a fresh secret code (the browser keeps it)."""
@@ -656,9 +747,10 @@ class Social:
         return pid, row.name
 
     async def claim(self, table_id: str, token: str | None, code: str | None) -> None:
-        """Record that the player with ``code`` sits at the token's seat."""
+        """Record that the player with ``code`` sits at the token's seat (a seat taken a moment ago
+        at another process counts: its token is looked up in the database)."""
         table = await self.service.get(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         pid, _name = await self.service._run(self._player, code)
         await self._claim(table, seat, pid)
@@ -701,69 +793,104 @@ class Social:
 
     async def _rate(self, table: Table, room: Room) -> None:
         try:
-            changed = await self.service._run(self._rate_sync, table, room)
+            said = await self.service._run(self._rate_sync, table, room)
+        except IntegrityError:
+            return  # another server process counted this table at the same moment
         except Exception:
             log.exception("table %s: ratings not updated", table.id)
             return
-        if changed:
+        for text in said:
+            self._say(table, room, "news", None, "", text)
+        if said or room.ratings:
             self.push(table, room)
 
-    def _rate_sync(self, table: Table, room: Room) -> bool:
-        """Count a finished game (once) in openskill ratings; False when it does not count."""
-        from openskill.models import PlackettLuce
-
-        who: list[tuple[str, str]] = []
+    @staticmethod
+    def _plays(db: Session, table: Table) -> tuple[list[rating.SeatPlay], list[int]]:
+        """Who made each seat's decisions, from the stored actions and stand-in records, and the
+        seats that resigned in the order they did (stored, so another process's count too)."""
+        moves = dict(db.execute(select(ActionRow.seat, func.count()).where(ActionRow.table_id == table.id)
+                                .group_by(ActionRow.seat)).all())
+        marks = list(db.execute(select(StandinRow.seat, StandinRow.number, StandinRow.kind)
+                                .where(StandinRow.table_id == table.id).order_by(StandinRow.id)))
+        resigned_at: dict[int, int] = {}
+        for seat, number, kind in marks:
+            if kind == "resign" and seat not in resigned_at:
+                resigned_at[seat] = number
+        plays = []
         for s, kind in enumerate(table.seats):
-            if kind.startswith("bot:"):
-                who.append((kind, kind[4:] + " bot"))
-            elif s in room.claims:
-                who.append((room.claims[s], table.names.get(s, "?")))
-            else:
-                return False  # a player without identity: nobody to credit
-        info = boneyard.game_info(table.game_id)
-        scores = list(table.game.scores)
-        sign = -1 if info.get("lower_is_better") else 1
-        model = PlackettLuce()
+            by_bot = [n for seat, n, k in marks if seat == s and k != "resign"]
+            before = [n for n in by_bot if n < resigned_at.get(s, math.inf)]
+            plays.append(rating.SeatPlay(human=kind == "human", own=moves.get(s, 0) - len(by_bot),
+                                         standin=len(before), resigned=s in resigned_at))
+        return plays, list(resigned_at)
+
+    def _rate_sync(self, table: Table, room: Room) -> list[str]:
+        """Count a finished (or decided) game once in the ratings, by the rules of ``rating.py``.
+
+        Returns what the table's log should say about it: why it is not rated, or for whom
+        it is not. A game with a human seat linked to no player is not rated (nobody to
+        credit) and says nothing, as before.
+        """
+        from openskill.models import BradleyTerryFull
+
+        names = {s: table.who(s) for s in range(table.players)}
+        model = BradleyTerryFull()
         with self.service.store.session() as db:
+            # the stored claims: a seat may have been claimed at another server process
+            claims = dict(db.execute(select(ClaimRow.seat, ClaimRow.player_id)
+                                     .where(ClaimRow.table_id == table.id)).all())
+            who: list[tuple[str, str]] = []
+            for s, kind in enumerate(table.seats):
+                if kind.startswith("bot:"):
+                    who.append((kind, kind[4:] + " bot"))
+                elif s in claims:
+                    who.append((claims[s], table.names.get(s, "?")))
+                else:
+                    return []
             if db.get(RatedRow, table.id) is not None:
-                return False
+                return []
             db.add(RatedRow(table_id=table.id))
-            rows: list[RatingRow] = []
+            humans = [claims[s] for s, kind in enumerate(table.seats) if kind == "human"]
+            if len(set(humans)) < len(humans):
+                return ["this game is not rated: one player held several seats"]
+            plays, resigned = self._plays(db, table)
+            verdict = rating.judge(plays, names)
+            if verdict.aborted:
+                return [verdict.reason]
+            rows: dict[str, RatingRow] = {}
             for key, name in who:
-                row = db.get(RatingRow, (table.game_id, table.players, key))
-                if row is None:
+                row = rows.get(key) or db.get(RatingRow, (table.game_id, table.players, key))
+                if row is None:  # stored only if this game rates it
                     row = RatingRow(game=table.game_id, players=table.players, who=key, name=name,
                                     mu=model.mu, sigma=model.sigma, games=0)
-                    db.add(row)
-                rows.append(row)
+                rows[key] = row
             groups = self.sides(table)
-            teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma) for s in g] for g in groups]
-            new = model.rate(teams, ranks=self._ranks(groups, scores, sign, room.resigned))
+            teams = [[model.rating(mu=rows[who[s][0]].mu, sigma=rows[who[s][0]].sigma) for s in g] for g in groups]
+            info = boneyard.game_info(table.game_id)
+            order = rating.ranks(groups, list(table.game.scores), list(table.game.winners),
+                                 bool(info.get("lower_is_better")), resigned)
+            new = model.rate(teams, ranks=[float(r) for r in order])
+            changes: dict[str, list[tuple[float, float]]] = {}
             for g, team in zip(groups, new, strict=True):
                 for s_, r in zip(g, team, strict=True):
-                    rows[s_].mu, rows[s_].sigma = float(r.mu), float(r.sigma)
-                    rows[s_].games += 1
-                    rows[s_].name = who[s_][1]
-            room.ratings = {s_: {"mu": round(rows[s_].mu, 2), "sigma": round(rows[s_].sigma, 2),
-                                 "ordinal": round(rows[s_].mu - 3 * rows[s_].sigma, 2)} for s_ in range(table.players)}
-        return True
+                    if s_ in verdict.rated:
+                        changes.setdefault(who[s_][0], []).append((float(r.mu), float(r.sigma)))
+            for key, seat_changes in changes.items():
+                row = rows[key]
+                row.mu, row.sigma = rating.combine(seat_changes)
+                row.games += 1
+                db.add(row)
+                row.name = next(name for k, name in who if k == key)
+            ratings = {s_: self._shown(rows[who[s_][0]]) for s_ in verdict.rated}
+        room.ratings = ratings  # once committed
+        return list(verdict.unrated.values())
 
     @staticmethod
-    def _ranks(groups: list[list[int]], scores: Sequence[float], sign: int, resigned: list[int]) -> list[float]:
-        """Each side's place (1 is first): by score, except that sides that resigned come last,
-        the first to resign lowest."""
-        def score(g: list[int]) -> float:
-            return sign * scores[g[0]] if g[0] < len(scores) else 0.0
-
-        gone = {i: min(resigned.index(s) for s in g if s in resigned) for i, g in enumerate(groups)
-                if any(s in resigned for s in g)}
-        live = [i for i in range(len(groups)) if i not in gone]
-        ranks = [0.0] * len(groups)
-        for i in live:
-            ranks[i] = 1.0 + sum(1 for j in live if score(groups[j]) > score(groups[i]))
-        for i, when in gone.items():
-            ranks[i] = len(live) + 1.0 + sum(1 for other in gone.values() if other > when)
-        return ranks
+    def _shown(row: RatingRow) -> dict[str, Any]:
+        """A rating as the API shows it: openskill's numbers, and the rating players read."""
+        return {"mu": round(row.mu, 2), "sigma": round(row.sigma, 2),
+                "ordinal": round(rating.ordinal(row.mu, row.sigma), 2), "rating": rating.shown(row.mu, row.sigma),
+                "provisional": rating.provisional(row.games)}
 
     def history(self, game: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Finished tables (not expired), newest first, with who sat where: the lobby's history."""
@@ -787,7 +914,11 @@ class Social:
         return out
 
     def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
-        """Everyone rated at ``game`` (and player count), best first by ``mu - 3 sigma``."""
+        """Everyone rated at ``game``, best first by ``mu - 3 sigma``: one board per player count.
+
+        ``players`` picks a board; without it every board's rows come together (each says
+        its ``players`` and ``board``), as the endpoint always answered.
+        """
         if game not in boneyard.games():
             raise NotFound(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
         with self.service.store.session() as s:
@@ -797,10 +928,50 @@ class Social:
             rows = list(s.scalars(query))
         out: list[dict[str, Any]] = [
             {"name": r.name, "bot": r.who.startswith("bot:"), "players": r.players, "games": r.games,
-             "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "ordinal": round(r.mu - 3 * r.sigma, 2)}
-            for r in rows]
+             "board": rating.board_label(r.players), **self._shown(r)} for r in rows]
         out.sort(key=lambda r: r["ordinal"], reverse=True)
         return out
+
+
+def busiest(rows: list[dict[str, Any]], default: int) -> int:
+    """The board a leaderboard page opens on: the player count with the most rated names (the
+    game's usual count when none has more), so that a link without ``?players`` shows players."""
+    sizes: dict[int, int] = {}
+    for r in rows:
+        sizes[r["players"]] = sizes.get(r["players"], 0) + 1
+    return max(sizes, key=lambda n: (sizes[n], n == default, -n)) if sizes else default
+
+
+def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]]) -> str:
+    """The leaderboard page of one game and player count: the board, the other boards, the rules."""
+    info = boneyard.game_info(game_id)
+    name = html.escape(info["name"])
+    label = rating.board_label(board)
+    body = "".join(
+        f"<tr><td>{i}</td><td>{html.escape(r['name'])}</td><td>{r['games']}</td>"
+        f"<td>{r['rating']}{' <small class=muted>provisional</small>' if r['provisional'] else ''}</td>"
+        f"<td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
+        for i, r in enumerate(rows, 1))
+    empty = "" if rows else f"<p>No rated {label} games yet.</p>"
+    boards = " · ".join(
+        f"<strong aria-current=page>{rating.board_label(n)}</strong>" if n == board else
+        f"<a href='/leaderboard/{game_id}?players={n}'>{rating.board_label(n)}</a>"
+        for n in range(info["players"]["min"], info["players"]["max"] + 1))
+    rules = "".join(f"<li>{html.escape(line)}</li>" for line in rating.rules_text())
+    others = " · ".join(f"<a href='/leaderboard/{g}'>{html.escape(boneyard.game_info(g)['name'])}</a>"
+                        for g in boneyard.games() if g != game_id)
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
+        f"initial-scale=1'><title>{name} leaderboard, {label} — boneyard</title>"
+        "<link rel=stylesheet href='/static/app.css'>"
+        "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
+        f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard, {label}</h1></header>"
+        f"<main><nav id=boards aria-label='Player count'><p class=fr-nav>Boards: {boards}</p></nav>{empty}"
+        "<div class=scroll-x><table class=list id=leaderboard><caption>" + label + "</caption>"
+        "<thead><tr><th>#</th><th>Player</th><th>Games</th><th>Rating</th><th>Skill (μ ± σ)</th></tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+        f"<section id=rating-rules><h2>How games are rated</h2><ul>{rules}</ul></section>"
+        f"<p class=fr-nav>Other games: {others}</p></main></body></html>")
 
 
 def _entry(kind: str, seat: int | None, name: str, text: str, at: float) -> dict[str, Any]:
@@ -926,32 +1097,22 @@ def router(social: Social) -> APIRouter:
 
     @r.get("/api/games/{game_id}/leaderboard")
     async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> list[dict[str, Any]]:
-        """Ratings at a game (openskill, best first by mu - 3 sigma); bots are on the same scale."""
+        """Ratings at a game (best first by mu - 3 sigma, one board per ``players``); bots on the same scale."""
         return await social.service._run(social.leaderboard, game_id, players)
 
     @r.get("/leaderboard/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def leaderboard_page(game_id: str) -> HTMLResponse:
+    async def leaderboard_page(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> HTMLResponse:
+        """One board of a game (``?players=N``, by default the game's usual count), a selector of
+        the others and the rules of the ratings."""
+        if game_id not in boneyard.games():
+            raise NotFound(f"unknown game {quote(game_id)}; known games: {', '.join(boneyard.games())}")
+        info = boneyard.game_info(game_id)
+        counts = range(info["players"]["min"], info["players"]["max"] + 1)
+        if players is not None and players not in counts:
+            raise BadRequest(f"{info['name']} is played by {counts[0]} to {counts[-1]} players, not {players}")
         rows = await social.service._run(social.leaderboard, game_id, None)
-        name = html.escape(boneyard.game_info(game_id)["name"])
-        body = "".join(
-            f"<tr><td>{i}</td><td>{html.escape(r['name'])}</td><td>{r['players']}</td><td>{r['games']}</td>"
-            f"<td>{r['ordinal']:.1f}</td><td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
-            for i, r in enumerate(rows, 1))
-        empty = "" if rows else "<p>No rated games yet.</p>"
-        others = " · ".join(f"<a href='/leaderboard/{g}'>{html.escape(boneyard.game_info(g)['name'])}</a>"
-                            for g in boneyard.games() if g != game_id)
-        return HTMLResponse(
-            "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
-            f"initial-scale=1'><title>{name} leaderboard — boneyard</title><link rel=stylesheet href='/static/app.css'>"
-            "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
-            f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard</h1></header>"
-            f"<main>{empty}"
-            "<div class=scroll-x><table class=list id=leaderboard><thead><tr><th>#</th><th>Player</th>"
-            "<th>Players</th><th>Games</th>"
-            f"<th>Rating</th><th>Skill</th></tr></thead><tbody>{body}</tbody></table></div>"
-            "<p class=muted>Rating: openskill's mu − 3σ, per game and player count; bots are rated on the same "
-            "scale. A table counts when its deal was not fixed and the game finished (or was decided when the "
-            f"others resigned).</p><p class=fr-nav>Other games: {others}</p></main></body></html>")
+        board = players if players is not None else busiest(rows, info["players"]["default"])
+        return HTMLResponse(leaderboard_html(game_id, board, [r for r in rows if r["players"] == board]))
 
     @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
     async def my_games_page() -> HTMLResponse:

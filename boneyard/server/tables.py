@@ -899,12 +899,14 @@ class TableService:
             max(0.0, hold.until - time.time()), lambda: self._spawn(self._release(table, hand)))
 
     async def _play(self, table: Table, seat: int, compute: Callable[[], tuple[str, Snapshot]],
-                    sent: str | None) -> None:
+                    sent: str | None, by: str | None = None) -> None:
         """Apply an action on the pool (``compute``), commit it, then publish it; the caller holds the lock.
 
         The pool thread hands the write straight to the group committer, whose commit wakes
         this coroutine: one trip from the event loop and one back, however busy the
         machine. On a failed commit the game is rebuilt as stored and the action refused.
+        ``by`` marks a human seat's decision made by a bot ("standin", "clock"), stored with
+        the action for the ratings.
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[str, Snapshot]] = loop.create_future()
@@ -916,7 +918,8 @@ class TableService:
             except BaseException as err:
                 loop.call_soon_threadsafe(_fail, done, err)
                 return
-            write = ActionWrite(table.id, number, text, seat, bool(table.game.is_over), result=(text, snapshot))
+            write = ActionWrite(table.id, number, text, seat, bool(table.game.is_over), result=(text, snapshot),
+                                by=by)
             self.committer.enqueue(write, done, loop)
 
         self.pool.submit(work)
@@ -1129,7 +1132,8 @@ class TableService:
                 return False
             seat = table.game.current_player
             try:
-                await self._play(table, seat, functools.partial(self._bot_advance, table, seat), sent=None)
+                by = "standin" if table.seats[seat] == "human" else None  # a bot plays a player's seat
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat), sent=None, by=by)
             except Stale:
                 return True  # another process played this turn: go on from its position
         self.broadcast(table)
@@ -1147,7 +1151,8 @@ class TableService:
                     or table.version != version or game.current_player != seat):
                 return False
             try:
-                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None)
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None,
+                                 by="clock")
             except Stale:
                 return False
         self.broadcast(table)

@@ -127,8 +127,9 @@ def play(server: Server, table_id: str, token: str, until: Any) -> None:
 
 def test_contrast_and_screenshots_of_the_friends_pages(server: Server, page_factory: Any) -> None:
     player = post(server, "/api/players", {"name": "Ann"})
+    # three hands: a rated game needs two moves of Ann's own, and in one hand she may fold at once
     done_id, done_token = seated(server, "rounce", ["human", "bot:greedy", "bot:random"], "Ann", player["code"],
-                                 {"max_hands": 1})
+                                 {"max_hands": 3})
     play(server, done_id, done_token, lambda st: st["is_over"])
     live_id, live_token = seated(server, "rounce", ["human", "bot:greedy", "bot:random"], "Ann", player["code"], {})
     play(server, live_id, live_token, lambda st: st["version"] >= 4 and st["current_player"] == 0

@@ -69,6 +69,31 @@ def play_out(client: TestClient, table_id: str, tokens: dict[int, str], seed: in
     raise AssertionError("the game did not finish")
 
 
+def own_moves(client: TestClient, table_id: str, tokens: dict[int, str], moves: int = 2) -> None:
+    """Play until every given seat has made ``moves`` decisions of its own (a rated game needs
+    two from each player, ``docs/api.md``), never folding where another action is legal."""
+    made = dict.fromkeys(tokens, 0)
+    for _ in range(2000):
+        if all(n >= moves for n in made.values()):
+            return
+        st = state(client, table_id)
+        assert not st["is_over"], f"the game ended before every player made {moves} moves"
+        seat = st["current_player"]
+        mine = state(client, table_id, tokens[seat]) if seat in tokens else {"legal_actions": []}
+        legal = [a for a in mine["legal_actions"] if a != "fold"] or mine["legal_actions"]
+        if not legal:
+            if st["between_hands"] is not None:
+                for token in tokens.values():
+                    client.post(f"/api/tables/{table_id}/next", headers=auth(token))
+            time.sleep(0.01)
+            continue
+        r = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]),
+                        json={"action": legal[0], "expected_version": mine["version"]})
+        if r.status_code == 200:
+            made[seat] += 1
+    raise AssertionError("the players did not get their moves")
+
+
 def test_a_table_waits_until_every_human_seat_is_taken(client: TestClient) -> None:
     table_id, _host = create(client, ["human", "human"])
     first = state(client, table_id)["current_player"]
@@ -120,6 +145,8 @@ def test_the_host_hands_a_seat_to_a_bot_and_gives_it_back(client: TestClient) ->
     ann, bob = join(client, table_id, 0, "Ann"), join(client, table_id, 1, "Bob")
     r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(ann))
     assert r.status_code == 401  # Ann is not the host's token and seat 1 is not hers
+    with client.websocket_connect(f"/ws/friends/{table_id}?token={bob}") as ws:
+        ws.receive_text()  # Bob is here, then closes his page: he has left
     r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
                     headers={"X-Host-Token": host})
     assert r.status_code == 200, r.text
@@ -361,9 +388,8 @@ def test_a_seat_handed_to_a_bot_is_not_waited_for_between_hands(client: TestClie
 
 
 def test_a_hand_ending_with_every_human_away_deals_on_at_once(client: TestClient) -> None:
-    table_id, host, tokens = two_hands(client, next_timeout=60)
-    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"},
-                    headers={"X-Host-Token": host})
+    table_id, _host, tokens = two_hands(client, next_timeout=60)
+    r = client.post(f"/api/tables/{table_id}/standin", json={"seat": 1, "bot": "random"}, headers=auth(tokens[1]))
     assert r.status_code == 200
     # only Ann is waited for at the end of the first hand; once she has pressed, nobody holds the table
     for _ in range(500):
@@ -402,13 +428,14 @@ def resign(client: TestClient, table_id: str, token: str | None) -> Any:
 
 def test_resigning_a_two_player_game_decides_it_at_once(client: TestClient) -> None:
     ann_code, bob_code = register(client, "Ann"), register(client, "Bob")
-    table_id, _host = create(client, ["human", "human"])
+    table_id, _host = create(client, ["human", "human"], rules={"max_hands": 3}, next_timeout=0)
     ann = join(client, table_id, 0, "Ann")
     assert resign(client, table_id, ann).status_code == 409  # not started: Ann can simply leave
     bob = join(client, table_id, 1, "Bob")
     client.post(f"/api/tables/{table_id}/claim", headers={**auth(ann), "X-Player": ann_code})
     client.post(f"/api/tables/{table_id}/claim", headers={**auth(bob), "X-Player": bob_code})
     assert resign(client, table_id, None).status_code == 401
+    own_moves(client, table_id, {0: ann, 1: bob})
     r = resign(client, table_id, ann)
     assert r.status_code == 200, r.text
     view = room(client, table_id)
@@ -440,10 +467,11 @@ def test_a_resigned_player_ranks_last_while_the_others_play_on(client: TestClien
     codes = [register(client, n) for n in ("Ann", "Bob")]
     # two hands: in one hand, a dealer whose two opponents fold takes it without a call, so
     # the game could end before Ann acts; over two deals she must make a call
-    table_id, _host = create(client, ["human", "human", "bot:greedy"], rules={"max_hands": 2}, next_timeout=0)
+    table_id, _host = create(client, ["human", "human", "bot:greedy"], rules={"max_hands": 3}, next_timeout=0)
     tokens = {0: join(client, table_id, 0, "Ann"), 1: join(client, table_id, 1, "Bob")}
     for seat, token in tokens.items():
         client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": codes[seat]})
+    own_moves(client, table_id, tokens)
     assert resign(client, table_id, tokens[1]).status_code == 200
     view = room(client, table_id)
     assert view["decided"] is None and view["log"][-1]["text"] == \
@@ -469,13 +497,13 @@ def test_in_eighty_a_resignation_concedes_for_the_partnership(client: TestClient
 
 
 def test_places_put_resigned_sides_last_the_first_to_resign_lowest() -> None:
-    from boneyard.server.social import Social
+    from boneyard.server.rating import ranks
 
     singles = [[0], [1], [2], [3]]
-    assert Social._ranks(singles, [5, 9, 9, 1], 1, []) == [3, 1, 1, 4]
-    assert Social._ranks(singles, [5, 9, 9, 1], -1, []) == [2, 3, 3, 1]  # lower is better
-    assert Social._ranks(singles, [5, 9, 9, 1], 1, [1, 3]) == [2, 4, 1, 3]
-    assert Social._ranks([[0, 2], [1, 3]], [10, 0, 10, 0], 1, [2]) == [2, 1]
+    assert ranks(singles, [5, 9, 9, 1], [], False, []) == [3, 1, 1, 4]
+    assert ranks(singles, [5, 9, 9, 1], [], True, []) == [2, 3, 3, 1]  # lower is better
+    assert ranks(singles, [5, 9, 9, 1], [], False, [1, 3]) == [2, 4, 1, 3]
+    assert ranks([[0, 2], [1, 3]], [10, 0, 10, 0], [], False, [2]) == [2, 1]
 
 
 def test_a_resignation_survives_a_restart(tmp_path: Any) -> None:

@@ -128,7 +128,7 @@ function seatLine(s, isHost) {
   const resigned = (room.resigned || []).includes(s.seat);
   if (resigned) notes.push(`resigned: ${s.standin} bot plays`);
   else if (s.standin) notes.push(s.left ? `left: ${s.standin} bot plays` : `${s.standin} bot plays`);
-  if (s.rating) notes.push(`rating ${s.rating.ordinal.toFixed(1)}`);
+  if (s.rating) notes.push(`rating ${s.rating.rating}${s.rating.provisional ? " provisional" : ""}`);
   if (notes.length) {
     const note = document.createElement("span");
     note.className = "muted";
