@@ -352,7 +352,8 @@ def test_stand_in_moves_survive_a_kill_9(tmp_path: Path) -> None:
         before = decisions(store, table_id, 1)
         server.kill()
         server = Server(db, port=server.port).start()
-        assert decisions(store, table_id, 1) == before  # what was played is known as the bot's after the kill
+        after = decisions(store, table_id, 1)  # what was played is known as the bot's after the kill
+        assert after[0] == before[0] and after[1] >= before[1]  # (the bot may have moved once more meanwhile)
         store.close()
         http = httpx.Client(base_url=server.url, timeout=20)
         play_out(http, table_id, {0: tokens[0]})  # type: ignore[arg-type]
