@@ -80,10 +80,18 @@ def short_name(game_id: str) -> str:
     return f"python_boneyard_{game_id}"
 
 
-def game_type(game_id: str) -> pyspiel.GameType:
-    """The truthful ``GameType`` of a game, with its player count and rules as parameters."""
+#: The ``rewards`` parameter: paid at each hand's end (the default), or all at the game's end.
+REWARDS_AT = ("hands", "end")
+
+
+def game_type(game_id: str, rewards: str = "hands") -> pyspiel.GameType:
+    """The truthful ``GameType`` of a game, with its player count and rules as parameters.
+
+    ``rewards="end"`` declares terminal rewards (the whole return at the last step), which
+    OpenSpiel's ``MCTSBot`` and other algorithms that read only outcomes require.
+    """
     info = api.game_info(game_id)
-    params: dict[str, Any] = {"players": info["players"]["default"]}
+    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands"}
     for name, option in info["options"].items():
         params[name] = option["default"]
     return pyspiel.GameType(
@@ -93,7 +101,8 @@ def game_type(game_id: str) -> pyspiel.GameType:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=(pyspiel.GameType.RewardModel.TERMINAL if rewards == "end"
+                      else pyspiel.GameType.RewardModel.REWARDS),
         max_num_players=info["players"]["max"],
         min_num_players=info["players"]["min"],
         provides_information_state_string=True,
@@ -110,8 +119,14 @@ class BoneyardGame(pyspiel.Game):
     game_id: str = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        kind = game_type(self.game_id)
         given = dict(params or {})
+        rewards = str(given.pop("rewards", "hands"))
+        if rewards not in REWARDS_AT:
+            raise ValueError(f"rewards must be 'hands' (at each hand's end) or 'end' (all at the game's end), "
+                             f"got {rewards!r}")
+        #: Whether the whole return is paid at the game's end (``rewards="end"``).
+        self.rewards_at_end = rewards == "end"
+        kind = game_type(self.game_id, rewards)
         spec = kind.parameter_specification
         unknown = sorted(set(given) - set(spec))
         if unknown:
@@ -128,7 +143,7 @@ class BoneyardGame(pyspiel.Game):
             max_utility=1.0,
             max_game_length=self.enc.facts.max_game_length,
         )
-        super().__init__(kind, info, {"players": players, **self.enc.rules})
+        super().__init__(kind, info, {"players": players, "rewards": rewards, **self.enc.rules})
 
     def new_initial_state(self) -> BoneyardState:
         """The state before anything is dealt: the first chance node."""
@@ -147,6 +162,7 @@ class BoneyardState(pyspiel.State):
     def __init__(self, game: BoneyardGame) -> None:
         super().__init__(game)
         enc = self.enc = game.enc
+        self._at_end = game.rewards_at_end
         self.table: Table | None = None
         n = enc.players
         self._returns: list[float] = _Flat([0.0] * n)
@@ -354,11 +370,17 @@ class BoneyardState(pyspiel.State):
         return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
-        """Each player's total reward so far (the scaled score change since the start)."""
+        """Each player's total reward so far (the scaled score change since the start; with
+        ``rewards="end"``, zero until the game is over)."""
+        if self._at_end and not self.is_terminal():
+            return [0.0] * self.enc.players
         return list(self._returns)
 
     def rewards(self) -> list[float]:
-        """Each player's reward for the last decision (non-zero only when it ended a hand; chance adds none)."""
+        """Each player's reward for the last decision (non-zero only when it ended a hand; chance adds none;
+        with ``rewards="end"``, the whole return at the last step and zero before)."""
+        if self._at_end:
+            return list(self._returns) if self.is_terminal() else [0.0] * self.enc.players
         return list(self._rewards)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> BoneyardState:

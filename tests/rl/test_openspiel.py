@@ -277,3 +277,35 @@ def test_observers_refuse_what_they_cannot_show() -> None:
     assert state.observation_string(0) == "player 0: the first hand is being drawn"
     with pytest.raises(Exception, match="first dealer is a seat"):
         state.apply_action(300)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_terminal_rewards_let_mcts_bot_play(game_id: str) -> None:
+    """``rewards="end"``: the whole return at the last step, so OpenSpiel's MCTSBot takes the games."""
+    game = pyspiel.load_game(f"python_boneyard_{game_id}", {"rewards": "end", "max_hands": 1})
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    with pytest.raises(ValueError, match="terminal rewards"):
+        mcts.MCTSBot(pyspiel.load_game(f"python_boneyard_{game_id}", {"max_hands": 1}), 2.0, 4,
+                     mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
+    rs = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 2.0, 4, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+        elif state.current_player() == 0 and decisions < 3:
+            state.apply_action(int(bot.step(state)))
+            decisions += 1
+        else:
+            assert state.returns() == [0.0] * game.num_players() and not any(state.rewards())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    hands = pyspiel.load_game(f"python_boneyard_{game_id}", {"max_hands": 1})
+    engine = state.table.game
+    want = encoding(game_id, game.num_players(), {"max_hands": 1}).facts.rewards(
+        boneyard.game_info(game_id, game.num_players())["start_scores"], engine.scores)
+    assert decisions >= 1 and np.allclose(state.returns(), want) and np.allclose(state.rewards(), want)
+    with pytest.raises(ValueError, match="rewards must be"):
+        pyspiel.load_game(f"python_boneyard_{game_id}", {"rewards": "sometimes"})
+    assert hands.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
