@@ -95,9 +95,13 @@ class Words:
             return self.sentence(f"{why}Game over: everyone ties and shares the win")
         return self.sentence(f"{why}Game over: {who} share the win")
 
-    def hand_dealt(self, e: Mapping[str, Any]) -> str:
-        """The tiles dealt to a seat ("You are dealt 6-6, 6-4 and 5-1."), for every game's ``on_dealt``."""
+    def on_dealt(self, e: Mapping[str, Any]) -> str:
+        """The tiles dealt to a seat ("You are dealt 6-6, 6-4 and 5-1."): a kind every game shares."""
         return self.sentence(f"{self.does(e['seat'], 'is dealt')} {self.tiles(e['tiles'])}")
+
+    def on_first_dealer(self, e: Mapping[str, Any]) -> str:
+        """Who deals the first hand ("Ann deals first."); a game whose first deal is chosen otherwise says so."""
+        return self.sentence(f"{self.does(e['seat'], 'deals')} first")
 
     # ----- helpers for the sentences -----------------------------------------------------
 

@@ -42,10 +42,6 @@ class EightyWords(Words):
         shuffles = self.does(dealer, "shuffles", start=False)
         return self.sentence(f"Hand {e['hand']}: {shuffles}; two tiles lie out")
 
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's ten tiles."""
-        return self.hand_dealt(e)
-
     def on_pass(self, e: Mapping[str, Any]) -> str:
         """A pass in the bidding."""
         return self.sentence(self.does(e["seat"], "passes"))

@@ -43,10 +43,6 @@ class MontanaWords(Words):
         """A new hand and its dealer."""
         return self.sentence(f"Hand {e['hand']}: {self.does(e['dealer'], 'deals', start=False)}")
 
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's ten tiles."""
-        return self.hand_dealt(e)
-
     def on_pull(self, e: Mapping[str, Any]) -> str:
         """A pull from the woodpile: the tile for the seat that pulled it, "a tile" for the others."""
         tile = e.get("tile")

@@ -18,20 +18,12 @@ from . import Words
 class RounceWords(Words):
     """Rounce's sentences: one ``on_<kind>`` per event kind of ``boneyard/games/rounce/events.py``."""
 
-    def on_first_dealer(self, e: Mapping[str, Any]) -> str:
-        """Who deals the first hand."""
-        return self.sentence(f"{self.does(e['seat'], 'deals')} first")
-
     def on_deal(self, e: Mapping[str, Any]) -> str:
         """A new hand: its dealer, the turn-up and the trump it names."""
         dealer = e["dealer"]
         deals = self.does(dealer, "deals", start=False)
         trump = f"the turn-up {e['turn_up']} makes {self.suit(e['trump'])} trumps"
         return self.sentence(f"Hand {e['hand']}: {deals}; {trump}")
-
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's five tiles."""
-        return self.hand_dealt(e)
 
     def on_pass(self, e: Mapping[str, Any]) -> str:
         """A call of pass: the player keeps the hand and plays it."""

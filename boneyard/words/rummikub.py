@@ -18,20 +18,12 @@ from . import Words
 class RummikubWords(Words):
     """Rummikub's sentences: one ``on_<kind>`` per event kind of ``boneyard/games/rummikub/events.py``."""
 
-    def on_first_dealer(self, e: Mapping[str, Any]) -> str:
-        """Who deals the first hand."""
-        return self.sentence(f"{self.does(e['seat'], 'deals')} first")
-
     def on_deal(self, e: Mapping[str, Any]) -> str:
         """A new hand: its dealer and who plays first."""
         dealer, first = e["dealer"], e["first"]
         deals = self.does(dealer, "deals", start=False)
         return self.sentence(f"Hand {e['hand']}: {deals} and {self.name(first, start=False)} "
                              f"{self.verb(first, 'plays')} first")
-
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's tiles."""
-        return self.hand_dealt(e)
 
     def on_draw(self, e: Mapping[str, Any]) -> str:
         """A draw from the boneyard: the tile for the seat that drew it, "a tile" for the others."""

@@ -32,10 +32,6 @@ class TwoboxWords(Words):
         each = self.count(e["hand_size"], "tile")
         return self.sentence(f"Hand {e['hand']}: {each} each, {self.count(e['boneyard'], 'tile')} in the boneyard")
 
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's tiles."""
-        return self.hand_dealt(e)
-
     def on_spinner(self, e: Mapping[str, Any]) -> str:
         """The highest double set as the spinner."""
         return self.sentence(f"{self.does(e['seat'], 'sets')} the spinner, {e['tile']}")

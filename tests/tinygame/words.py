@@ -19,10 +19,6 @@ class TinyWords(Words):
         """A new hand: two tiles each, two in the boneyard."""
         return self.sentence(f"Hand {e['hand']}: two tiles each, two in the boneyard")
 
-    def on_dealt(self, e: Mapping[str, Any]) -> str:
-        """The reader's two tiles."""
-        return self.hand_dealt(e)
-
     def on_draw(self, e: Mapping[str, Any]) -> str:
         """A draw: the tile for the seat that drew it, "a tile" for the other."""
         tile = e.get("tile")
