@@ -36,10 +36,18 @@ function plainName(s) {
   return names[s] !== undefined ? names[s] : `open seat ${s}`;
 }
 
-// A seat's name on the board and in the panels: this page's own seat is marked "(you)".
+// What plays this page's seat while its player is away (friends/table.js sets body[data-away]
+// to the stand-in bot's kind, or "resigned"): "" while the player plays it.
+function away() {
+  return state && state.seat !== null && !state.is_over ? document.body.dataset.away || "" : "";
+}
+
+// A seat's name on the board and in the panels: this page's own seat is marked "(you)", or,
+// while a bot plays it, "(a bot plays for you)": the moves there are not the player's.
 function seatName(s) {
   if (s === null || s === undefined) return "—";
-  return state && s === state.seat ? `${plainName(s)} (you)` : plainName(s);
+  if (!state || s !== state.seat) return plainName(s);
+  return away() ? `${plainName(s)} (a bot plays for you)` : `${plainName(s)} (you)`;
 }
 
 const shell = {
@@ -143,7 +151,7 @@ function revealLastPlay() {
 // played by the page itself, a moment after the state that forces it is drawn.
 let autoVersion = -1;
 function autoPlay(s) {
-  if (replay || ending || s.between_hands || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
+  if (replay || ending || away() || s.between_hands || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
   const action = game.autoAction(s);
   if (!action || autoVersion === s.version) return;
   autoVersion = s.version;
@@ -162,7 +170,9 @@ function renderStatus(s) {
   let text;
   let turn = "Your turn";
   const b = s.between_hands;
-  if (ending && !replay && !s.is_over) text = `Hand ${ending.hand} is over.`;
+  if (away() === "resigned" && !replay) text = "You resigned: a bot plays your seat to the end.";
+  else if (away() && !replay) text = `A ${away()} bot plays your seat while you are away.`;
+  else if (ending && !replay && !s.is_over) text = `Hand ${ending.hand} is over.`;
   else if (b && !replay) text = `Hand ${b.hand} is over: the next hand starts when ${b.waiting.map(seatName).join(" and ") || "everyone"} ${b.waiting.length === 1 ? "presses" : "press"} Next hand (or in ${Math.max(1, Math.round(b.until - Date.now() / 1000))} s).`;
   else if (replay) text = replayWords();
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
@@ -177,7 +187,7 @@ function renderStatus(s) {
   if (!$("banner").hidden) text = "Reconnecting… " + text;
   if (replay) $("status").innerHTML = text;
   else $("status").textContent = text;
-  $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
+  $("status").classList.toggle("yours", !replay && !s.is_over && !away() && s.current_player === s.seat && s.seat !== null);
 }
 
 function renderPlayers(s) {
@@ -373,7 +383,7 @@ function renderHand(s, ctx) {
     $("hand").innerHTML = !ctx.ending && s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
     return;
   }
-  const legal = replay ? [] : s.legal_actions;
+  const legal = replay || away() ? [] : s.legal_actions;
   const usable = new Set(legal.flatMap(tileWords));
   const own = game.hand ? game.hand(ctx) : null;
   const handTiles = own ? own.tiles : hand;
@@ -411,7 +421,7 @@ function renderHand(s, ctx) {
 let actionsMarkup = null; // the action buttons as last drawn
 
 function renderActions(s, ctx) {
-  const legal = replay || ctx.ending ? [] : s.legal_actions;
+  const legal = replay || ctx.ending || away() ? [] : s.legal_actions;
   // actions naming a hand tile are played by tapping the tile (the tile's own choices then
   // show here); the others (draw, pass, calls) are buttons
   const inHand = new Set(s.view.hand || []);
@@ -441,6 +451,7 @@ function bindBoard(ctx) {
 
 function clickHand(tile, index, ctx) {
   if (!state || replay) return;
+  if (away()) return flash('A bot plays your seat: press "Take my seat back" to play again.');
   if (game.clickHand && game.clickHand(tile, index, ctx)) return;
   const options = state.legal_actions.filter((a) => tileWords(a).includes(tile));
   if (options.length === 1) send(options[0]);
@@ -727,6 +738,7 @@ async function main() {
     $("share").textContent = "copied";
   };
   bindReplay();
+  document.addEventListener("boneyard:away", render); // a bot took this seat, or gave it back
   let resizing = null;
   let width = window.innerWidth;
   window.addEventListener("resize", () => {

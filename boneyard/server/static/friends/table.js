@@ -147,8 +147,12 @@ function seatLine(s, isHost) {
   if (s.kind === "human" && s.joined && !room.is_over && !resigned) {
     if (s.standin && (isHost || mine)) button(mine ? "play again" : `give back to ${s.name}`, () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: null }));
-    else if (!s.standin && mine && room.started) button("leave (a bot plays)", () =>
-      post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+    else if (!s.standin && mine && room.started) button("leave (a bot plays)", () => {
+      // one Enter must not hand a whole game to a bot: leaving asks first, as resigning does
+      if (confirm(`Leave this game? A ${botChoice()} bot plays your seat until you press "Take my seat back".`)) {
+        post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() });
+      }
+    });
     else if (!s.standin && isHost && !mine && !s.present) button("bot plays", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
     if (mine && room.started && !room.decided) button("resign", () => {
@@ -168,6 +172,30 @@ function seatLine(s, isHost) {
     });
   }
   return li;
+}
+
+// This player's seat played by a bot (left, or resigned): the table page (core/table.js)
+// reads body[data-away] so that it stops saying "Your turn", and the banner at the top of
+// the page, above the board on a phone, offers the way back.
+function markAway(banner) {
+  const seat = mySeat ? room.seats[mySeat.seat] : null;
+  const resigned = seat && (room.resigned || []).includes(seat.seat);
+  const away = seat && seat.standin && !room.is_over ? (resigned ? "resigned" : seat.standin) : "";
+  if ((document.body.dataset.away || "") !== away) {
+    if (away) document.body.dataset.away = away;
+    else delete document.body.dataset.away;
+    document.dispatchEvent(new CustomEvent("boneyard:away"));
+  }
+  if (!away || resigned) return;
+  banner.className = "fr-banner";
+  banner.innerHTML = `<strong>You left the game:</strong> a ${escapeHtml(seat.standin)} bot plays your seat. `;
+  const back = document.createElement("button");
+  back.type = "button";
+  back.className = "primary";
+  back.id = "fr-back";
+  back.textContent = "Take my seat back";
+  back.addEventListener("click", () => post(`/api/tables/${tableId}/standin`, { seat: seat.seat, bot: null }));
+  banner.append(back);
 }
 
 function botChoice() {
@@ -202,6 +230,7 @@ function render() {
     banner.innerHTML = `<strong>${escapeHtml(names)} ${room.decided.length > 1 ? "win" : "wins"}</strong>:
       the others resigned. The result is counted; you may play on against the bots or leave.`;
   }
+  markAway(banner);
   document.body.classList.toggle("fr-waiting", !room.started);
   const tools = document.getElementById("fr-tools");
   if (room.started && isHost && !room.is_over) {

@@ -1,0 +1,109 @@
+"""A table a player trusts at first sight (issue 38): each defect a newcomer met, driven in
+headless Chromium at 390x844 (a phone) and 1280x800 (a laptop) against a real server.
+
+Each test fails on the page as it was before its fix; each saves screenshots of the page it
+checks under /tmp/shots/ (and test-artifacts/) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Server, artifact, free_port
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+SHOTS = Path("/tmp/shots")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose bots wait 0.4 s a move, so that a page sees the table between their moves."""
+    db = tmp_path_factory.mktemp("trust") / "trust.db"
+    running = Server(f"sqlite:///{db}", bot_delay=0.4, port=free_port()).start()
+    yield running
+    running.stop()
+
+
+def new_table(server: Server, body: dict[str, Any], name: str = "Ann") -> tuple[str, str]:
+    """A table made by HTTP with ``name`` at seat 0; returns its id and the seat's token."""
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        table = http.post("/api/tables", json=body).json()["id"]
+        token = http.post(f"/api/tables/{table}/join", json={"seat": 0, "name": name}).json()["token"]
+    return table, token
+
+
+def open_page(browser: Any, server: Server, table: str, token: str | None, size: str, auto_next: int = 0) -> tuple[Any, Any]:
+    """The table page at ``size`` holding seat 0's ``token`` (None: a guest); the automatic Next after ``auto_next`` s (0: never)."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
+    script = f"localStorage.setItem('boneyard.autoNext', '{auto_next}');"
+    if token:
+        keep = json.dumps({"token": token, "seat": 0})
+        script += f"localStorage.setItem('boneyard.token.{table}', {json.dumps(keep)});"
+    context.add_init_script(script)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector("#players tbody tr")
+    return page, context
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot for a person to look at: /tmp/shots/NAME.png and the test artifacts."""
+    SHOTS.mkdir(exist_ok=True)
+    path = artifact(f"trust-{name}.png")
+    page.screenshot(path=str(path))
+    shutil.copy(path, SHOTS / f"{name}.png")
+
+
+def friends_room(server: Server, table: str) -> dict[str, Any]:
+    """The friends' view of a table (seats with their stand-ins)."""
+    out: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table}/friends", timeout=10).json()
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_leaving_asks_first_and_then_the_page_says_a_bot_plays(server: Server, browser: Any, size: str) -> None:
+    """Defect 1: "leave (a bot plays)" asks before it hands the seat to a bot; once left, the
+    page no longer says "Your turn" nor calls the bot's moves the player's, and the way back
+    is at the top of the page."""
+    table, token = new_table(server, {"game": "rounce", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"]})
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        leave = page.get_by_role("button", name="leave (a bot plays)")
+        leave.wait_for()
+        asked: list[str] = []
+
+        def dismiss(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", dismiss)
+        leave.click()
+        page.wait_for_timeout(600)
+        assert asked and "Leave this game?" in asked[0]
+        assert not friends_room(server, table)["seats"][0]["standin"], "one click left the game"
+        page.once("dialog", lambda d: d.accept())
+        leave.click()
+        page.wait_for_selector("#fr-back")
+        page.wait_for_function("document.querySelector('#status').textContent.includes('bot plays your seat')")
+        assert friends_room(server, table)["seats"][0]["standin"] == "greedy"
+        assert "Your turn" not in page.text_content("#status")
+        assert "(you)" not in page.text_content("#board")
+        assert page.locator("#actions [data-action]").count() == 0
+        back = page.locator("#fr-back").bounding_box()
+        assert back["y"] + back["height"] <= SIZES[size]["height"], "the way back is below the fold"
+        shot(page, f"1-left-{size}")
+        page.click("#fr-back")
+        page.wait_for_function("!document.querySelector('#status').textContent.includes('bot plays your seat')")
+        assert not friends_room(server, table)["seats"][0]["standin"]
+        assert page.js_errors == []
+    finally:
+        context.close()
