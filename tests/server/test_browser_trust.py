@@ -8,6 +8,7 @@ checks under /tmp/shots/ (and test-artifacts/) for a person to look at.
 from __future__ import annotations
 
 import json
+import time
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,6 +105,64 @@ def test_leaving_asks_first_and_then_the_page_says_a_bot_plays(server: Server, b
         page.click("#fr-back")
         page.wait_for_function("!document.querySelector('#status').textContent.includes('bot plays your seat')")
         assert not friends_room(server, table)["seats"][0]["standin"]
+        assert page.js_errors == []
+    finally:
+        context.close()
+
+
+def play_until(page: Any, done: str, seconds: float = 120) -> None:
+    """Click as a person would (test_browser_hands.click_once) until the JavaScript ``done`` holds."""
+    from .test_browser_hands import click_once
+
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"the page did not get to {done}"
+        if not click_once(page):
+            page.wait_for_timeout(100)
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two bounding boxes do not overlap."""
+    return a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or \
+        a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_hand_end_and_game_over_panels_leave_the_board_and_fold(server: Server, browser: Any, size: str) -> None:
+    """Defect 3: on a laptop the hand-end and game-over panels stand beside the board, not on
+    it; both fold to one line (Hide, or Esc) and open again; "Review my game" sits with
+    "Replay this game", and opening the review folds the game-over panel out of its way."""
+    body = {"game": "rounce", "players": 2, "seats": ["human", "bot:random"], "rules": {"max_hands": 2}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        play_until(page, "!document.querySelector('#handend').hidden")
+        shot(page, f"3-handend-{size}")
+        if size == "laptop":
+            assert apart(page.locator("#handend").bounding_box(), page.locator("#board").bounding_box())
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#handend.folded")
+        assert page.locator("#handend").bounding_box()["height"] < 130
+        assert page.locator("#handend table.totals").count() == 0
+        assert page.locator("#next-hand").is_visible()
+        shot(page, f"3-handend-folded-{size}")
+        page.click("#sheet-show")
+        page.wait_for_selector("#handend:not(.folded) table.totals")
+        page.click("#sheet-hide")
+        page.wait_for_selector("#handend.folded")
+        page.click("#next-hand")
+        play_until(page, "!document.querySelector('#over').hidden")
+        page.wait_for_selector("#over-actions #coach-review-btn")
+        assert page.locator("#over h2 button, #over .why button").count() == 0
+        shot(page, f"3-over-{size}")
+        if size == "laptop":
+            assert apart(page.locator("#over").bounding_box(), page.locator("#board").bounding_box())
+        page.click("#coach-review-btn")
+        page.wait_for_selector("#over.folded")
+        assert page.locator("#over .ranking, #over .lasthand").count() == 0
+        assert page.locator("#over").bounding_box()["height"] < 0.25 * SIZES[size]["height"]
+        page.wait_for_timeout(500)
+        shot(page, f"3-over-review-{size}")
         assert page.js_errors == []
     finally:
         context.close()

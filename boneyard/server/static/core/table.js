@@ -143,7 +143,9 @@ function revealLastPlay() {
   const sheet = document.querySelector(".sheet:not([hidden])");
   if (!marked.length || !sheet) return;
   const box = marked[marked.length - 1].getBoundingClientRect();
-  const top = sheet.getBoundingClientRect().top;
+  const panel = sheet.getBoundingClientRect();
+  if (box.right <= panel.left || box.left >= panel.right) return; // beside the panel (a laptop): in view already
+  const top = panel.top;
   if (box.bottom > top - 8) window.scrollBy(0, box.bottom - top + 16);
 }
 
@@ -289,6 +291,25 @@ function handEndBody(s, ctx) {
   return `${head}<div class="why">${game.result(s.view, e.end, ctx)}</div>${totalsHTML(s, e.end)}`;
 }
 
+// The sheets (the hand-end and game-over panels) can be folded to one line, so that the
+// board and the coach's review under them can be seen: which one is folded now.
+let folded = ""; // "" | "hand N" | "over"
+
+function foldButton(key, isFolded, what) {
+  return isFolded
+    ? `<button id="sheet-show" class="small" type="button" data-fold="" aria-expanded="false">Show ${what}</button>`
+    : `<button id="sheet-hide" class="small sheet-hide" type="button" data-fold="${key}" aria-expanded="true" title="Hide this panel (Esc)">Hide</button>`;
+}
+
+function bindFold(box) {
+  box.querySelectorAll("[data-fold]").forEach((b) => (b.onclick = () => {
+    folded = b.dataset.fold;
+    render();
+    const again = box.querySelector("[data-fold]");
+    if (again) again.focus(); // the keyboard stays on the panel's own button
+  }));
+}
+
 function renderHandEnd(s, ctx) {
   const box = $("handend");
   if (!ctx.ending || s.is_over) {
@@ -299,8 +320,13 @@ function renderHandEnd(s, ctx) {
   const humans = s.seats.filter((x) => x.kind === "human").length;
   const delay = humans <= 1 ? autoNextDelay() : 0;
   const choices = [...new Set([0, 6, 12, 30, autoNextDelay()])].sort((a, b) => a - b).map((n) => `<option value="${n}"${n === autoNextDelay() ? " selected" : ""}>${n ? `after ${n} s` : "never"}</option>`);
-  box.innerHTML = `${handEndBody(s, ctx)}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
-    humans <= 1 ? ` <label class="muted">by itself <select id="auto-next">${choices.join("")}</select></label>` : ""}</p>`;
+  const key = `hand ${ctx.ending.hand}`;
+  const isFolded = folded === key;
+  box.classList.toggle("folded", isFolded);
+  const body = isFolded ? `<p class="foldline"><b>Hand ${ctx.ending.hand} is over.</b></p>` : handEndBody(s, ctx);
+  box.innerHTML = `${foldButton(key, isFolded, "the result")}${body}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
+    humans <= 1 && !isFolded ? ` <label class="muted">by itself <select id="auto-next">${choices.join("")}</select></label>` : ""}</p>`;
+  bindFold(box);
   $("next-hand").onclick = nextHand;
   const pick = $("auto-next");
   if (pick) {
@@ -351,9 +377,14 @@ function renderOver(s, ctx) {
   }
   box.hidden = false;
   const mine = s.seat !== null && s.winners.includes(s.seat);
-  const last = ctx.ending ? `<details class="lasthand"${window.innerWidth >= 760 ? " open" : ""}><summary>The last hand</summary>${handEndBody(s, ctx)}</details>` : "";
-  box.innerHTML = `<h2>${mine ? "You won!" : "Game over"}</h2><p class="ranking">${rankingWords(s)}</p>${last}
-    <p><button id="open-replay" class="primary" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+  const isFolded = folded === "over";
+  box.classList.toggle("folded", isFolded);
+  const last = ctx.ending && !isFolded ? `<details class="lasthand"${window.innerWidth >= 760 ? " open" : ""}><summary>The last hand</summary>${handEndBody(s, ctx)}</details>` : "";
+  // the buttons have a row of their own (#over-actions), where the coach adds "Review my game"
+  box.innerHTML = `${foldButton("over", isFolded, "the result")}<h2>${mine ? "You won!" : "Game over"}</h2>${
+    isFolded ? "" : `<p class="ranking">${rankingWords(s)}</p>`}${last}
+    <p id="over-actions" class="over-actions"><button id="open-replay" class="primary" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+  bindFold(box);
   $("open-replay").onclick = () => showStep(0);
 }
 
@@ -739,6 +770,19 @@ async function main() {
   };
   bindReplay();
   document.addEventListener("boneyard:away", render); // a bot took this seat, or gave it back
+  document.addEventListener("keydown", (ev) => {
+    // Esc folds the open sheet (the hand-end or game-over panel) to one line
+    if (ev.key !== "Escape" || replay || ev.target.closest("input, select, textarea")) return;
+    const open = document.querySelector(".sheet:not([hidden]) #sheet-hide");
+    if (open) open.click();
+  });
+  document.addEventListener("click", (ev) => {
+    // the coach's review opens under the game-over panel: fold it out of the way
+    if (ev.target.closest && ev.target.closest("#coach-review-btn")) {
+      folded = "over";
+      render();
+    }
+  });
   let resizing = null;
   let width = window.innerWidth;
   window.addEventListener("resize", () => {
