@@ -166,3 +166,25 @@ def test_the_hand_end_and_game_over_panels_leave_the_board_and_fold(server: Serv
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_move_clock_shows_on_the_players_panel_and_warns(server: Server, browser: Any, size: str) -> None:
+    """Defect 2: the move clock shows on the board, on the panel of the seat that must decide
+    (in view on a phone, not only in the side column), and turns red in its last 10 s."""
+    body = {"game": "rounce", "players": 2, "seats": ["human", "bot:greedy"], "rules": {"max_hands": 1}, "clock": 14}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.wait_for_function("document.querySelector('#status').textContent.includes('Your turn')", timeout=30_000)
+        clock = page.locator("#board [data-seatbox='0'] .seatclock")
+        clock.wait_for()
+        assert " s" in clock.text_content()
+        box = clock.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= SIZES[size]["height"], "the clock is out of view"
+        assert page.locator("#board [data-seatbox='1'] .seatclock").count() == 0
+        page.wait_for_selector("#board [data-seatbox='0'] .seatclock.low", timeout=15_000)
+        shot(page, f"2-clock-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()

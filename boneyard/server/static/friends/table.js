@@ -297,9 +297,29 @@ function clock() {
     const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
     const who = room.seats[room.current_player];
     el.textContent = `${who ? who.name : "?"}: ${left} s left, then a bot plays`;
+    boardClock();
   };
   show();
   tick = setInterval(show, 1000);
+}
+
+// The move clock on the board as well, on the panel of the seat it runs for (as BGA and
+// lichess show it): a phone shows the board, not the side column. Under 10 s it turns red.
+function boardClock() {
+  const running = room && room.deadline && room.started && !room.is_over && !room.between_hands;
+  const box = running ? document.querySelector(`#board [data-seatbox="${room.current_player}"]`) : null;
+  document.querySelectorAll("#board .seatclock").forEach((x) => x.closest("[data-seatbox]") !== box && x.remove());
+  if (!box) return;
+  const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
+  let el = box.querySelector(".seatclock");
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "seatclock";
+    box.append(el);
+  }
+  el.classList.toggle("low", left <= 10);
+  el.textContent = `${left} s left`;
+  el.title = `${left} s left to decide, then a bot plays`;
 }
 
 function myTurn() {
@@ -427,6 +447,7 @@ function share() {
 new MutationObserver(() => room && applyTitle(myTurn())).observe(document.querySelector("title"), { childList: true });
 
 installKeys();
+document.addEventListener("boneyard:render", () => room && boardClock()); // the board was drawn anew
 share();
 claim();
 connect();

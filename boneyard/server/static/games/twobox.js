@@ -183,7 +183,7 @@ function board(view, ctx) {
     <span>Boneyard ${view.boneyard}</span><span>Target ${view.target}</span>${lp}</div>`;
   const line = (s) => view.ended
     ? (view.hands ? `${view.hands[s].length} tile${view.hands[s].length === 1 ? "" : "s"} left` : "")
-    : `${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}`;
+    : `${view.hand_sizes[s]} tile${view.hand_sizes[s] === 1 ? "" : "s"} · drew ${(view.drawn || [])[s] || 0}`;
   const seats = `<div class="seatrow">${Array.from({ length: view.players }, (_, s) =>
     seatBox(view, ctx, s, `<div class="seatline">${line(s)}${
       view.spinner_seat === s ? " · <span class='badge'>set spinner</span>" : ""}</div>`)
