@@ -188,3 +188,36 @@ def test_the_move_clock_shows_on_the_players_panel_and_warns(server: Server, bro
         assert page.js_errors == []
     finally:
         context.close()
+
+
+def test_since_your_turn_opens_in_full_on_a_phone(server: Server, browser: Any) -> None:
+    """Defect 4: "Since your turn" shows its newest lines and, when more happened than fits,
+    a "Show all" button opens every sentence (and "Show less" folds it again)."""
+    body = {"game": "eighty", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"], "rules": {"max_hands": 1}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, "phone")
+    try:
+        overflowing = ("(() => { const t = document.querySelector('#since .told');"
+                       " return !!t && !document.querySelector('#since').hidden && t.scrollHeight > t.clientHeight + 2; })()")
+        deadline = time.monotonic() + 120
+        from .test_browser_hands import click_once
+        while not page.evaluate(overflowing):
+            assert time.monotonic() < deadline, "no long news came"
+            assert page.locator("#handend").is_hidden(), "the hand ended before the news outgrew its lines"
+            page.wait_for_timeout(150)
+            if page.evaluate(overflowing):
+                break
+            click_once(page)
+        more = page.locator("#since-more")
+        assert more.is_visible() and more.text_content() == "Show all"
+        shot(page, "4-since-short-phone")
+        more.click()
+        page.wait_for_selector("#since.open")
+        assert page.evaluate("(() => { const t = document.querySelector('#since .told'); return t.scrollHeight <= t.clientHeight + 2; })()")
+        assert page.locator("#since-more").text_content() == "Show less"
+        shot(page, "4-since-open-phone")
+        page.click("#since-more")
+        page.wait_for_selector("#since:not(.open)")
+        assert page.js_errors == []
+    finally:
+        context.close()

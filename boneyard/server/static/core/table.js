@@ -81,18 +81,31 @@ function sentencesSince(s, count) {
 }
 
 // What happened since this seat last acted, in the server's words: "Since your turn: Bob plays 6-4. ...".
+// A few lines show, the newest; "Show all" opens the whole of it (a phone cuts it short).
+let sinceOpen = false;
 function renderSince(s) {
   const box = $("since");
   const told = !replay && !ending && sinceAt !== null && s.seat !== null && s.log ? sentencesSince(s, sinceAt) : [];
   box.hidden = !told.length;
   if (!told.length) return;
-  const shown = told.slice(-8);
-  box.innerHTML = `<b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}`;
-  box.scrollTop = box.scrollHeight; // the newest news in view
+  const shown = sinceOpen ? told : told.slice(-8);
+  box.classList.toggle("open", sinceOpen);
+  box.innerHTML = `<span class="told"><b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}</span>` +
+    `<button id="since-more" class="small" type="button" aria-expanded="${sinceOpen}">${sinceOpen ? "Show less" : "Show all"}</button>`;
+  const text = box.querySelector(".told");
+  text.scrollTop = text.scrollHeight; // the newest news in view
+  const more = $("since-more");
+  more.hidden = !sinceOpen && told.length <= shown.length && text.scrollHeight <= text.clientHeight + 2;
+  more.onclick = () => {
+    sinceOpen = !sinceOpen;
+    renderSince(state);
+    $("since-more").focus();
+  };
 }
 
 // Remember what this seat has seen when it acts: later events are "since your turn".
 function markSeen(s) {
+  sinceOpen = false;
   since = s.view;
   sinceAt = (s.view.events_from || 0) + (s.view.events || []).length;
 }
