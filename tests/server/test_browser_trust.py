@@ -221,3 +221,30 @@ def test_since_your_turn_opens_in_full_on_a_phone(server: Server, browser: Any) 
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_name_warning_goes_once_a_guest_is_seated(server: Server, browser: Any, size: str) -> None:
+    """Defect 5: "Enter a name to take a seat." goes as soon as a name is typed, and no red
+    line stays under the hand of a guest who has taken a seat."""
+    table, _ = new_table(server, {"game": "rounce", "players": 2, "seats": ["human", "human"]})
+    page, context = open_page(browser, server, table, None, size)
+    try:
+        page.wait_for_selector("#join-name")
+        page.fill("#join-name", "")
+        page.click("[data-join]")
+        assert page.text_content("#error") == "Enter a name to take a seat."
+        page.type("#join-name", "Bo")
+        assert page.text_content("#error") == ""
+        page.fill("#join-name", "")
+        page.click("[data-join]")
+        assert page.text_content("#error") == "Enter a name to take a seat."
+        page.fill("#join-name", "Bob")
+        page.click("[data-join]")
+        page.wait_for_selector("#join", state="hidden")
+        page.wait_for_selector("#hand [data-hand]")
+        assert page.text_content("#error") == ""
+        shot(page, f"5-seated-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -633,6 +633,8 @@ function renderJoin() {
       open.length === 1 ? "the open seat" : escapeHtml(seatName(x.seat))}</button>`)
     .join(" ")} <span class="muted">or just watch</span>`;
   box.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(Number(b.dataset.join))));
+  // a name typed answers "Enter a name to take a seat.": the red line goes
+  $("join-name").addEventListener("input", () => $("join-name").value.trim() && flash(""));
   if (focused) $("join-name").focus();
 }
 
@@ -643,6 +645,7 @@ async function join(seat) {
   try {
     me = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify({ seat, name }) });
     saveSeat(tableId, me);
+    flash(""); // seated: no earlier refusal stays under the hand
     if (ws) {
       // the watcher's socket is done: a message still in flight on it would draw the
       // spectator's view (no hand) over the seat's
