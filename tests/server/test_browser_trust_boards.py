@@ -1,0 +1,65 @@
+"""A table a player trusts at first sight (issue 38), the games' boards and the lobby: the
+words a board prints about a seat's tiles (defects 7 and 8) and what the lobby says about
+seats and tables (defects 9 and 11), driven in headless Chromium at 390x844 (a phone) and
+1280x800 (a laptop) against a real server.
+
+Kept apart from test_browser_trust.py (the table shell's defects) so that the two could be
+written at the same time; they share its fixtures and helpers. Each test fails on the page
+as it was before its fix and saves screenshots under /tmp/shots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_browser_trust import SIZES, new_table, open_page, server, shot
+
+__all__ = ["server"]  # the module's server fixture, shared with test_browser_trust.py
+
+# The board a game's module draws for the page's own state, with ``change`` applied to a
+# copy of the view first: how a seat line reads in a position the deal does not give at once.
+DRAW = """(change) => {
+  const T = window.boneyardTable;
+  const s = structuredClone(T.state());
+  new Function("view", change)(s.view);
+  const ctx = { seatName: T.seatName, state: s, selected: null, replaying: false, boardWidth: 800, shell: {}, since: null };
+  return T.game().board(s.view, ctx);
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_box_says_one_tile_not_one_tiles(server: Server, browser: Any, size: str) -> None:
+    """Defect 8: a two-box seat holding one tile reads "1 tile", not "1 tiles"."""
+    table, token = new_table(server, {"game": "twobox", "players": 2, "seats": ["human", "bot:greedy"]})
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.wait_for_selector("#board .seatline")
+        html = page.evaluate(DRAW, "view.hand_sizes = view.hand_sizes.map(() => 1);")
+        assert "1 tiles" not in html
+        assert "1 tile · drew" in html
+        many = page.evaluate(DRAW, "view.hand_sizes = view.hand_sizes.map(() => 7);")
+        assert "7 tiles · drew" in many
+        shot(page, f"8-twobox-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rounce_calls_a_folded_hand_folded_not_discards(server: Server, browser: Any, size: str) -> None:
+    """Defect 7: once the player folds, the hand set aside is labelled as folded, not as "your discards"."""
+    body = {"game": "rounce", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"], "practice": True, "seed": 5}  # seat 0 calls first
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.locator('#actions [data-action="fold"]').click(timeout=15000)
+        page.wait_for_function("document.querySelector('#board').textContent.includes('you folded')")
+        board = page.text_content("#board") or ""
+        assert "your discards" not in board
+        shot(page, f"7-rounce-folded-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()
