@@ -248,3 +248,52 @@ def test_the_name_warning_goes_once_a_guest_is_seated(server: Server, browser: A
         assert page.js_errors == []
     finally:
         context.close()
+
+
+FOCUS_IN_PLAY = "(() => { const a = document.activeElement; return !!a && !!a.closest('#hand [data-hand], #actions [data-action]'); })()"
+
+
+def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser: Any) -> None:
+    """Defect 10: a hand played with Enter alone, after a first Tab into the hand: after every
+    move the focus is on the next thing to press (a playable tile, the tile's choices, "Next
+    hand" when the hand ends), never back on the page body; the number keys show on the
+    action buttons; the keyboard's ring does not look like a picked tile."""
+    body = {"game": "rounce", "players": 2, "seats": ["human", "bot:random"], "rules": {"max_hands": 2}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, "laptop")
+    try:
+        page.wait_for_function("document.querySelector('#status').textContent.includes('Your turn')", timeout=30_000)
+        for _ in range(40):  # the first Tab stops on the way in
+            if page.evaluate(FOCUS_IN_PLAY):
+                break
+            page.keyboard.press("Tab")
+        assert page.evaluate(FOCUS_IN_PLAY), "Tab never reached the hand or the actions"
+        key = page.evaluate("(() => { const b = document.querySelector('#actions [data-key]');"
+                            " return b ? getComputedStyle(b, '::before').content : null; })()")
+        assert key == '"1"', "the number key is not shown on the first action"
+        shot(page, "10-keyboard-first-laptop")
+        moves = 0
+        deadline = time.monotonic() + 120
+        while page.locator("#handend").is_hidden():
+            assert time.monotonic() < deadline, "the hand did not end"
+            if "Your turn" not in (page.text_content("#status") or ""):
+                page.wait_for_timeout(100)
+                continue
+            if moves:  # after a move the focus is back in play by itself, no Tab needed
+                page.wait_for_function(FOCUS_IN_PLAY, timeout=5_000)
+            if page.evaluate("document.activeElement.matches('#hand .handtile')"):
+                outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+                assert outline == "dashed", "the keyboard's ring looks like a picked tile"
+            version = page.evaluate("document.body.dataset.version")
+            page.keyboard.press("Enter")
+            moves += 1
+            page.wait_for_function(f"document.body.dataset.version !== '{version}' || document.body.dataset.ending !== ''"
+                                   " || !!document.querySelector('#actions [data-cancel]')", timeout=15_000)
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'next-hand'", timeout=5_000)
+        shot(page, "10-keyboard-handend-laptop")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#handend", state="hidden")
+        assert moves >= 5
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -143,7 +143,23 @@ function render() {
   revealLastPlay();
   autoPlay(shown);
   pressNext(shown);
+  keepFocus(shown);
   document.dispatchEvent(new CustomEvent("boneyard:render")); // the coach (core/coach.js) marks the board anew
+}
+
+// The keyboard stays in play: once this page has played a move, a focus that fell to the
+// page body (the tile or button pressed was drawn anew) goes to what comes next: "Next hand"
+// when a hand is over, the choices for a picked tile, else the first tile that can be played
+// (or the first action) when it is this seat's turn.
+let played = false; // this page has played a move: before that, the focus is the player's own
+function keepFocus(s) {
+  const now = document.activeElement;
+  if (!played || replay || (now && now !== document.body)) return;
+  const next = ending ? $("next-hand") : null;
+  const mine = !away() && s.seat !== null && s.current_player === s.seat && !s.is_over;
+  const target = next || (!mine ? null : selected ? document.querySelector("#actions [data-action]")
+    : document.querySelector("#hand .handtile.playable") || document.querySelector("#actions [data-action]"));
+  if (target) target.focus({ preventScroll: true });
 }
 
 // When a hand's end is first shown, scroll the page so that the last play on the board is
@@ -501,6 +517,7 @@ function clickHand(tile, index, ctx) {
   if (options.length === 1) send(options[0]);
   else if (options.length > 1) {
     selected = selected === tile ? null : tile;
+    played = true; // the keyboard goes on to the tile's choices
     render();
   } else flash(state.current_player === state.seat ? `No legal action uses ${tile} now.` : "It is not your turn.");
 }
@@ -537,6 +554,7 @@ async function resync() {
 async function send(action, forced = false) {
   if (sending) return;
   sending = true;
+  if (!forced) played = true;
   flash("");
   try {
     // the version this action was chosen from: a repeat is not played twice, a stale view gets 409 and the state
