@@ -10,11 +10,14 @@ as it was before its fix and saves screenshots under /tmp/shots/ for a person to
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, free_port
 from .test_browser_trust import SIZES, new_table, open_page, server, shot
 
 __all__ = ["server"]  # the module's server fixture, shared with test_browser_trust.py
@@ -65,3 +68,57 @@ def test_rounce_calls_a_folded_hand_folded_not_discards(server: Server, browser:
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own, holding no table until a test makes one: the lobby's empty list."""
+    running = Server(f"sqlite:///{tmp_path_factory.mktemp('lobby') / 'lobby.db'}", port=free_port()).start()
+    yield running
+    running.stop()
+
+
+def test_the_lobby_counts_seats_from_one_invites_friends_and_dates_finished_tables(
+    lobby_server: Server, browser: Any
+) -> None:
+    """Defect 11: with no tables the lobby says so once; seats are counted from 1 ("Seat 1 (you)"),
+    a seat for a person other than you reads "a friend (open seat)" with a line saying how
+    to invite one; a finished table shows the day it was played."""
+    for size in SIZES:
+        context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone")
+        page = context.new_page()
+        try:
+            page.goto(lobby_server.url + "/")
+            page.wait_for_selector("#tables p")
+            page.wait_for_selector("#fr-none", state="attached")
+            shown = page.locator("#tables-section").inner_text()
+            assert "No tables yet" not in shown
+            assert shown.count("No open table") == 1, shown
+            labels = page.locator("#seats label").all_inner_texts()
+            assert labels[0].startswith("Seat 1 (you)") and labels[1].startswith("Seat 2"), labels
+            assert not any("Seat 0" in x for x in labels)
+            assert "a friend (open seat)" in page.locator("[data-seat='1'] option").all_inner_texts()
+            help_text = page.locator("#seats-help")
+            assert help_text.is_visible() and "link" in help_text.inner_text()
+            shot(page, f"11-lobby-empty-{size}")
+        finally:
+            context.close()
+    body = {"game": "rounce", "players": 2, "rules": {"max_hands": 1}, "seats": ["bot:random", "bot:random"]}
+    finished = httpx.post(f"{lobby_server.url}/api/tables", json=body, timeout=10).json()["id"]
+    deadline = time.monotonic() + 60
+    while not httpx.get(f"{lobby_server.url}/api/tables/{finished}", timeout=10).json()["is_over"]:
+        assert time.monotonic() < deadline, "the bots did not finish a one-hand game"
+        time.sleep(0.1)
+    for size in SIZES:
+        context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone")
+        page = context.new_page()
+        try:
+            page.goto(lobby_server.url + "/")
+            row = page.locator(f"#fr-history tr:has(a[href='/tables/{finished}'])")
+            row.wait_for()
+            assert "today" in row.inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"] + 1
+            row.scroll_into_view_if_needed()
+            shot(page, f"11-lobby-history-{size}")
+        finally:
+            context.close()

@@ -82,13 +82,18 @@ function renderSeats() {
   const n = Number(document.getElementById("players").value);
   const kinds = ["human", ...state.bots.map((b) => `bot:${b}`)];
   const defaultBot = state.bots.includes("greedy") ? "bot:greedy" : `bot:${state.bots[0]}`;
+  // seats are counted from 1 for people (the API's seat numbers start at 0); a seat left to a
+  // person other than you is how a friend is invited: it stays open for whoever has the link
   let html = "<legend>Seats</legend>";
   for (let s = 0; s < n; s++) {
     const def = s === 0 ? "human" : defaultBot;
-    html += `<label>Seat ${s}${s === 0 ? " (you)" : ""} <select data-seat="${s}">${kinds
-      .map((k) => `<option value="${k}"${k === def ? " selected" : ""}>${k === "human" ? "human" : k.slice(4) + " bot"}</option>`)
+    const person = s === 0 ? "you" : "a friend (open seat)";
+    html += `<label>Seat ${s + 1}${s === 0 ? " (you)" : ""} <select data-seat="${s}">${kinds
+      .map((k) => `<option value="${k}"${k === def ? " selected" : ""}>${k === "human" ? person : k.slice(4) + " bot"}</option>`)
       .join("")}</select></label>`;
   }
+  html += `<small id="seats-help" class="help">To play with friends, set their seats to "a friend (open seat)", create the
+    table and send them its link ("copy link" at the table): each takes an open seat with their name.</small>`;
   document.getElementById("seats").innerHTML = html;
 }
 
@@ -148,14 +153,15 @@ async function renderTables() {
   const tables = await api("/api/tables");
   const el = document.getElementById("tables");
   if (!tables.length) {
-    el.innerHTML = "<p class='muted'>No tables yet: create one.</p>";
+    // one sentence for an empty list (friends/lobby.js, which says "No open table", stays quiet)
+    el.innerHTML = "<p id='no-tables' class='muted'>No open table: create one above.</p>";
     return;
   }
   const rows = tables.map((t) => {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
-      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
+      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat + 1}: ${escapeHtml(s.name || "open")}</span>`)
       .join(" ");
     const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
     const link = `/tables/${t.id}`;
