@@ -297,3 +297,28 @@ def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser:
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_nobody_is_marked_to_play_while_a_hand_end_shows(server: Server, browser: Any, size: str) -> None:
+    """Defect 9 (its second point): while the hand-end panel shows, neither the scores table, the
+    players' list nor the status line marks a seat as the one to play (the next hand has not
+    started for this player); the mark comes back with the next hand. Defect 8 (its third
+    point, in every game): no empty hand panel is drawn under the ended hand."""
+    body = {"game": "rounce", "players": 2, "seats": ["human", "bot:random"], "rules": {"max_hands": 2}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        play_until(page, "!document.querySelector('#handend').hidden")
+        page.wait_for_timeout(800)  # the friends' list has had its push
+        assert page.locator("#players tr.turn").count() == 0
+        assert page.locator("#fr-seats .fr-turn").count() == 0
+        assert page.locator("#board .seatbox.turn").count() == 0
+        assert "yours" not in (page.get_attribute("#status", "class") or "")
+        assert page.locator("#me").is_hidden(), "an empty hand panel is drawn under the ended hand"
+        shot(page, f"9-handend-noturn-{size}")
+        page.click("#next-hand")
+        page.wait_for_selector("#players tr.turn", timeout=30_000)
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -134,6 +134,9 @@ function render() {
   renderHand(shown, ctx);
   $("tools").innerHTML = game.tools && !ctx.ending ? game.tools(ctx) : "";
   renderActions(shown, ctx);
+  // at a hand's end the hand and its buttons are empty: no blank panel under the board
+  $("me").hidden = !!ctx.ending && !$("hand").innerHTML.trim() && !$("tools").innerHTML.trim() &&
+    !$("actions").innerHTML.trim() && !$("error").textContent;
   renderStatus(shown);
   renderSince(shown);
   renderJoin();
@@ -218,13 +221,15 @@ function renderStatus(s) {
   if (!$("banner").hidden) text = "Reconnecting… " + text;
   if (replay) $("status").innerHTML = text;
   else $("status").textContent = text;
-  $("status").classList.toggle("yours", !replay && !s.is_over && !away() && s.current_player === s.seat && s.seat !== null);
+  $("status").classList.toggle("yours", !replay && !s.is_over && !away() && !ending && !s.between_hands &&
+    s.current_player === s.seat && s.seat !== null);
 }
 
 function renderPlayers(s) {
   const rows = s.seats
     .map((x) => {
-      const turn = s.current_player === x.seat ? " class='turn'" : "";
+      // between hands (the panel up, or the table waiting for Next) nobody is to play
+      const turn = s.current_player === x.seat && !ending && !s.between_hands && !s.is_over ? " class='turn'" : "";
       const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
       const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
       return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(

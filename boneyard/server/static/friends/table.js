@@ -109,7 +109,8 @@ async function sendChat(ev) {
 
 function seatLine(s, isHost) {
   const li = document.createElement("li");
-  li.className = "fr-seat" + (room.current_player === s.seat && room.started ? " fr-turn" : "");
+  const ending = !!document.body.dataset.ending; // the table page shows a hand's end: nobody is to play
+  li.className = "fr-seat" + (room.current_player === s.seat && room.started && !room.between_hands && !ending ? " fr-turn" : "");
   li.dataset.seat = s.seat;
   const here = s.present ? "here" : "away";
   const dot = document.createElement("span");
@@ -447,7 +448,13 @@ function share() {
 new MutationObserver(() => room && applyTitle(myTurn())).observe(document.querySelector("title"), { childList: true });
 
 installKeys();
-document.addEventListener("boneyard:render", () => room && boardClock()); // the board was drawn anew
+document.addEventListener("boneyard:render", () => {
+  if (!room) return;
+  boardClock(); // the board was drawn anew
+  const ending = !!document.body.dataset.ending;
+  document.querySelectorAll("#fr-seats .fr-seat").forEach((li) =>
+    li.classList.toggle("fr-turn", !ending && !room.between_hands && room.started && String(room.current_player) === li.dataset.seat));
+});
 share();
 claim();
 connect();
