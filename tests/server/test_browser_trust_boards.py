@@ -122,3 +122,24 @@ def test_the_lobby_counts_seats_from_one_invites_friends_and_dates_finished_tabl
             shot(page, f"11-lobby-history-{size}")
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_ended_hand_draws_no_empty_hand_panel(server: Server, browser: Any, size: str) -> None:
+    """Defect 8: at a hand's end the player's emptied hand panel is not drawn as a blank box
+    across the layout (seed 3: seat 0 deals, folds last, and the hand ends at once)."""
+    body = {"game": "rounce", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"], "practice": True, "seed": 3}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.locator('#actions [data-action="fold"]').click(timeout=15000)
+        page.wait_for_selector("#handend:not([hidden])")
+        assert page.inner_text("#hand").strip() == "" and page.inner_text("#actions").strip() == ""
+        assert not page.locator("#me").is_visible(), "an empty hand panel is drawn at the hand's end"
+        shot(page, f"8-hand-end-no-empty-panel-{size}")
+        page.click("#next-hand")
+        page.wait_for_selector("#hand .handtile, #hand svg")
+        assert page.locator("#me").is_visible(), "the next hand's tiles are hidden"
+        assert page.js_errors == []
+    finally:
+        context.close()
