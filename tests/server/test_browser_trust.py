@@ -322,3 +322,33 @@ def test_nobody_is_marked_to_play_while_a_hand_end_shows(server: Server, browser
         assert page.js_errors == []
     finally:
         context.close()
+
+
+def test_eightys_action_bar_leaves_the_score_table_in_view(server: Server, browser: Any) -> None:
+    """Defect 9 (its first point): at 1280x800, at each of the player's turns of an Eighty hand
+    (bidding, naming trumps, playing), the sides' score table is not under the bar of the hand
+    and its actions."""
+    body = {"game": "eighty", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"], "rules": {"max_hands": 1}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, "laptop")
+    try:
+        from .test_browser_hands import click_once
+
+        for turn in range(5):  # the bidding, the trumps, the first lead, turns with a trick on the table and news since
+            play_until(page, "document.querySelector('#status').textContent.includes('Your turn')")
+            page.wait_for_selector("#board table.sides")
+            page.wait_for_timeout(200)
+            sides, bar = page.evaluate("""() => ["#board table.sides", "#me"].map((q) => {
+              const r = document.querySelector(q).getBoundingClientRect();
+              return { x: r.x, y: r.y, width: r.width, height: r.height }; })""")
+            if turn == 2:
+                shot(page, "9-eighty-play-laptop")
+            assert apart(sides, bar), f"the action bar {bar} covers the score table {sides}"
+            assert sides["y"] + sides["height"] <= SIZES["laptop"]["height"], "the score table is below the fold"
+            click_once(page)
+        page.set_viewport_size(SIZES["phone"])
+        page.wait_for_timeout(300)
+        shot(page, "9-eighty-play-phone")
+        assert page.js_errors == []
+    finally:
+        context.close()
