@@ -143,3 +143,43 @@ def test_an_ended_hand_draws_no_empty_hand_panel(server: Server, browser: Any, s
         assert page.js_errors == []
     finally:
         context.close()
+
+
+# The two-box layout drawn with the spinner stacked and every arm empty, or with arm 2's only
+# tile stacked: the page's board replaced by it, then whether any ×2 mark meets an arm label.
+OVERLAPS = """(change) => {
+  const T = window.boneyardTable;
+  const s = structuredClone(T.state());
+  new Function("view", change)(s.view);
+  const ctx = { seatName: T.seatName, state: s, selected: null, replaying: false,
+    boardWidth: document.querySelector("#board").clientWidth - 24, shell: {}, since: null };
+  document.querySelector("#board").innerHTML = T.game().board(s.view, ctx);
+  const marks = [...document.querySelectorAll("#board .stackmark circle")].map((c) => c.getBoundingClientRect());
+  const labels = [...document.querySelectorAll("#board .armlabel rect")].map((r) => r.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const overlaps = marks.flatMap((m) => labels.filter((l) => meet(m, l))).length;
+  return { marks: marks.length, labels: labels.length, overlaps };
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_box_arm_labels_stay_clear_of_the_stack_marks(server: Server, browser: Any, size: str) -> None:
+    """Defect 8: an arm's label ("3: open 6") is never drawn over or under a ×2 stack mark."""
+    table, token = new_table(server, {"game": "twobox", "players": 2, "seats": ["human", "bot:greedy"]})
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.wait_for_selector("#board .armlabel")
+        spinner = page.evaluate(OVERLAPS, "view.spinner_stacked_by = 1;")
+        assert spinner["marks"] == 1 and spinner["labels"] == 4, spinner
+        assert spinner["overlaps"] == 0, "the tip arm's label covers the spinner's ×2"
+        arm = page.evaluate(OVERLAPS, """
+          const sp = Number(view.spinner.split("-")[0]);
+          const arm = view.arms.find((a) => a.arm === 2);
+          arm.tiles = [{ tile: `${sp}-1`, outer: 1, seat: 1, stacked_by: 0 }];
+          arm.open_end = 1;""")
+        assert arm["marks"] == 1 and arm["overlaps"] == 0, arm
+        page.locator("#board").scroll_into_view_if_needed()
+        shot(page, f"8-twobox-stacked-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -82,10 +82,12 @@ function layoutArm(arm, spinnerRect, runLimit) {
   return { placed, dir, edge, lane };
 }
 
-function labelBox(text, dir, edge, lane) {
+// An arm's label, just past its end; past a stacked end tile's ×2 mark (which stands out
+// 9 units beyond the tile's corner), further out, so that the two never overlap.
+function labelBox(text, dir, edge, lane, stackedEnd = false) {
   const w = text.length * 9 + 16;
   const h = 24;
-  const gap = 6;
+  const gap = stackedEnd ? 22 : 6;
   if (dir === "r") return { x: edge + gap, y: lane - h / 2, w, h };
   if (dir === "l") return { x: edge - gap - w, y: lane - h / 2, w, h };
   if (dir === "d") return { x: lane - w / 2, y: edge + gap, w, h };
@@ -133,7 +135,8 @@ function crossSVG(view, ctx) {
     // with a hand tile selected, the label of an arm it can go to plays it there on a tap
     const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
     const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
-    const box = labelBox(text, lay.dir, lay.edge, lay.lane);
+    const end = lay.placed.length ? lay.placed[lay.placed.length - 1].t.stacked_by : view.spinner_stacked_by;
+    const box = labelBox(text, lay.dir, lay.edge, lay.lane, end !== null && end !== undefined);
     boxes.push(box);
     labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
       `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
