@@ -8,8 +8,8 @@ checks under /tmp/shots/ (and test-artifacts/) for a person to look at.
 from __future__ import annotations
 
 import json
-import time
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from .conftest import Server, artifact, free_port
+from .test_browser_hands import click_once
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 SHOTS = Path("/tmp/shots")
@@ -40,8 +41,10 @@ def new_table(server: Server, body: dict[str, Any], name: str = "Ann") -> tuple[
     return table, token
 
 
-def open_page(browser: Any, server: Server, table: str, token: str | None, size: str, auto_next: int = 0) -> tuple[Any, Any]:
-    """The table page at ``size`` holding seat 0's ``token`` (None: a guest); the automatic Next after ``auto_next`` s (0: never)."""
+def open_page(browser: Any, server: Server, table: str, token: str | None, size: str,
+              auto_next: int = 0) -> tuple[Any, Any]:
+    """The table page at ``size`` holding seat 0's ``token`` (None: a guest); the automatic
+    Next after ``auto_next`` s (0: never)."""
     context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
     script = f"localStorage.setItem('boneyard.autoNext', '{auto_next}');"
     if token:
@@ -112,8 +115,6 @@ def test_leaving_asks_first_and_then_the_page_says_a_bot_plays(server: Server, b
 
 def play_until(page: Any, done: str, seconds: float = 120) -> None:
     """Click as a person would (test_browser_hands.click_once) until the JavaScript ``done`` holds."""
-    from .test_browser_hands import click_once
-
     deadline = time.monotonic() + seconds
     while not page.evaluate(done):
         assert time.monotonic() < deadline, f"the page did not get to {done}"
@@ -181,7 +182,7 @@ def test_the_move_clock_shows_on_the_players_panel_and_warns(server: Server, bro
         clock.wait_for()
         assert " s" in clock.text_content()
         box = clock.bounding_box()
-        assert 0 <= box["y"] and box["y"] + box["height"] <= SIZES[size]["height"], "the clock is out of view"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"], "the clock is out of view"
         assert page.locator("#board [data-seatbox='1'] .seatclock").count() == 0
         page.wait_for_selector("#board [data-seatbox='0'] .seatclock.low", timeout=15_000)
         shot(page, f"2-clock-{size}")
@@ -193,14 +194,14 @@ def test_the_move_clock_shows_on_the_players_panel_and_warns(server: Server, bro
 def test_since_your_turn_opens_in_full_on_a_phone(server: Server, browser: Any) -> None:
     """Defect 4: "Since your turn" shows its newest lines and, when more happened than fits,
     a "Show all" button opens every sentence (and "Show less" folds it again)."""
-    body = {"game": "eighty", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"], "rules": {"max_hands": 1}}
+    body = {"game": "eighty", "players": 4, "seats": ["human"] + ["bot:greedy"] * 3, "rules": {"max_hands": 1}}
     table, token = new_table(server, body)
     page, context = open_page(browser, server, table, token, "phone")
     try:
         overflowing = ("(() => { const t = document.querySelector('#since .told');"
-                       " return !!t && !document.querySelector('#since').hidden && t.scrollHeight > t.clientHeight + 2; })()")
+                       " return !!t && !document.querySelector('#since').hidden"
+                       " && t.scrollHeight > t.clientHeight + 2; })()")
         deadline = time.monotonic() + 120
-        from .test_browser_hands import click_once
         while not page.evaluate(overflowing):
             assert time.monotonic() < deadline, "no long news came"
             assert page.locator("#handend").is_hidden(), "the hand ended before the news outgrew its lines"
@@ -213,7 +214,8 @@ def test_since_your_turn_opens_in_full_on_a_phone(server: Server, browser: Any) 
         shot(page, "4-since-short-phone")
         more.click()
         page.wait_for_selector("#since.open")
-        assert page.evaluate("(() => { const t = document.querySelector('#since .told'); return t.scrollHeight <= t.clientHeight + 2; })()")
+        assert page.evaluate("(() => { const t = document.querySelector('#since .told');"
+                             " return t.scrollHeight <= t.clientHeight + 2; })()")
         assert page.locator("#since-more").text_content() == "Show less"
         shot(page, "4-since-open-phone")
         page.click("#since-more")
@@ -250,7 +252,8 @@ def test_the_name_warning_goes_once_a_guest_is_seated(server: Server, browser: A
         context.close()
 
 
-FOCUS_IN_PLAY = "(() => { const a = document.activeElement; return !!a && !!a.closest('#hand [data-hand], #actions [data-action]'); })()"
+FOCUS_IN_PLAY = ("(() => { const a = document.activeElement;"
+                 " return !!a && !!a.closest('#hand [data-hand], #actions [data-action]'); })()")
 
 
 def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser: Any) -> None:
@@ -287,7 +290,8 @@ def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser:
             version = page.evaluate("document.body.dataset.version")
             page.keyboard.press("Enter")
             moves += 1
-            page.wait_for_function(f"document.body.dataset.version !== '{version}' || document.body.dataset.ending !== ''"
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'"
+                                   " || document.body.dataset.ending !== ''"
                                    " || !!document.querySelector('#actions [data-cancel]')", timeout=15_000)
         page.wait_for_function("document.activeElement && document.activeElement.id === 'next-hand'", timeout=5_000)
         shot(page, "10-keyboard-handend-laptop")
@@ -328,12 +332,10 @@ def test_eightys_action_bar_leaves_the_score_table_in_view(server: Server, brows
     """Defect 9 (its first point): at 1280x800, at each of the player's turns of an Eighty hand
     (bidding, naming trumps, playing), the sides' score table is not under the bar of the hand
     and its actions."""
-    body = {"game": "eighty", "players": 4, "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"], "rules": {"max_hands": 1}}
+    body = {"game": "eighty", "players": 4, "seats": ["human"] + ["bot:greedy"] * 3, "rules": {"max_hands": 1}}
     table, token = new_table(server, body)
     page, context = open_page(browser, server, table, token, "laptop")
     try:
-        from .test_browser_hands import click_once
-
         for turn in range(5):  # the bidding, the trumps, the first lead, turns with a trick on the table and news since
             play_until(page, "document.querySelector('#status').textContent.includes('Your turn')")
             page.wait_for_selector("#board table.sides")
