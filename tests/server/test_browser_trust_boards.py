@@ -183,3 +183,29 @@ def test_two_box_arm_labels_stay_clear_of_the_stack_marks(server: Server, browse
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_box_marks_what_a_play_scored_on_the_layout(server: Server, browser: Any, size: str) -> None:
+    """Defect 8: a scoring play shows "+15" on its tile in the layout (not only in the log)."""
+    table, token = new_table(server, {"game": "twobox", "players": 2, "seats": ["human", "bot:greedy"]})
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        page.wait_for_selector("#board .armlabel")
+        shown = "document.querySelector('#board').innerHTML = T.game().board(s.view, ctx); return '';"
+        page.evaluate(DRAW.replace("return T.game().board(s.view, ctx);", shown), """
+          const sp = Number(view.spinner.split("-")[0]);
+          const arm = view.arms.find((a) => a.arm === 2);
+          arm.tiles = [{ tile: `${sp}-0`, outer: 0, seat: 1, stacked_by: null, last: true }];
+          arm.open_end = 0;
+          view.events = [...view.events, { kind: "play", seat: 1, tile: `${sp}-0`, arm: 2 },
+                         { kind: "score", seat: 1, points: 15, count: 15 }];""")
+        marks = page.locator("#board .scoremark")
+        assert marks.count() == 1 and (marks.text_content() or "").endswith("+15")
+        assert page.locator("#board .scoremark").evaluate(
+            "m => m.closest('svg').querySelector('[data-arm=\"2\"][data-index=\"0\"]') !== null")
+        page.locator("#board").scroll_into_view_if_needed()
+        shot(page, f"8-twobox-scored-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()
