@@ -209,3 +209,34 @@ def test_two_box_marks_what_a_play_scored_on_the_layout(server: Server, browser:
         assert page.js_errors == []
     finally:
         context.close()
+
+
+def test_the_lobby_tells_a_stalled_table_from_a_live_one(lobby_server: Server, browser: Any) -> None:
+    """Defect 11: a table where nobody has moved for a long while reads "no move for 2 h", not
+    "playing". The server says how long each table has been idle; a fresh one reads "playing"."""
+    body = {"game": "montana", "players": 2, "seats": ["bot:greedy", "human"]}
+    live = httpx.post(f"{lobby_server.url}/api/tables", json=body, timeout=10).json()["id"]
+    httpx.post(f"{lobby_server.url}/api/tables/{live}/join", json={"seat": 1, "name": "Bo"}, timeout=10)
+    tables = httpx.get(f"{lobby_server.url}/api/tables", timeout=10).json()
+    mine = next(t for t in tables if t["id"] == live)
+    assert isinstance(mine["idle"], int) and 0 <= mine["idle"] < 60
+    stalled = {**mine, "id": "stalled1", "idle": 2 * 3600}
+
+    def answer(route: Any) -> None:
+        route.fulfill(json=[stalled, mine])
+
+    for size in SIZES:
+        context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone")
+        page = context.new_page()
+        try:
+            page.route("**/api/tables", answer)
+            page.goto(lobby_server.url + "/")
+            row = page.locator("#tables tr:has(a[href='/tables/stalled1'])")
+            row.wait_for()
+            assert "no move for 2 h" in row.inner_text() and "playing" not in row.inner_text()
+            fresh = page.locator(f"#tables tr:has(a[href='/tables/{live}'])").inner_text()
+            assert "playing" in fresh and "no move" not in fresh
+            row.scroll_into_view_if_needed()
+            shot(page, f"11-lobby-stalled-{size}")
+        finally:
+            context.close()

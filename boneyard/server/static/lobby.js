@@ -149,6 +149,17 @@ async function createTable(ev) {
   }
 }
 
+// A table nobody has moved at for this long (seconds) is shown as stalled, not "playing":
+// its players left it (the server closes it after its idle timeout, 6 hours by default).
+const STALLED = 600;
+
+// "12 min", "3 h", "2 days": how long ago, as a player says it.
+function durationWords(seconds) {
+  if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))} min`;
+  if (seconds < 2 * 86400) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} days`;
+}
+
 async function renderTables() {
   const tables = await api("/api/tables");
   const el = document.getElementById("tables");
@@ -163,7 +174,8 @@ async function renderTables() {
     const seats = t.seats
       .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat + 1}: ${escapeHtml(s.name || "open")}</span>`)
       .join(" ");
-    const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
+    const status = t.is_over ? "finished" : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
+      : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";
     const link = `/tables/${t.id}`;
     const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
     const fixed = t.fixed_deal ? " <span class='muted'>(fixed deal)</span>" : "";
