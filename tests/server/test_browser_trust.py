@@ -354,3 +354,25 @@ def test_eightys_action_bar_leaves_the_score_table_in_view(server: Server, brows
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_help_names_options_as_players_read_them(server: Server, browser: Any, size: str) -> None:
+    """Defect 9 (its third point): the lobby's help for Eighty's "Marks to win" names the option
+    it depends on by its label ("Play for marks" is ticked), not in code ("when marks=True")."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.select_option("#game", "eighty")
+        page.wait_for_selector("[data-opt='marks_target']")
+        options = page.text_content("#options") or ""
+        assert "=True" not in options and "=False" not in options
+        assert "when “Play for marks” is ticked" in options
+        page.locator("#opt-marks_target").scroll_into_view_if_needed()
+        shot(page, f"9-lobby-eighty-options-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -39,10 +39,20 @@ function valueWords(v) {
   return typeof v === "string" ? humanise(v) : String(v);
 }
 
-function optionInput(name, d) {
+// An option's help as a player reads it: a reference to another option in code terms
+// ("when marks=True") is said with that option's label ("when “Play for marks” is ticked").
+function helpWords(text, options) {
+  return String(text).replace(/\b([a-z_]+)=(True|False)\b/g, (said, key, value) => {
+    const other = options[key];
+    if (!other) return said;
+    return `“${other.label || humanise(key)}” is ${value === "True" ? "ticked" : "not ticked"}`;
+  });
+}
+
+function optionInput(name, d, options = {}) {
   const id = `opt-${name}`;
   const label = escapeHtml(d.label || humanise(name));
-  const help = escapeHtml(d.help || d.doc || "");
+  const help = escapeHtml(helpWords(d.help || d.doc || "", options));
   if (d.type === "bool") {
     return `<label class="opt-check" for="${id}"><input id="${id}" type="checkbox" data-opt="${name}" data-type="bool"${
       d.default ? " checked" : ""}> ${label}<small>${help}</small></label>`;
@@ -73,7 +83,7 @@ function renderForm() {
   }
   players.dataset.game = g.id;
   document.getElementById("options").innerHTML = Object.entries(g.options)
-    .map(([name, d]) => optionInput(name, d))
+    .map(([name, d]) => optionInput(name, d, g.options))
     .join("");
   renderSeats();
 }
