@@ -169,10 +169,13 @@ def test_two_box_arm_labels_stay_clear_of_the_stack_marks(server: Server, browse
     page, context = open_page(browser, server, table, token, size)
     try:
         page.wait_for_selector("#board .armlabel")
-        spinner = page.evaluate(OVERLAPS, "view.spinner_stacked_by = 1;")
+        page.wait_for_selector("#status.yours", timeout=15000)  # nothing draws the board again meanwhile
+        empty = "view.arms.forEach((a) => { a.tiles = []; a.open_end = null; });"
+        spinner = page.evaluate(OVERLAPS, empty + "view.spinner_stacked_by = 1;")
         assert spinner["marks"] == 1 and spinner["labels"] == 4, spinner
         assert spinner["overlaps"] == 0, "the tip arm's label covers the spinner's ×2"
-        arm = page.evaluate(OVERLAPS, """
+        arm = page.evaluate(OVERLAPS, empty + """
+          view.spinner_stacked_by = null;
           const sp = Number(view.spinner.split("-")[0]);
           const arm = view.arms.find((a) => a.arm === 2);
           arm.tiles = [{ tile: `${sp}-1`, outer: 1, seat: 1, stacked_by: 0 }];
@@ -192,6 +195,8 @@ def test_two_box_marks_what_a_play_scored_on_the_layout(server: Server, browser:
     page, context = open_page(browser, server, table, token, size)
     try:
         page.wait_for_selector("#board .armlabel")
+        # on the player's turn nothing draws the board again until they move
+        page.wait_for_selector("#status.yours", timeout=15000)
         shown = "document.querySelector('#board').innerHTML = T.game().board(s.view, ctx); return '';"
         page.evaluate(DRAW.replace("return T.game().board(s.view, ctx);", shown), """
           const sp = Number(view.spinner.split("-")[0]);
