@@ -64,6 +64,7 @@ def test_rounce_calls_a_folded_hand_folded_not_discards(server: Server, browser:
         page.wait_for_function("document.querySelector('#board').textContent.includes('you folded')")
         board = page.text_content("#board") or ""
         assert "your discards" not in board
+        assert page.locator("#me").is_hidden(), "a folded player's empty hand panel is drawn as a blank box"
         shot(page, f"7-rounce-folded-{size}")
         assert page.js_errors == []
     finally:

@@ -135,7 +135,8 @@ function render() {
   $("tools").innerHTML = game.tools && !ctx.ending ? game.tools(ctx) : "";
   renderActions(shown, ctx);
   // at a hand's end the hand and its buttons are empty: no blank panel under the board
-  $("me").hidden = !!ctx.ending && !$("hand").innerHTML.trim() && !$("tools").innerHTML.trim() &&
+  // an empty panel (the hand over, or a Rounce hand folded) is not drawn as a blank box
+  $("me").hidden = !$("hand").innerHTML.trim() && !$("tools").innerHTML.trim() &&
     !$("actions").innerHTML.trim() && !$("error").textContent;
   renderStatus(shown);
   renderSince(shown);
@@ -529,6 +530,7 @@ function clickHand(tile, index, ctx) {
 
 function flash(message) {
   $("error").textContent = message;
+  if (message) $("me").hidden = false; // the panel holds the message even with no hand
 }
 
 // A refusal in a player's words. The server's messages already speak to the player; a
