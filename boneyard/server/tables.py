@@ -622,6 +622,8 @@ class TableService:
             "practice": table.practice,
             "fixed_deal": table.fixed_deal,
             "created": table.created,
+            # seconds since the last move or join: the lobby tells a stalled table from a live one
+            "idle": round(time.monotonic() - table.touched),
         }
 
     def lobby(self) -> list[dict[str, Any]]:

@@ -63,9 +63,9 @@ class RounceWords(Words):
         return self.sentence(f"{self.does(e['seat'], 'discards')} {tile if tile else 'a tile'} face down")
 
     def on_walkover(self, e: Mapping[str, Any]) -> str:
-        """Everyone else folded: the one left in takes the five tricks without play."""
-        return self.sentence(f"Everyone else folded: {self.name(e['seat'], start=False)} "
-                             f"{self.verb(e['seat'], 'takes')} all five tricks without play")
+        """Everyone else folded: only who is left in. The hand_end that follows at once says
+        what it earns (all five tricks without play), and the log would say it twice."""
+        return self.sentence(f"{self.does(e['seat'], 'is')} the only one left in")
 
     def on_play(self, e: Mapping[str, Any]) -> str:
         """A tile played; a lead that is neither trump nor double names its suit."""

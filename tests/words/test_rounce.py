@@ -56,7 +56,8 @@ def test_a_trick_says_its_winner_and_the_winning_tile() -> None:
 def test_rounced_and_walkover() -> None:
     assert tell({"kind": "rounced", "seat": 2}) == "Cy took no trick: rounced, 5 points back on."
     assert tell({"kind": "rounced", "seat": 0}) == "You took no trick: rounced, 5 points back on."
-    assert tell({"kind": "walkover", "seat": 2}) == "Everyone else folded: Cy takes all five tricks without play."
+    assert tell({"kind": "walkover", "seat": 2}) == "Cy is the only one left in."
+    assert tell({"kind": "walkover", "seat": 0}) == "You are the only one left in."
 
 
 def test_the_calls() -> None:
@@ -103,3 +104,13 @@ def test_a_walkover_hand_and_a_defended_one() -> None:
         "Hand 4 is over: you folded, Bob took three tricks (3 off), Cy folded, Dee defended (two tricks, no change); "
         "points left: you 9, Bob 7, Cy 12, Dee 10."
     )
+
+
+def test_a_walkover_says_the_five_tricks_once() -> None:
+    """Issue 38, defect 7: when all others fold, the log says "took all five tricks" once (in
+    the hand's end), not once for the walkover and again for the hand_end after it."""
+    walkover = _hand_end(
+        hand=1, calls=["fold", "fold", "pass"], tricks=[0, 0, 5], walkover=2, played=[], points=[0, 0, -5],
+        totals=[15, 15, 10])
+    told = [tell({"kind": "walkover", "seat": 2}), tell(walkover)]
+    assert sum(line.count("five tricks") for line in told) == 1

@@ -39,10 +39,20 @@ function valueWords(v) {
   return typeof v === "string" ? humanise(v) : String(v);
 }
 
-function optionInput(name, d) {
+// An option's help as a player reads it: a reference to another option in code terms
+// ("when marks=True") is said with that option's label ("when “Play for marks” is ticked").
+function helpWords(text, options) {
+  return String(text).replace(/\b([a-z_]+)=(True|False)\b/g, (said, key, value) => {
+    const other = options[key];
+    if (!other) return said;
+    return `“${other.label || humanise(key)}” is ${value === "True" ? "ticked" : "not ticked"}`;
+  });
+}
+
+function optionInput(name, d, options = {}) {
   const id = `opt-${name}`;
   const label = escapeHtml(d.label || humanise(name));
-  const help = escapeHtml(d.help || d.doc || "");
+  const help = escapeHtml(helpWords(d.help || d.doc || "", options));
   if (d.type === "bool") {
     return `<label class="opt-check" for="${id}"><input id="${id}" type="checkbox" data-opt="${name}" data-type="bool"${
       d.default ? " checked" : ""}> ${label}<small>${help}</small></label>`;
@@ -73,7 +83,7 @@ function renderForm() {
   }
   players.dataset.game = g.id;
   document.getElementById("options").innerHTML = Object.entries(g.options)
-    .map(([name, d]) => optionInput(name, d))
+    .map(([name, d]) => optionInput(name, d, g.options))
     .join("");
   renderSeats();
 }
@@ -82,13 +92,18 @@ function renderSeats() {
   const n = Number(document.getElementById("players").value);
   const kinds = ["human", ...state.bots.map((b) => `bot:${b}`)];
   const defaultBot = state.bots.includes("greedy") ? "bot:greedy" : `bot:${state.bots[0]}`;
+  // seats are counted from 1 for people (the API's seat numbers start at 0); a seat left to a
+  // person other than you is how a friend is invited: it stays open for whoever has the link
   let html = "<legend>Seats</legend>";
   for (let s = 0; s < n; s++) {
     const def = s === 0 ? "human" : defaultBot;
-    html += `<label>Seat ${s}${s === 0 ? " (you)" : ""} <select data-seat="${s}">${kinds
-      .map((k) => `<option value="${k}"${k === def ? " selected" : ""}>${k === "human" ? "human" : k.slice(4) + " bot"}</option>`)
+    const person = s === 0 ? "you" : "a friend (open seat)";
+    html += `<label>Seat ${s + 1}${s === 0 ? " (you)" : ""} <select data-seat="${s}">${kinds
+      .map((k) => `<option value="${k}"${k === def ? " selected" : ""}>${k === "human" ? person : k.slice(4) + " bot"}</option>`)
       .join("")}</select></label>`;
   }
+  html += `<small id="seats-help" class="help">To play with friends, set their seats to "a friend (open seat)", create the
+    table and send them its link ("copy link" at the table): each takes an open seat with their name.</small>`;
   document.getElementById("seats").innerHTML = html;
 }
 
@@ -144,20 +159,33 @@ async function createTable(ev) {
   }
 }
 
+// A table nobody has moved at for this long (seconds) is shown as stalled, not "playing":
+// its players left it (the server closes it after its idle timeout, 6 hours by default).
+const STALLED = 600;
+
+// "12 min", "3 h", "2 days": how long ago, as a player says it.
+function durationWords(seconds) {
+  if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))} min`;
+  if (seconds < 2 * 86400) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} days`;
+}
+
 async function renderTables() {
   const tables = await api("/api/tables");
   const el = document.getElementById("tables");
   if (!tables.length) {
-    el.innerHTML = "<p class='muted'>No tables yet: create one.</p>";
+    // one sentence for an empty list (friends/lobby.js, which says "No open table", stays quiet)
+    el.innerHTML = "<p id='no-tables' class='muted'>No open table: create one above.</p>";
     return;
   }
   const rows = tables.map((t) => {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
-      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
+      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat + 1}: ${escapeHtml(s.name || "open")}</span>`)
       .join(" ");
-    const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
+    const status = t.is_over ? "finished" : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
+      : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";
     const link = `/tables/${t.id}`;
     const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
     const fixed = t.fixed_deal ? " <span class='muted'>(fixed deal)</span>" : "";

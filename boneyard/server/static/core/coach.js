@@ -268,7 +268,7 @@ function update() {
   // the Review button in the game-over panel (drawn again with it)
   const over = $("over");
   if (s.is_over && over && !over.hidden && !$("coach-review-btn")) {
-    const row = over.querySelector("p:last-of-type") || over;
+    const row = $("over-actions") || over; // beside "Replay this game", not inside a sentence
     row.insertAdjacentHTML("afterbegin", `<button id="coach-review-btn" class="primary" type="button">Review my game</button> `);
     $("coach-review-btn").onclick = startReview;
     if (s.seat === null || s.seat === undefined) $("coach-review-btn").hidden = true;

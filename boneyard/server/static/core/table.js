@@ -36,10 +36,18 @@ function plainName(s) {
   return names[s] !== undefined ? names[s] : `open seat ${s}`;
 }
 
-// A seat's name on the board and in the panels: this page's own seat is marked "(you)".
+// What plays this page's seat while its player is away (friends/table.js sets body[data-away]
+// to the stand-in bot's kind, or "resigned"): "" while the player plays it.
+function away() {
+  return state && state.seat !== null && !state.is_over ? document.body.dataset.away || "" : "";
+}
+
+// A seat's name on the board and in the panels: this page's own seat is marked "(you)", or,
+// while a bot plays it, "(a bot plays for you)": the moves there are not the player's.
 function seatName(s) {
   if (s === null || s === undefined) return "—";
-  return state && s === state.seat ? `${plainName(s)} (you)` : plainName(s);
+  if (!state || s !== state.seat) return plainName(s);
+  return away() ? `${plainName(s)} (a bot plays for you)` : `${plainName(s)} (you)`;
 }
 
 const shell = {
@@ -73,18 +81,31 @@ function sentencesSince(s, count) {
 }
 
 // What happened since this seat last acted, in the server's words: "Since your turn: Bob plays 6-4. ...".
+// A few lines show, the newest; "Show all" opens the whole of it (a phone cuts it short).
+let sinceOpen = false;
 function renderSince(s) {
   const box = $("since");
   const told = !replay && !ending && sinceAt !== null && s.seat !== null && s.log ? sentencesSince(s, sinceAt) : [];
   box.hidden = !told.length;
   if (!told.length) return;
-  const shown = told.slice(-8);
-  box.innerHTML = `<b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}`;
-  box.scrollTop = box.scrollHeight; // the newest news in view
+  const shown = sinceOpen ? told : told.slice(-8);
+  box.classList.toggle("open", sinceOpen);
+  box.innerHTML = `<span class="told"><b>Since your turn:</b> ${told.length > shown.length ? "… " : ""}${shown.map(escapeHtml).join(" ")}</span>` +
+    `<button id="since-more" class="small" type="button" aria-expanded="${sinceOpen}">${sinceOpen ? "Show less" : "Show all"}</button>`;
+  const text = box.querySelector(".told");
+  text.scrollTop = text.scrollHeight; // the newest news in view
+  const more = $("since-more");
+  more.hidden = !sinceOpen && told.length <= shown.length && text.scrollHeight <= text.clientHeight + 2;
+  more.onclick = () => {
+    sinceOpen = !sinceOpen;
+    renderSince(state);
+    $("since-more").focus();
+  };
 }
 
 // Remember what this seat has seen when it acts: later events are "since your turn".
 function markSeen(s) {
+  sinceOpen = false;
   since = s.view;
   sinceAt = (s.view.events_from || 0) + (s.view.events || []).length;
 }
@@ -113,6 +134,10 @@ function render() {
   renderHand(shown, ctx);
   $("tools").innerHTML = game.tools && !ctx.ending ? game.tools(ctx) : "";
   renderActions(shown, ctx);
+  // at a hand's end the hand and its buttons are empty: no blank panel under the board
+  // an empty panel (the hand over, or a Rounce hand folded) is not drawn as a blank box
+  $("me").hidden = !$("hand").innerHTML.trim() && !$("tools").innerHTML.trim() &&
+    !$("actions").innerHTML.trim() && !$("error").textContent;
   renderStatus(shown);
   renderSince(shown);
   renderJoin();
@@ -122,7 +147,23 @@ function render() {
   revealLastPlay();
   autoPlay(shown);
   pressNext(shown);
+  keepFocus(shown);
   document.dispatchEvent(new CustomEvent("boneyard:render")); // the coach (core/coach.js) marks the board anew
+}
+
+// The keyboard stays in play: once this page has played a move, a focus that fell to the
+// page body (the tile or button pressed was drawn anew) goes to what comes next: "Next hand"
+// when a hand is over, the choices for a picked tile, else the first tile that can be played
+// (or the first action) when it is this seat's turn.
+let played = false; // this page has played a move: before that, the focus is the player's own
+function keepFocus(s) {
+  const now = document.activeElement;
+  if (!played || replay || (now && now !== document.body)) return;
+  const next = ending ? $("next-hand") : null;
+  const mine = !away() && s.seat !== null && s.current_player === s.seat && !s.is_over;
+  const target = next || (!mine ? null : selected ? document.querySelector("#actions [data-action]")
+    : document.querySelector("#hand .handtile.playable") || document.querySelector("#actions [data-action]"));
+  if (target) target.focus({ preventScroll: true });
 }
 
 // When a hand's end is first shown, scroll the page so that the last play on the board is
@@ -135,7 +176,9 @@ function revealLastPlay() {
   const sheet = document.querySelector(".sheet:not([hidden])");
   if (!marked.length || !sheet) return;
   const box = marked[marked.length - 1].getBoundingClientRect();
-  const top = sheet.getBoundingClientRect().top;
+  const panel = sheet.getBoundingClientRect();
+  if (box.right <= panel.left || box.left >= panel.right) return; // beside the panel (a laptop): in view already
+  const top = panel.top;
   if (box.bottom > top - 8) window.scrollBy(0, box.bottom - top + 16);
 }
 
@@ -143,7 +186,7 @@ function revealLastPlay() {
 // played by the page itself, a moment after the state that forces it is drawn.
 let autoVersion = -1;
 function autoPlay(s) {
-  if (replay || ending || s.between_hands || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
+  if (replay || ending || away() || s.between_hands || !game.autoAction || s.seat === null || s.current_player !== s.seat || s.is_over) return;
   const action = game.autoAction(s);
   if (!action || autoVersion === s.version) return;
   autoVersion = s.version;
@@ -162,7 +205,9 @@ function renderStatus(s) {
   let text;
   let turn = "Your turn";
   const b = s.between_hands;
-  if (ending && !replay && !s.is_over) text = `Hand ${ending.hand} is over.`;
+  if (away() === "resigned" && !replay) text = "You resigned: a bot plays your seat to the end.";
+  else if (away() && !replay) text = `A ${away()} bot plays your seat while you are away.`;
+  else if (ending && !replay && !s.is_over) text = `Hand ${ending.hand} is over.`;
   else if (b && !replay) text = `Hand ${b.hand} is over: the next hand starts when ${b.waiting.map(seatName).join(" and ") || "everyone"} ${b.waiting.length === 1 ? "presses" : "press"} Next hand (or in ${Math.max(1, Math.round(b.until - Date.now() / 1000))} s).`;
   else if (replay) text = replayWords();
   else if (s.is_over) text = `Game over. Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.map(seatName).join(", ") || "nobody"}.`;
@@ -177,13 +222,15 @@ function renderStatus(s) {
   if (!$("banner").hidden) text = "Reconnecting… " + text;
   if (replay) $("status").innerHTML = text;
   else $("status").textContent = text;
-  $("status").classList.toggle("yours", !replay && !s.is_over && s.current_player === s.seat && s.seat !== null);
+  $("status").classList.toggle("yours", !replay && !s.is_over && !away() && !ending && !s.between_hands &&
+    s.current_player === s.seat && s.seat !== null);
 }
 
 function renderPlayers(s) {
   const rows = s.seats
     .map((x) => {
-      const turn = s.current_player === x.seat ? " class='turn'" : "";
+      // between hands (the panel up, or the table waiting for Next) nobody is to play
+      const turn = s.current_player === x.seat && !ending && !s.between_hands && !s.is_over ? " class='turn'" : "";
       const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
       const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
       return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(
@@ -279,6 +326,25 @@ function handEndBody(s, ctx) {
   return `${head}<div class="why">${game.result(s.view, e.end, ctx)}</div>${totalsHTML(s, e.end)}`;
 }
 
+// The sheets (the hand-end and game-over panels) can be folded to one line, so that the
+// board and the coach's review under them can be seen: which one is folded now.
+let folded = ""; // "" | "hand N" | "over"
+
+function foldButton(key, isFolded, what) {
+  return isFolded
+    ? `<button id="sheet-show" class="small" type="button" data-fold="" aria-expanded="false">Show ${what}</button>`
+    : `<button id="sheet-hide" class="small sheet-hide" type="button" data-fold="${key}" aria-expanded="true" title="Hide this panel (Esc)">Hide</button>`;
+}
+
+function bindFold(box) {
+  box.querySelectorAll("[data-fold]").forEach((b) => (b.onclick = () => {
+    folded = b.dataset.fold;
+    render();
+    const again = box.querySelector("[data-fold]");
+    if (again) again.focus(); // the keyboard stays on the panel's own button
+  }));
+}
+
 function renderHandEnd(s, ctx) {
   const box = $("handend");
   if (!ctx.ending || s.is_over) {
@@ -289,8 +355,13 @@ function renderHandEnd(s, ctx) {
   const humans = s.seats.filter((x) => x.kind === "human").length;
   const delay = humans <= 1 ? autoNextDelay() : 0;
   const choices = [...new Set([0, 6, 12, 30, autoNextDelay()])].sort((a, b) => a - b).map((n) => `<option value="${n}"${n === autoNextDelay() ? " selected" : ""}>${n ? `after ${n} s` : "never"}</option>`);
-  box.innerHTML = `${handEndBody(s, ctx)}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
-    humans <= 1 ? ` <label class="muted">by itself <select id="auto-next">${choices.join("")}</select></label>` : ""}</p>`;
+  const key = `hand ${ctx.ending.hand}`;
+  const isFolded = folded === key;
+  box.classList.toggle("folded", isFolded);
+  const body = isFolded ? `<p class="foldline"><b>Hand ${ctx.ending.hand} is over.</b></p>` : handEndBody(s, ctx);
+  box.innerHTML = `${foldButton(key, isFolded, "the result")}${body}<p class="next"><button id="next-hand" class="primary" type="button">Next hand</button>${
+    humans <= 1 && !isFolded ? ` <label class="muted">by itself <select id="auto-next">${choices.join("")}</select></label>` : ""}</p>`;
+  bindFold(box);
   $("next-hand").onclick = nextHand;
   const pick = $("auto-next");
   if (pick) {
@@ -341,9 +412,14 @@ function renderOver(s, ctx) {
   }
   box.hidden = false;
   const mine = s.seat !== null && s.winners.includes(s.seat);
-  const last = ctx.ending ? `<details class="lasthand"${window.innerWidth >= 760 ? " open" : ""}><summary>The last hand</summary>${handEndBody(s, ctx)}</details>` : "";
-  box.innerHTML = `<h2>${mine ? "You won!" : "Game over"}</h2><p class="ranking">${rankingWords(s)}</p>${last}
-    <p><button id="open-replay" class="primary" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+  const isFolded = folded === "over";
+  box.classList.toggle("folded", isFolded);
+  const last = ctx.ending && !isFolded ? `<details class="lasthand"${window.innerWidth >= 760 ? " open" : ""}><summary>The last hand</summary>${handEndBody(s, ctx)}</details>` : "";
+  // the buttons have a row of their own (#over-actions), where the coach adds "Review my game"
+  box.innerHTML = `${foldButton("over", isFolded, "the result")}<h2>${mine ? "You won!" : "Game over"}</h2>${
+    isFolded ? "" : `<p class="ranking">${rankingWords(s)}</p>`}${last}
+    <p id="over-actions" class="over-actions"><button id="open-replay" class="primary" type="button">Replay this game</button> <a class="button" href="/">New game in the lobby</a></p>`;
+  bindFold(box);
   $("open-replay").onclick = () => showStep(0);
 }
 
@@ -373,7 +449,7 @@ function renderHand(s, ctx) {
     $("hand").innerHTML = !ctx.ending && s.seat === null ? "<p class='muted'>You are watching.</p>" : "";
     return;
   }
-  const legal = replay ? [] : s.legal_actions;
+  const legal = replay || away() ? [] : s.legal_actions;
   const usable = new Set(legal.flatMap(tileWords));
   const own = game.hand ? game.hand(ctx) : null;
   const handTiles = own ? own.tiles : hand;
@@ -411,7 +487,7 @@ function renderHand(s, ctx) {
 let actionsMarkup = null; // the action buttons as last drawn
 
 function renderActions(s, ctx) {
-  const legal = replay || ctx.ending ? [] : s.legal_actions;
+  const legal = replay || ctx.ending || away() ? [] : s.legal_actions;
   // actions naming a hand tile are played by tapping the tile (the tile's own choices then
   // show here); the others (draw, pass, calls) are buttons
   const inHand = new Set(s.view.hand || []);
@@ -441,17 +517,20 @@ function bindBoard(ctx) {
 
 function clickHand(tile, index, ctx) {
   if (!state || replay) return;
+  if (away()) return flash('A bot plays your seat: press "Take my seat back" to play again.');
   if (game.clickHand && game.clickHand(tile, index, ctx)) return;
   const options = state.legal_actions.filter((a) => tileWords(a).includes(tile));
   if (options.length === 1) send(options[0]);
   else if (options.length > 1) {
     selected = selected === tile ? null : tile;
+    played = true; // the keyboard goes on to the tile's choices
     render();
   } else flash(state.current_player === state.seat ? `No legal action uses ${tile} now.` : "It is not your turn.");
 }
 
 function flash(message) {
   $("error").textContent = message;
+  if (message) $("me").hidden = false; // the panel holds the message even with no hand
 }
 
 // A refusal in a player's words. The server's messages already speak to the player; a
@@ -482,6 +561,7 @@ async function resync() {
 async function send(action, forced = false) {
   if (sending) return;
   sending = true;
+  if (!forced) played = true;
   flash("");
   try {
     // the version this action was chosen from: a repeat is not played twice, a stale view gets 409 and the state
@@ -578,6 +658,8 @@ function renderJoin() {
       open.length === 1 ? "the open seat" : escapeHtml(seatName(x.seat))}</button>`)
     .join(" ")} <span class="muted">or just watch</span>`;
   box.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(Number(b.dataset.join))));
+  // a name typed answers "Enter a name to take a seat.": the red line goes
+  $("join-name").addEventListener("input", () => $("join-name").value.trim() && flash(""));
   if (focused) $("join-name").focus();
 }
 
@@ -588,6 +670,7 @@ async function join(seat) {
   try {
     me = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify({ seat, name }) });
     saveSeat(tableId, me);
+    flash(""); // seated: no earlier refusal stays under the hand
     if (ws) {
       // the watcher's socket is done: a message still in flight on it would draw the
       // spectator's view (no hand) over the seat's
@@ -727,6 +810,20 @@ async function main() {
     $("share").textContent = "copied";
   };
   bindReplay();
+  document.addEventListener("boneyard:away", render); // a bot took this seat, or gave it back
+  document.addEventListener("keydown", (ev) => {
+    // Esc folds the open sheet (the hand-end or game-over panel) to one line
+    if (ev.key !== "Escape" || replay || ev.target.closest("input, select, textarea")) return;
+    const open = document.querySelector(".sheet:not([hidden]) #sheet-hide");
+    if (open) open.click();
+  });
+  document.addEventListener("click", (ev) => {
+    // the coach's review opens under the game-over panel: fold it out of the way
+    if (ev.target.closest && ev.target.closest("#coach-review-btn")) {
+      folded = "over";
+      render();
+    }
+  });
   let resizing = null;
   let width = window.innerWidth;
   window.addEventListener("resize", () => {

@@ -77,7 +77,7 @@ function applyFilter() {
     none.textContent = "No open table: create one above.";
     document.getElementById("tables").after(none);
   }
-  none.hidden = shown > 0;
+  none.hidden = shown > 0 || !!document.getElementById("no-tables"); // lobby.js already says it
 }
 
 async function loadHistory() {
@@ -92,7 +92,7 @@ async function loadHistory() {
     }
     const table = document.createElement("table");
     table.className = "list";
-    table.innerHTML = "<thead><tr><th>Game</th><th>Players</th><th>Finished table</th></tr></thead>";
+    table.innerHTML = "<thead><tr><th>Game</th><th>Players</th><th>Started</th><th>Finished table</th></tr></thead>";
     const body = document.createElement("tbody");
     rows.forEach((t) => {
       const tr = document.createElement("tr");
@@ -100,12 +100,14 @@ async function loadHistory() {
       g.textContent = (names[t.game] || t.game) + (t.fixed_deal ? " (fixed deal)" : "");
       const who = document.createElement("td");
       who.textContent = t.seats.join(", ");
+      const when = document.createElement("td");
+      when.textContent = startedWords(t.created);
       const link = document.createElement("td");
       const a = document.createElement("a");
       a.href = `/tables/${t.id}`;
       a.textContent = "replay";
       link.append(a);
-      tr.append(g, who, link);
+      tr.append(g, who, when, link);
       body.append(tr);
     });
     table.append(body);
@@ -113,4 +115,16 @@ async function loadHistory() {
   } catch (e) {
     /* the next refresh tries again */
   }
+}
+
+// When a table was made, as a player reads a date: "today 14:05", "yesterday 09:30", "3 Nov".
+function startedWords(created) {
+  if (!created) return "";
+  const d = new Date(created * 1000);
+  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const day = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  const days = Math.round((day(new Date()) - day(d)) / 86400000);
+  if (days === 0) return `today ${time}`;
+  if (days === 1) return `yesterday ${time}`;
+  return d.toLocaleDateString([], { day: "numeric", month: "short", year: days > 300 ? "numeric" : undefined });
 }

@@ -109,7 +109,8 @@ async function sendChat(ev) {
 
 function seatLine(s, isHost) {
   const li = document.createElement("li");
-  li.className = "fr-seat" + (room.current_player === s.seat && room.started ? " fr-turn" : "");
+  const ending = !!document.body.dataset.ending; // the table page shows a hand's end: nobody is to play
+  li.className = "fr-seat" + (room.current_player === s.seat && room.started && !room.between_hands && !ending ? " fr-turn" : "");
   li.dataset.seat = s.seat;
   const here = s.present ? "here" : "away";
   const dot = document.createElement("span");
@@ -147,8 +148,12 @@ function seatLine(s, isHost) {
   if (s.kind === "human" && s.joined && !room.is_over && !resigned) {
     if (s.standin && (isHost || mine)) button(mine ? "play again" : `give back to ${s.name}`, () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: null }));
-    else if (!s.standin && mine && room.started) button("leave (a bot plays)", () =>
-      post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
+    else if (!s.standin && mine && room.started) button("leave (a bot plays)", () => {
+      // one Enter must not hand a whole game to a bot: leaving asks first, as resigning does
+      if (confirm(`Leave this game? A ${botChoice()} bot plays your seat until you press "Take my seat back".`)) {
+        post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() });
+      }
+    });
     else if (!s.standin && isHost && !mine && !s.present) button("bot plays", () =>
       post(`/api/tables/${tableId}/standin`, { seat: s.seat, bot: botChoice() }));
     if (mine && room.started && !room.decided) button("resign", () => {
@@ -168,6 +173,30 @@ function seatLine(s, isHost) {
     });
   }
   return li;
+}
+
+// This player's seat played by a bot (left, or resigned): the table page (core/table.js)
+// reads body[data-away] so that it stops saying "Your turn", and the banner at the top of
+// the page, above the board on a phone, offers the way back.
+function markAway(banner) {
+  const seat = mySeat ? room.seats[mySeat.seat] : null;
+  const resigned = seat && (room.resigned || []).includes(seat.seat);
+  const away = seat && seat.standin && !room.is_over ? (resigned ? "resigned" : seat.standin) : "";
+  if ((document.body.dataset.away || "") !== away) {
+    if (away) document.body.dataset.away = away;
+    else delete document.body.dataset.away;
+    document.dispatchEvent(new CustomEvent("boneyard:away"));
+  }
+  if (!away || resigned) return;
+  banner.className = "fr-banner";
+  banner.innerHTML = `<strong>You left the game:</strong> a ${escapeHtml(seat.standin)} bot plays your seat. `;
+  const back = document.createElement("button");
+  back.type = "button";
+  back.className = "primary";
+  back.id = "fr-back";
+  back.textContent = "Take my seat back";
+  back.addEventListener("click", () => post(`/api/tables/${tableId}/standin`, { seat: seat.seat, bot: null }));
+  banner.append(back);
 }
 
 function botChoice() {
@@ -202,6 +231,7 @@ function render() {
     banner.innerHTML = `<strong>${escapeHtml(names)} ${room.decided.length > 1 ? "win" : "wins"}</strong>:
       the others resigned. The result is counted; you may play on against the bots or leave.`;
   }
+  markAway(banner);
   document.body.classList.toggle("fr-waiting", !room.started);
   const tools = document.getElementById("fr-tools");
   if (room.started && isHost && !room.is_over) {
@@ -268,9 +298,29 @@ function clock() {
     const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
     const who = room.seats[room.current_player];
     el.textContent = `${who ? who.name : "?"}: ${left} s left, then a bot plays`;
+    boardClock();
   };
   show();
   tick = setInterval(show, 1000);
+}
+
+// The move clock on the board as well, on the panel of the seat it runs for (as BGA and
+// lichess show it): a phone shows the board, not the side column. Under 10 s it turns red.
+function boardClock() {
+  const running = room && room.deadline && room.started && !room.is_over && !room.between_hands;
+  const box = running ? document.querySelector(`#board [data-seatbox="${room.current_player}"]`) : null;
+  document.querySelectorAll("#board .seatclock").forEach((x) => x.closest("[data-seatbox]") !== box && x.remove());
+  if (!box) return;
+  const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
+  let el = box.querySelector(".seatclock");
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "seatclock";
+    box.append(el);
+  }
+  el.classList.toggle("low", left <= 10);
+  el.textContent = `${left} s left`;
+  el.title = `${left} s left to decide, then a bot plays`;
 }
 
 function myTurn() {
@@ -398,6 +448,13 @@ function share() {
 new MutationObserver(() => room && applyTitle(myTurn())).observe(document.querySelector("title"), { childList: true });
 
 installKeys();
+document.addEventListener("boneyard:render", () => {
+  if (!room) return;
+  boardClock(); // the board was drawn anew
+  const ending = !!document.body.dataset.ending;
+  document.querySelectorAll("#fr-seats .fr-seat").forEach((li) =>
+    li.classList.toggle("fr-turn", !ending && !room.between_hands && room.started && String(room.current_player) === li.dataset.seat));
+});
 share();
 claim();
 connect();

@@ -97,13 +97,21 @@ function board(view, ctx) {
   // at a hand's end the score is the event's totals: marks themselves under the marks rule
   if (view.rules && view.rules.marks && !view.ended) figures.push(["marks", "marks"]);
   const rows = figures.map(([k, say]) => `<tr><th>${say}</th>${sd.map((x) => `<td class="num">${escapeHtml(String(x[k]))}</td>`).join("")}</tr>`).join("");
-  const table = sd.length ? `<div class="scroll-x"><table class="list sides"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}</tbody></table></div>` : "";
+  // a wide board: one row per side, above the seats, so that the bar of the hand and its
+  // actions (which stays at the foot of the screen) never covers it
+  const wide = (ctx.boardWidth || 0) >= 640;
+  const across = sd.map((x, i) => `<tr><th><span class="badge side${i}">side ${i + 1}</span> <small>${x.seats
+    .map((s) => escapeHtml(ctx.seatName(s))).join(" & ")}</small></th>${figures.map(([k]) => `<td class="num">${escapeHtml(String(x[k]))}</td>`).join("")}</tr>`).join("");
+  const table = !sd.length ? "" : wide
+    ? `<div class="scroll-x"><table class="list sides across"><thead><tr><th></th>${figures.map(([, say]) => `<th class="num">${say}</th>`).join("")}</tr></thead><tbody>${across}</tbody></table></div>`
+    : `<div class="scroll-x"><table class="list sides"><thead><tr><th></th>${heads}</tr></thead><tbody>${rows}</tbody></table></div>`;
   // the view writes the led suit as "trump", "doubles" or a number
   const ledSuit = view.led_suit;
   const led = ledSuit === null || ledSuit === undefined || !(view.trick || []).length ? ""
     : ledSuit === "trump" ? "trump led" : ledSuit === "doubles" ? "doubles led" : `led: ${suitName(Number(ledSuit))}`;
   const played = view.ended ? tricksHTML(view.played, ctx) : "";
-  return facts + around(view, ctx, perSeat, trickHTML(view, ctx, led)) + table + played + publicFields(view, used);
+  const seats = around(view, ctx, perSeat, trickHTML(view, ctx, led));
+  return facts + (wide ? table + seats : seats + table) + played + publicFields(view, used);
 }
 
 // ----- the end of a hand -------------------------------------------------------------------

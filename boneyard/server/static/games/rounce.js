@@ -50,7 +50,10 @@ function board(view, ctx) {
       view.calls[s] ? `<span class="badge">${escapeHtml(view.calls[s])}</span>` : ""
     }${(view.rounced || []).includes(s) ? "<span class='badge hot'>rounced</span>" : ""} tricks ${view.tricks_won[s]}</div>${
       s === view.seat || view.ended ? "" : hiddenHand(view.hand_sizes[s])}`;
-  const mine = view.discarded && view.discarded.length ? `<div class="muted">your discards ${tiles(view.discarded, { cls: "mini" })}</div>` : "";
+  // a folded seat's whole hand is set aside with its discards: say which it is
+  const folded = view.seat !== null && view.seat !== undefined && (view.calls || [])[view.seat] === "fold";
+  const mine = view.discarded && view.discarded.length
+    ? `<div class="muted">${folded ? "you folded: your hand, out of play this hand" : "your discards, face down"} ${tiles(view.discarded, { cls: "mini" })}</div>` : "";
   const played = view.ended ? tricksHTML(view.played, ctx) : "";
   return info + around(view, ctx, perSeat, trickHTML(view, ctx, leadWords(view))) + mine + played + publicFields(view, used);
 }

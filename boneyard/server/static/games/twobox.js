@@ -82,10 +82,12 @@ function layoutArm(arm, spinnerRect, runLimit) {
   return { placed, dir, edge, lane };
 }
 
-function labelBox(text, dir, edge, lane) {
+// An arm's label, just past its end; past a stacked end tile's ×2 mark (which stands out
+// 9 units beyond the tile's corner), further out, so that the two never overlap.
+function labelBox(text, dir, edge, lane, stackedEnd = false) {
   const w = text.length * 9 + 16;
   const h = 24;
-  const gap = 6;
+  const gap = stackedEnd ? 22 : 6;
   if (dir === "r") return { x: edge + gap, y: lane - h / 2, w, h };
   if (dir === "l") return { x: edge - gap - w, y: lane - h / 2, w, h };
   if (dir === "d") return { x: lane - w / 2, y: edge + gap, w, h };
@@ -98,11 +100,41 @@ function stackMark(rect, by, ctx) {
     `<text x="${rect.x + rect.w - 4}" y="${rect.y + 9}" text-anchor="middle">×2</text></g>`;
 }
 
-function tileAt(first, second, rect, vertical, attrs, stackedBy, ctx, fresh = false) {
+// What each play of this hand scored, from the view's events (a score event follows the
+// play, stack or spinner that made the count a multiple of 5): "arm|tile" -> points, the
+// spinner's arm being 0.
+function scoredPlays(view) {
+  const out = new Map();
+  let prev = null;
+  let last = null; // the key of the hand's latest play
+  (view.events || []).forEach((e) => {
+    if (e.kind === "score" && prev) out.set(prev, e.points);
+    prev = e.kind === "play" ? `${e.arm}|${e.tile}` : e.kind === "stack" ? `${e.on}|${e.tile}` : e.kind === "spinner" ? `0|${e.tile}` : null;
+    if (prev) last = prev;
+  });
+  out.last = last;
+  return out;
+}
+
+// Where "+15" goes beside a tile whose play scored: under a crosswise tile, right of an
+// upright one, clear of its pips, of the spinner and of the ×2 mark (the tile's top right).
+function scoreBox(rect) {
+  return rect.w > rect.h
+    ? { x: rect.x + rect.w / 2 - 20, y: rect.y + rect.h + 3, w: 40, h: 24 }
+    : { x: rect.x + rect.w + 3, y: rect.y + rect.h / 2 - 12, w: 40, h: 24 };
+}
+
+function scoreMark(rect, points) {
+  const b = scoreBox(rect);
+  return `<g class="scoremark"><title>this play scored ${points}</title><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" rx="12"/>` +
+    `<text x="${b.x + b.w / 2}" y="${b.y + 17}" text-anchor="middle">+${points}</text></g>`;
+}
+
+function tileAt(first, second, rect, vertical, attrs, stackedBy, ctx, fresh = false, scored = 0) {
   const stacked = stackedBy !== null && stackedBy !== undefined;
   const shadow = stacked ? tileGroup(first, second, rect.x + 5, rect.y + 5, vertical, "", "stackshadow") : "";
   return shadow + tileGroup(first, second, rect.x, rect.y, vertical, attrs + (stacked ? ` data-stacked="${stackedBy}"` : ""), fresh ? "new" : "") +
-    (stacked ? stackMark(rect, stackedBy, ctx) : "");
+    (stacked ? stackMark(rect, stackedBy, ctx) : "") + (scored ? scoreMark(rect, scored) : "");
 }
 
 function crossSVG(view, ctx) {
@@ -115,7 +147,13 @@ function crossSVG(view, ctx) {
   const avail = (ctx.boardWidth || 800) / SCALE;
   const runLimit = Math.max(3 * U, Math.min(10 * U, avail / 2 - U / 2 - 110));
   const boxes = [spinnerRect];
-  let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1" data-tile="${escapeHtml(view.spinner)}"`, view.spinner_stacked_by, ctx);
+  // the plays since this player's last turn (and the last play) show what they scored
+  const scored = view.ended ? new Map() : scoredPlays(view);
+  const spinnerKey = `0|${view.spinner}`;
+  const spinnerScored = scored.last === spinnerKey ? scored.get(spinnerKey) || 0 : 0;
+  if (spinnerScored) boxes.push(scoreBox(spinnerRect));
+  let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1" data-tile="${escapeHtml(view.spinner)}"`, view.spinner_stacked_by, ctx,
+    false, spinnerScored);
   let labels = "";
   (view.arms || []).forEach((arm) => {
     const lay = layoutArm(arm, spinnerRect, runLimit);
@@ -123,17 +161,20 @@ function crossSVG(view, ctx) {
       boxes.push(p.rect);
       const fresh = !!p.t.last || (!!ctx.since && p.t.seat !== view.seat &&
         p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length);
+      const points = fresh ? scored.get(`${arm.arm}|${p.t.tile}`) || 0 : 0;
+      if (points) boxes.push(scoreBox(p.rect));
       body += tileAt(p.first, p.second, p.rect, p.vertical,
         `data-arm="${arm.arm}" data-index="${p.i}" data-tile="${p.t.tile}" data-dir="${p.dir}"${fresh ? " data-new=\"1\"" : ""}${
           p.t.last ? " data-last=\"1\"" : ""}`,
-        p.t.stacked_by, ctx, fresh);
+        p.t.stacked_by, ctx, fresh, points);
     });
     if (view.ended) return; // the hand is over: no arm is open to play on
     const open = arm.open_end === null || arm.open_end === undefined;
     // with a hand tile selected, the label of an arm it can go to plays it there on a tap
     const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
     const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
-    const box = labelBox(text, lay.dir, lay.edge, lay.lane);
+    const end = lay.placed.length ? lay.placed[lay.placed.length - 1].t.stacked_by : view.spinner_stacked_by;
+    const box = labelBox(text, lay.dir, lay.edge, lay.lane, end !== null && end !== undefined);
     boxes.push(box);
     labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
       `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
@@ -183,7 +224,7 @@ function board(view, ctx) {
     <span>Boneyard ${view.boneyard}</span><span>Target ${view.target}</span>${lp}</div>`;
   const line = (s) => view.ended
     ? (view.hands ? `${view.hands[s].length} tile${view.hands[s].length === 1 ? "" : "s"} left` : "")
-    : `${view.hand_sizes[s]} tiles · drew ${(view.drawn || [])[s] || 0}`;
+    : `${view.hand_sizes[s]} tile${view.hand_sizes[s] === 1 ? "" : "s"} · drew ${(view.drawn || [])[s] || 0}`;
   const seats = `<div class="seatrow">${Array.from({ length: view.players }, (_, s) =>
     seatBox(view, ctx, s, `<div class="seatline">${line(s)}${
       view.spinner_seat === s ? " · <span class='badge'>set spinner</span>" : ""}</div>`)
