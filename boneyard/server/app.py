@@ -23,7 +23,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
-from boneyard.bots import bots
 
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
@@ -34,7 +33,7 @@ from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
 from .social import router as social_router
-from .tables import MAX_ACTION, ServerError, TableService, encode
+from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
 
 STATIC = resources.files("boneyard.server").joinpath("static")
 
@@ -297,8 +296,12 @@ def create_app(
 
     @app.get("/api/bots", tags=["games"])
     async def list_bots() -> list[str]:
-        """The names of the bots a seat can be given (``"bot:NAME"``)."""
-        return bots()
+        """The names of the bots a seat can be given here (``"bot:NAME"``): those this server can make.
+
+        An installed bot that needs a setting no seat gives it (the policy bot's weights
+        file) is left out, so no lobby choice leads to a refusal.
+        """
+        return seat_bots()
 
     @app.get("/api/tables", tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 import boneyard
-from boneyard.bots import bot, bots
+from boneyard.bots import bot
 
 from . import rating
 from .clients import Subscriber
@@ -53,8 +53,10 @@ from .tables import (
     TooManyRequests,
     Unauthorized,
     Unavailable,
+    check_seat_bot,
     clean_name,
     quote,
+    seat_bots,
 )
 
 log = logging.getLogger("boneyard.server")
@@ -264,7 +266,7 @@ class Social:
             room.left.add(seat)
         room.seen = set(table.names)
         for seat, name in room.standins.items():
-            if name in bots():
+            if name in seat_bots():
                 table.bots[seat] = bot(name)
         table.held = not room.started and not self._all_seated(table)
         self.rooms[table.id] = room
@@ -396,8 +398,7 @@ class Social:
         """The host's Start: every empty human seat gets ``bot_name`` for good, and play begins."""
         table, room = await self.room(table_id)
         self._host(room, host)
-        if bot_name not in bots():
-            raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
+        check_seat_bot(bot_name)
         async with table.lock:
             if not table.held:
                 raise Conflict("the game has already started")
@@ -438,8 +439,7 @@ class Social:
             raise Conflict(f"seat {seat} has no player to stand in for")
         name = table.names[seat]
         if bot_name is not None:
-            if bot_name not in bots():
-                raise BadRequest(f"unknown bot {quote(bot_name)}; available bots: {', '.join(bots())}")
+            check_seat_bot(bot_name)
             if own != seat and not await self._may_hand_over(table, room, seat):
                 raise Conflict(f"{name} is at the table: the host can hand {name}'s seat to a bot only once "
                                f"{name}'s clock has run out or {name} has left")

@@ -291,13 +291,47 @@ class Table:
         return out
 
 
+@functools.cache
+def _bot_states() -> tuple[tuple[str, str | None], ...]:
+    """Each installed bot's name, and why it cannot play here (None: it can), found once per process.
+
+    A seat's bot is made by name with no settings, so a bot that needs one (the policy
+    bot's weights file) or an extra that is not installed cannot take a seat here.
+    """
+    out: list[tuple[str, str | None]] = []
+    for name in bots():
+        try:
+            bot(name)
+        except (ValueError, TypeError, ImportError, OSError) as err:
+            out.append((name, str(err) or type(err).__name__))
+        else:
+            out.append((name, None))
+    return tuple(out)
+
+
+def seat_bots() -> list[str]:
+    """The bots a seat can be given on this server (``GET /api/bots``): those that can be made here."""
+    return [name for name, why in _bot_states() if why is None]
+
+
+def check_seat_bot(name: str, where: str = "") -> None:
+    """``BadRequest`` naming why ``name`` cannot take a seat here: unknown, or not playable on this server."""
+    why = dict(_bot_states()).get(name, "")
+    if why is None:
+        return
+    available = ", ".join(seat_bots())
+    if why == "":
+        raise BadRequest(f"{where}unknown bot {quote(name)}; available bots: {available}")
+    raise BadRequest(f"{where}the {quote(name)} bot cannot play on this server ({why}); available bots: {available}")
+
+
 def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> list[str]:
     """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong.
 
-    ``known`` is the list of bot names (default: ``bots()``, which reads every installed
+    ``known`` is the list of bot names (default: :func:`seat_bots`, which reads every installed
     package's metadata to find plugin bots: the server passes the list it made once).
     """
-    known = bots() if known is None else known
+    known = seat_bots() if known is None else known
     if seats is None:
         return ["human"] * players
     if not isinstance(seats, list) or len(seats) != players:
@@ -309,6 +343,7 @@ def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> lis
         elif isinstance(kind, str) and kind.startswith("bot:"):
             name = kind[4:]
             if name not in known:
+                check_seat_bot(name, f"seat {s}: ")
                 raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(known)}")
             out.append(kind)
         else:
@@ -360,7 +395,7 @@ class TableService:
         # must not be first used by several table threads at once.
         for game_id in boneyard.games():
             boneyard.game_info(game_id)
-        self.bot_names = bots()  # once: listing plugin bots reads every installed package's metadata
+        self.bot_names = seat_bots()  # once: listing plugin bots reads every installed package's metadata
         self.store = store
         self.bot_delay = bot_delay
         self.idle_timeout = idle_timeout
