@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
 
+from .bodylimit import BodyLimit
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
@@ -53,7 +54,7 @@ class SafeJSONResponse(JSONResponse):
 class CreateTable(BaseModel):
     """``POST /api/tables``: a game, its player count, rules options and who sits where."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
 
     game: str = Field(max_length=40, description="a game id from GET /api/games")
     players: int | None = Field(default=None, ge=0, le=64, description="number of seats (default: the game's standard)")
@@ -77,7 +78,7 @@ class CreateTable(BaseModel):
 class NextHand(BaseModel):
     """``POST /api/tables/{id}/next``: the hand whose end the player has seen (null: whatever hand just ended)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
 
     hand: int | None = Field(default=None, ge=1, le=10**6)
 
@@ -85,7 +86,7 @@ class NextHand(BaseModel):
 class JoinTable(BaseModel):
     """``POST /api/tables/{id}/join``: which human seat to take (null: the first free) and a name."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
 
     seat: int | None = Field(default=None, ge=0, le=64)
     name: str = Field(max_length=400, description="1 to 40 printable characters")
@@ -94,7 +95,7 @@ class JoinTable(BaseModel):
 class PlayAction(BaseModel):
     """``POST /api/tables/{id}/actions``: one action in the action notation, and the version it was chosen at."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
 
     action: str = Field(max_length=MAX_ACTION)
     expected_version: int | None = Field(
@@ -258,9 +259,11 @@ def create_app(
     app.state.coach = coach
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets)
-    # outermost: a move's posts skip the framework (hotpath.py), with the same headers
+    # a move's posts skip the framework (hotpath.py), with the same headers
     app.add_middleware(HotPath, service=service, rate=rate,
                        headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
+    # outermost of all: a body over its size limit is refused before anything reads it
+    app.add_middleware(BodyLimit, headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:

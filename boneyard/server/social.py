@@ -984,14 +984,14 @@ def _entry(kind: str, seat: int | None, name: str, text: str, at: float) -> dict
 class StartBody(BaseModel):
     """``POST .../start``: the bot that takes every empty seat."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
     bot: str = Field(default="greedy", max_length=40)
 
 
 class SeatBody(BaseModel):
     """``POST .../standin``: a seat, and the bot to play it (null: give it back to its player)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
     seat: int = Field(ge=0, le=64)
     bot: str | None = Field(default=None, max_length=40)
 
@@ -999,14 +999,14 @@ class SeatBody(BaseModel):
 class ChatBody(BaseModel):
     """``POST .../chat``: one message."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
     text: str = Field(max_length=2000)
 
 
 class PlayerBody(BaseModel):
     """``POST /api/players``: the new player's name."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "0" is not 0, nor 1.0 a seat
     name: str = Field(max_length=400)
 
 

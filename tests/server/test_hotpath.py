@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -75,11 +76,18 @@ def test_anything_else_goes_to_the_app_with_its_body(client: TestClient) -> None
     assert r.status_code == 422 and "colour" in r.json()["detail"]
     r = client.post(url, content=b"{not json", headers={**auth(token), "Content-Type": "application/json"})
     assert r.status_code == 422
-    r = client.post(url, json={"action": "x" * 30_000}, headers=auth(token))  # read past the hot path's limit
+    r = client.post(url, json={"action": "x" * 3_000}, headers=auth(token))  # too long, though under the body limit
     assert r.status_code == 422 and "2000" in r.json()["detail"]
-    # a body the app parses as valid even though the hot path did not take it: played through the route
+    r = client.post(url, json={"action": "x" * 30_000}, headers=auth(token))  # over the body limit: never read
+    assert r.status_code == 413 and "4 KB" in r.json()["detail"]
+    # types are strict on both paths: a version sent as a string is refused
     r = client.post(url, json={"action": mine["legal_actions"][0], "expected_version": str(mine["version"])},
                     headers=auth(token))
+    assert r.status_code == 422 and "expected_version" in r.json()["detail"]
+    # a body the app parses as valid even though the hot path did not take it (a "+json" type):
+    # played through the route
+    body = json.dumps({"action": mine["legal_actions"][0], "expected_version": mine["version"]}).encode()
+    r = client.post(url, content=body, headers={**auth(token), "Content-Type": "application/vnd.boneyard+json"})
     assert r.status_code == 200 and r.json()["version"] == mine["version"] + 1
     r = client.post(f"/api/tables/{table_id}/next", json={"hand": 0}, headers=auth(token))
     assert r.status_code == 422 and "hand" in r.json()["detail"]
