@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import re
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .hotpath import replay_body
 
 #: The limit for the requests a player sends during play (a move, "Next hand", a chat line).
 SMALL_BODY = 4096
@@ -66,17 +68,7 @@ class BodyLimit:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        given = False
-
-        async def replay() -> Message:
-            nonlocal given
-            if not given:
-                given = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(b"".join(chunks), False, receive), send)
 
     async def _too_large(self, send: Send, limit: int) -> None:
         await self._refuse(send, 413, f"the request body is too large: this request takes at most "

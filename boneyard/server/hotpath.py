@@ -88,7 +88,7 @@ class HotPath:
         raw = b"".join(chunks)
         parsed = None if more or size > MAX_BODY else self._parse(match.group(2), headers.get(b"content-type"), raw)
         if parsed is None:
-            await self.app(scope, _replay(raw, more, receive), send)
+            await self.app(scope, replay_body(raw, more, receive), send)
             return
         authorization = headers.get(b"authorization", b"").decode("latin-1")
         client = scope.get("client")
@@ -135,7 +135,7 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def _replay(raw: bytes, more: bool, receive: Receive) -> Receive:
+def replay_body(raw: bytes, more: bool, receive: Receive) -> Receive:
     """A ``receive`` that gives the app the body already read, then whatever is left of it."""
     sent = False
 
