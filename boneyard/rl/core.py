@@ -42,9 +42,9 @@ class Table:
         )
         self.hand = self.game.hand_number
         # Rewards count from the scores before the first deal, so that points a deal
-        # scores (two-box's spinner count) are paid too; a game given midway counts from now.
-        fresh = game is None or not game.record()["actions"]
-        self.hand_scores: list[float] = list(enc.facts.start_scores) if fresh else list(self.game.scores)
+        # scores (two-box's spinner count) are paid too; a game given (a sampled world, see
+        # with_game) counts from now.
+        self.hand_scores: list[float] = list(enc.facts.start_scores) if game is None else list(self.game.scores)
         self.steps = 0
         self._legal: dict[int, Any] | None = None
         # The last view made in this position, and its seat (-1: none yet).

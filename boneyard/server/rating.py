@@ -162,7 +162,7 @@ def rules_text() -> list[str]:
         "A player who resigns ranks below everyone who did not. Tied players share their place.",
         "A bot playing several seats of one game is rated once for it.",
         "Practice tables with a chosen deal never count.",
-        f"The rating is 1500 + 30 × (μ − 3σ) of openskill's Bradley-Terry model: a new player shows {BASE}, "
+        f"The rating is {BASE} + {SCALE:g} × (μ − 3σ) of openskill's Bradley-Terry model: a new player shows {BASE}, "
         f"and a rating is provisional until {PROVISIONAL_GAMES} rated games.",
     ]
 

@@ -51,15 +51,23 @@ def test_the_start_scores_are_the_scores_before_any_hand_points() -> None:
     assert deal_points > 0  # some two-box deals score at once: the case the adapters missed
 
 
-def test_montana_starts_with_its_chips_or_no_outs() -> None:
+def test_each_game_starts_from_its_start_scores() -> None:
+    """Montana's chips (or no outs), Rounce's fifteen, else zero; a new game holds them plus what its deal scored."""
     assert boneyard.game_info("montana", 4)["start_scores"] == [220] * 4
     assert boneyard.game_info("montana", 4, {"mode": "shootout"})["start_scores"] == [0] * 4
     assert boneyard.game_info("rounce", 3)["start_scores"] == [15] * 3
     assert boneyard.game_info("twobox", 4)["start_scores"] == [0] * 4
+    scored_at_deal = 0
     for game_id in GAMES:
-        assert boneyard.new_game(game_id, seed=1).scores == boneyard.game_info(game_id)["start_scores"] or (
-            game_id == "twobox"
-        )
+        for seed in range(20):
+            game = boneyard.new_game(game_id, seed=seed)
+            want = list(boneyard.game_info(game_id, game.players)["start_scores"])
+            for e in game.view(None)["events"]:
+                if e["kind"] == "score":  # two-box: the spinner's count, scored as it is set
+                    want[e["seat"]] += e["points"]
+                    scored_at_deal += 1
+            assert list(game.scores) == want, (game_id, seed)
+    assert scored_at_deal > 0
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
