@@ -228,11 +228,12 @@ def _seats_write(s: Session, table_id: str, seats: list[str]) -> None:
 class Social:
     """The friends' layer of one server: rooms by table id, and the routes that change them."""
 
-    def __init__(self, service: TableService, public_url: str = "") -> None:
+    def __init__(self, service: TableService, public_url: str = "", limiter: Any = None) -> None:
         self.service = service
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        # chat and player-code limits: the server's shared window (ratelimit.Window) when given
+        self._limiter = limiter if limiter is not None else MovingWindowRateLimiter(MemoryStorage())
         self._chat_rate = parse(CHAT_RATE)
         self._code_rate = parse("10/minute")
         service.hooks.append(self)
