@@ -41,7 +41,8 @@ from boneyard.bots import bot, bots
 
 from . import rating
 from .clients import Subscriber
-from .db import ActionRow, Base, StandinRow, TableRow, hash_token
+from .db import ActionRow, Base, StandinRow, TableRow, hash_token, write_expired
+from .rematch import REMATCH_HOLD, keep_seats, kept_seats, release_seat
 from .tables import (
     STORE_ERRORS,
     BadRequest,
@@ -204,6 +205,7 @@ class Room:
     acted: dict[int, float] = field(default_factory=dict)  # seat -> when its player last decided (monotonic)
     acted_version: int = -1  # the table version ``acted`` was last brought up to
     sockets: set[int] = field(default_factory=set)  # seats that opened a friends socket here
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one proposal at a time
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
@@ -260,6 +262,7 @@ class Social:
             resigns = s.scalars(select(LogRow.seat).where(LogRow.table_id == table.id, LogRow.kind == "resign")
                                 .order_by(LogRow.id))
             room.resigned = [seat for seat in resigns if seat is not None]
+            table.reserved = kept_seats(s, table.id)
         for seat in room.resigned:  # a resignation is for good, even if its stand-in was not stored
             room.standins[seat] = room.standins.get(seat, RESIGN_BOT)
             room.left.add(seat)
@@ -659,39 +662,111 @@ class Social:
     async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
         """A finished (or decided) table's player proposes the same seats and rules again, the deal rotated.
 
-        The proposer is seated at once and becomes the new table's host; the others accept
-        from the banner (:meth:`accept`); bot seats are bots again.
+        The proposer is seated at once and becomes the new table's host; every other seat
+        of the last game is kept for its player (:mod:`.rematch`) until they accept, decline
+        or :data:`~.rematch.REMATCH_HOLD` seconds pass; bot seats are bots again. A player
+        who proposes when a rematch is already proposed (even a moment ago, at another
+        process) accepts it instead: one table, never two.
         """
         table, room = await self.room(table_id)
         seat = self.service.seat_of(table, token, required=True)
         assert seat is not None
         if not table.game.is_over and self.decided(table, room) is None:
             raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
-        if room.rematch is not None:
-            raise Conflict(f"{table.who(room.rematch_by)} already proposed a rematch: accept it")
+        async with room.rematch_lock:
+            if room.rematch is None:
+                room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+            if room.rematch is None:
+                return await self._propose(table, room, seat)
+        if room.rematch_by == seat:
+            raise Conflict(f"you already proposed this rematch: your seat is at table {room.rematch}")
+        return await self.accept(table_id, token)
+
+    async def _propose(self, table: Table, room: Room, seat: int) -> dict[str, Any]:
         seats = list(table.seats)
         dealer = None if table.dealer is None else (table.dealer + 1) % table.players
         new = await self.service.create(table.game_id, table.players, table.rules, seats, None, None, dealer,
                                         practice=False, creator=table.creator, next_timeout=table.next_timeout)
+        until = time.time() + REMATCH_HOLD
+        gone = room.left - set(room.resigned)  # players who left the table are not waited for
+        new.reserved = {s: (name, until) for s, name in table.names.items()
+                        if s != seat and s not in gone and new.seats[s] == "human"}
         host = await self.created(new, room.clock)
+
+        def write(s: Session) -> str | None:
+            done = s.execute(update(RoomRow).where(RoomRow.table_id == table.id, RoomRow.rematch.is_(None))
+                             .values(rematch=new.id, rematch_by=seat))
+            if done.rowcount == 0:  # type: ignore[attr-defined]
+                return s.scalar(select(RoomRow.rematch).where(RoomRow.table_id == table.id)) or ""
+            keep_seats(s, new.id, new.reserved)
+            return None
+
+        try:
+            other = await self.service.committer.write(write)
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so no rematch was proposed ({type(err).__name__})") \
+                from None
+        if other is not None:  # another process recorded a rematch first: this table is not needed
+            self.service.tables.pop(new.id, None)
+            self._spawn(self._write(functools.partial(write_expired, table_id=new.id)))
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+            if room.rematch is None:
+                raise Conflict("a rematch was proposed at the same moment; try again")
+            taken = await self.accept(table.id, None, seat=seat)
+            return taken
+        room.rematch, room.rematch_by = new.id, seat
         new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
         await self._claim_copy(table, room, new, seat)
-        room.rematch, room.rematch_by = new.id, seat
-        self._save(table, room)
         self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} proposes a rematch")
         return {"id": new.id, "seat": new_seat, "token": new_token, "host_token": host}
 
-    async def accept(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """Take one's seat at the rematch proposed at this table."""
+    def _stored_rematch(self, table_id: str) -> tuple[str | None, int | None]:
+        """The rematch recorded for a table (perhaps by another process a moment ago) and its proposer."""
+        with self.service.store.session() as s:
+            row = s.execute(select(RoomRow.rematch, RoomRow.rematch_by).where(RoomRow.table_id == table_id)).first()
+        return (row[0], row[1]) if row is not None else (None, None)
+
+    async def accept(self, table_id: str, token: str | None, seat: int | None = None) -> dict[str, Any]:
+        """Take one's seat at the rematch proposed at this table (kept for one until one's time is up)."""
+        table, room = await self.room(table_id)
+        if seat is None:
+            seat = self.service.seat_of(table, token, required=True)
+        assert seat is not None
+        if room.rematch is None:
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+        if room.rematch is None:
+            raise Conflict("nobody proposed a rematch at this table")
+        new = await self.service.get(room.rematch)
+        if seat in new.names:
+            raise Conflict(f"{new.names[seat]} sits in your seat at the rematch already (it was kept for you "
+                           f"{REMATCH_HOLD:.0f} s, unless you declined)")
+        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat], kept=True)
+        self._spawn(self._write(functools.partial(release_seat, table_id=new.id, seat=seat)))
+        await self._claim_copy(table, room, new, seat)
+        return {"id": new.id, "seat": new_seat, "token": new_token}
+
+    async def decline(self, table_id: str, token: str | None) -> None:
+        """Say no to the proposed rematch: one's kept seat opens to anyone at once."""
         table, room = await self.room(table_id)
         seat = self.service.seat_of(table, token, required=True)
         assert seat is not None
         if room.rematch is None:
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+        if room.rematch is None:
             raise Conflict("nobody proposed a rematch at this table")
+        if room.rematch_by == seat:
+            raise Conflict("you proposed this rematch: leave its table instead")
         new = await self.service.get(room.rematch)
-        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
-        await self._claim_copy(table, room, new, seat)
-        return {"id": new.id, "seat": new_seat, "token": new_token}
+        if seat in new.names:
+            raise Conflict("you already took your seat at the rematch: leave its table instead")
+        try:
+            await self.service.committer.write(functools.partial(release_seat, table_id=new.id, seat=seat))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so your answer was not stored "
+                              f"({type(err).__name__})") from None
+        new.reserved.pop(seat, None)
+        self.service.broadcast(new)
+        self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} declines the rematch")
 
     async def _claim_copy(self, table: Table, room: Room, new: Table, seat: int) -> None:
         player = room.claims.get(seat)
@@ -1068,6 +1143,12 @@ def router(social: Social) -> APIRouter:
     async def rematch(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """Propose the same game again: answers the new table, the proposer's seat token and host token."""
         return await social.rematch(table_id, _bearer(authorization))
+
+    @r.post("/api/tables/{table_id}/rematch/decline")
+    async def decline(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Say no to the proposed rematch: the seat kept for you opens to anyone."""
+        await social.decline(table_id, _bearer(authorization))
+        return {"ok": True}
 
     @r.post("/api/tables/{table_id}/rematch/accept")
     async def accept(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
