@@ -66,6 +66,7 @@ CHAT_KEEP = 100  # log entries a push carries (the newest)
 MAX_CLOCK = 3600
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
 RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
+PRESENCE_GRACE = 5.0  # seconds a seat's last socket may be gone before "left" is said (a reconnect says nothing)
 AWAY_AFTER = 60.0  # seconds without a socket or a move of their own before a player counts as away
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 
@@ -206,6 +207,8 @@ class Room:
     acted_version: int = -1  # the table version ``acted`` was last brought up to
     sockets: set[int] = field(default_factory=set)  # seats that opened a friends socket here
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one proposal at a time
+    leaving: dict[int, asyncio.TimerHandle] = field(default_factory=dict)  # seat -> its "left", after the grace
+    away: set[int] = field(default_factory=set)  # seats whose "left" was said (their return is news)
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
@@ -595,21 +598,30 @@ class Social:
         self._say(table, room, "chat", seat, table.who(seat), text)
 
     def arrive(self, table: Table, room: Room, seat: int | None) -> None:
-        """A friends socket opened: the seat is here ("joined" the first time, then "is back")."""
+        """A friends socket opened: the seat is here ("joined" the first time, "is back" after a "left").
+
+        A reconnect within :data:`PRESENCE_GRACE` seconds of the last socket closing (a
+        reload, a phone waking, a flaky network) says nothing: the "left" it would have
+        followed was never said.
+        """
         count = room.present.get(seat, 0)
         room.present[seat] = count + 1
         if seat is not None:
             room.sockets.add(seat)
-        if seat is None or count:
+            pending = room.leaving.pop(seat, None)
+            if pending is not None:
+                pending.cancel()
+        if seat is None or count or (seat in room.seen and seat not in room.away):
             self.push(table, room)
             return
         name = table.who(seat)
         text = f"{name} is back" if seat in room.seen else f"{name} joined"
         room.seen.add(seat)
+        room.away.discard(seat)
         self._say(table, room, "news", seat, name, text)
 
     def depart(self, table: Table, room: Room, seat: int | None) -> None:
-        """A friends socket closed: the seat is away once its last socket is gone."""
+        """A friends socket closed: the seat is away once its last socket is gone, said after the grace."""
         count = room.present.get(seat, 0) - 1
         if count > 0:
             room.present[seat] = count
@@ -617,6 +629,19 @@ class Social:
         room.present.pop(seat, None)
         if seat is None:
             return
+        self.push(table, room)
+        old = room.leaving.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        room.leaving[seat] = asyncio.get_running_loop().call_later(
+            PRESENCE_GRACE, self._gone, table, room, seat)
+
+    def _gone(self, table: Table, room: Room, seat: int) -> None:
+        """The grace after a seat's last socket closed is over: say it left, unless it came back."""
+        room.leaving.pop(seat, None)
+        if room.present.get(seat) or seat in room.away:
+            return
+        room.away.add(seat)
         self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} left")
 
     # ----- pushes --------------------------------------------------------------------

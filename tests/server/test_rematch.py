@@ -66,7 +66,7 @@ def test_a_declined_seat_opens_at_once(client: TestClient) -> None:
 
 
 def test_the_seat_opens_when_its_time_is_up(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(social, "REMATCH_HOLD", 0.5)
+    monkeypatch.setattr(social, "REMATCH_HOLD", 0.5, raising=False)
     table_id, ann, _bob = finished(client)
     offer = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann)).json()
     assert client.post(f"/api/tables/{offer['id']}/join", json={"seat": 1, "name": "Cleo"}).status_code == 409
