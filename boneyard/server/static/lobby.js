@@ -155,7 +155,8 @@ async function renderTables() {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
-      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat}: ${escapeHtml(s.name || "open")}</span>`)
+      .map((s) => `<span class="seat-chip ${s.joined || s.reserved_for ? "" : "open"}">${s.seat}: ${escapeHtml(
+        s.name || (s.reserved_for ? `kept for ${s.reserved_for}` : "open"))}</span>`)
       .join(" ");
     const status = t.is_over ? "finished" : t.open_seats.length ? `${t.open_seats.length} open seat(s)` : "playing";
     const link = `/tables/${t.id}`;

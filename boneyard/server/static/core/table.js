@@ -184,7 +184,8 @@ function renderPlayers(s) {
   const rows = s.seats
     .map((x) => {
       const turn = s.current_player === x.seat ? " class='turn'" : "";
-      const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
+      const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : x.reserved_for
+        ? `<span class="badge">kept for ${escapeHtml(x.reserved_for)}</span>` : `<span class="badge open">open</span>`;
       const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
       return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(
         String(s.scores[x.seat])
@@ -558,7 +559,8 @@ function connect() {
 
 function renderJoin() {
   const box = $("join");
-  const open = state && !state.is_over ? state.seats.filter((x) => !x.joined) : [];
+  // a rematch seat kept for its last player (reserved_for) is not offered to anyone else
+  const open = state && !state.is_over ? state.seats.filter((x) => !x.joined && !x.reserved_for) : [];
   if (me || !open.length) {
     box.hidden = true;
     return;
