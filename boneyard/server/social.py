@@ -694,7 +694,7 @@ class Social:
         process) accepts it instead: one table, never two.
         """
         table, room = await self.room(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         if not table.game.is_over and self.decided(table, room) is None:
             raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
@@ -755,7 +755,7 @@ class Social:
         """Take one's seat at the rematch proposed at this table (kept for one until one's time is up)."""
         table, room = await self.room(table_id)
         if seat is None:
-            seat = self.service.seat_of(table, token, required=True)
+            seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         if room.rematch is None:
             room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
@@ -773,7 +773,7 @@ class Social:
     async def decline(self, table_id: str, token: str | None) -> None:
         """Say no to the proposed rematch: one's kept seat opens to anyone at once."""
         table, room = await self.room(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         if room.rematch is None:
             room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from boneyard.server import social
 
 from .conftest import Server, auth
+from .pg import PgCluster
 from .test_friends import create, join, play_out, room
 
 
@@ -113,13 +114,43 @@ def test_two_players_proposing_at_once_make_one_table(tmp_path: Path) -> None:
         server.stop()
 
 
-def _propose_at_once(url: str, table_id: str, tokens: dict[str, str]) -> dict[str, httpx.Response]:
-    """Every player proposes a rematch at the same moment (one thread each, released together)."""
+def test_two_proposals_at_two_processes_make_one_table(cluster: PgCluster) -> None:
+    """Ann proposes at one process and Bob at the other, at once (Bob's token is known only to
+    the database at his process): one rematch, both seated."""
+    a, b = Server(cluster.url).start(), Server(cluster.url).start()
+    try:
+        http = httpx.Client(base_url=a.url, timeout=20)
+        for _ in range(3):
+            r = http.post("/api/tables", json={"game": "rounce", "players": 3, "rules": {"max_hands": 1},
+                                               "seats": ["human", "human", "bot:random"]})
+            table_id = r.json()["id"]
+            ann = http.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+            bob = http.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+            _play_out(http, table_id, {0: ann, 1: bob})
+            deadline = time.monotonic() + 10
+            while not httpx.get(f"{b.url}/api/tables/{table_id}", timeout=10).json()["is_over"]:
+                assert time.monotonic() < deadline, "the other process never saw the game end"
+                time.sleep(0.05)
+            answers = _propose_at_once([a.url, b.url], table_id, {"Ann": ann, "Bob": bob})
+            assert all(r.status_code == 200 for r in answers.values()), [r.text for r in answers.values()]
+            assert len({r.json()["id"] for r in answers.values()}) == 1, "two processes made two rematch tables"
+        offer = http.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))  # Ann sits there already
+        assert offer.status_code == 409
+        http.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def _propose_at_once(url: str | list[str], table_id: str, tokens: dict[str, str]) -> dict[str, httpx.Response]:
+    """Every player proposes a rematch at the same moment (one thread each, released together);
+    with several ``url`` (processes), each player through their own."""
     answers: dict[str, httpx.Response] = {}
     start = threading.Barrier(len(tokens))
+    urls = dict(zip(tokens, url if isinstance(url, list) else [url] * len(tokens), strict=True))
 
     def propose(name: str, token: str) -> None:
-        with httpx.Client(base_url=url, timeout=20) as own:
+        with httpx.Client(base_url=urls[name], timeout=20) as own:
             start.wait()
             answers[name] = own.post(f"/api/tables/{table_id}/rematch", headers=auth(token))
 
