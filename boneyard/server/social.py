@@ -212,9 +212,10 @@ class Room:
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
+    # the rematch columns are written only by Social._propose's conditional update: a process
+    # whose copy of the room has not seen a rematch proposed at another process must not erase it
     values = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
-              "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left),
-              "rematch": room.rematch, "rematch_by": room.rematch_by}
+              "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left)}
     if new:
         s.add(RoomRow(table_id=table_id, **values))
     else:
