@@ -183,3 +183,37 @@ def test_a_redis_outage_leaves_each_process_counting_alone(tmp_path: Path, redis
         assert codes[5] == 429 and 500 not in codes, codes
     finally:
         stop(a, b)
+
+
+def test_the_sockets_of_a_killed_process_lapse(tmp_path: Path, redis_url: str) -> None:
+    """kill -9 of a process with a socket open: its place in the shared count is not renewed, so it
+    lapses within the lease (it does not count for ever), and the other process goes on serving."""
+    import redis as redis_client
+
+    from boneyard.server.sharedlimits import SOCKET_LEASE
+
+    a, b = pair(tmp_path, "sockets=5", redis_url)
+    store = redis_client.Redis.from_url(redis_url)
+    try:
+        at_b = new_table(b)
+        key = "boneyard:sockets:127.0.0.1"
+        with connect(f"ws://127.0.0.1:{b.port}/ws/tables/{at_b}") as ws:
+            assert not refused(ws)
+            assert store.zcard(key) == 1
+            b.kill()
+        time.sleep(0.5)
+        ((member, lapses),) = store.zrange(key, 0, -1, withscores=True)
+        assert lapses <= time.time() + SOCKET_LEASE, "a dead process's socket would count past its lease"
+        assert 0 < store.ttl(key) <= SOCKET_LEASE + 61
+        at_a = new_table(a)
+        with connect(f"ws://127.0.0.1:{a.port}/ws/tables/{at_a}") as alive:
+            assert not refused(alive)
+            assert store.zcard(key) == 2  # the dead one still counts until it lapses
+        # once lapsed (moved to the past here rather than waiting a minute), it is dropped
+        store.zadd(key, {member: time.time() - 1})
+        with connect(f"ws://127.0.0.1:{a.port}/ws/tables/{at_a}") as alive:
+            assert not refused(alive)
+            assert store.zcard(key) == 1
+    finally:
+        store.close()
+        stop(a, b)
