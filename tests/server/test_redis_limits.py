@@ -169,6 +169,26 @@ def test_two_processes_with_redis_share_one_open_table_cap(tmp_path: Path, redis
         stop(a, b)
 
 
+def test_a_finished_table_gives_its_place_back(tmp_path: Path, redis_url: str) -> None:
+    a, b = pair(tmp_path, "open=1", redis_url)
+    try:
+        bots = {"game": "rounce", "players": 3, "rules": {"max_hands": 1}, "seats": ["bot:random"] * 3}
+        r = httpx.post(a.url + "/api/tables", json=bots, timeout=10)
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 30
+        while True:  # the bots play the hand out at A; then B lets the same address open one
+            r = httpx.post(b.url + "/api/tables", json={"game": "twobox", "players": 2}, timeout=10)
+            if r.status_code == 201:
+                break
+            assert r.status_code == 429, r.text
+            assert time.monotonic() < deadline, "a finished table kept its place in the shared cap"
+            time.sleep(0.2)
+        r = httpx.post(a.url + "/api/tables", json={"game": "twobox", "players": 2}, timeout=10)
+        assert r.status_code == 429, "the table opened at B does not count at A"
+    finally:
+        stop(a, b)
+
+
 def test_a_redis_outage_leaves_each_process_counting_alone(tmp_path: Path, redis_url: str) -> None:
     """Redis gone: the servers keep serving and each still enforces the limit on its own."""
     a, b = pair(tmp_path, "act=5/second", redis_url)
