@@ -237,3 +237,14 @@ def test_the_sockets_of_a_killed_process_lapse(tmp_path: Path, redis_url: str) -
     finally:
         store.close()
         stop(a, b)
+
+
+def test_a_redis_option_that_is_not_a_url_is_refused_at_start(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "boneyard", "serve", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                        "--redis", "localhost:6379"], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "COLUMNS": "200"})  # the message on one line
+    assert r.returncode == 2
+    assert "redis://127.0.0.1:6379/0" in r.stderr
