@@ -248,3 +248,30 @@ def test_a_redis_option_that_is_not_a_url_is_refused_at_start(tmp_path: Path) ->
                        env={**os.environ, "COLUMNS": "200"})  # the message on one line
     assert r.returncode == 2
     assert "redis://127.0.0.1:6379/0" in r.stderr
+
+
+def test_a_held_place_is_renewed_until_released(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renewal that keeps a live socket counted (every third of the lease), and a released
+    place that a renewal does not bring back."""
+    import asyncio
+
+    from boneyard.server import sharedlimits
+
+    monkeypatch.setattr(sharedlimits, "SOCKET_LEASE", 0.6)
+
+    async def run() -> None:
+        caps = sharedlimits.SharedCaps(redis_url)
+        key, member = caps.key("sockets", "203.0.113.9"), caps.member()
+        assert await caps.acquire(key, member, cap=1, lease=0.6) is None
+        caps.hold(key, member, 0.6)
+        first = await caps.redis.zscore(key, member)
+        await asyncio.sleep(1.0)
+        later = await caps.redis.zscore(key, member)
+        assert first is not None and later is not None and later > first + 0.2, "the place was not renewed"
+        assert await caps.acquire(key, caps.member(), cap=1, lease=0.6) == 1  # still held: the cap is full
+        await caps.release(key, member)
+        await asyncio.sleep(0.5)
+        assert await caps.redis.zscore(key, member) is None, "a renewal brought a released place back"
+        await caps.close()
+
+    asyncio.run(run())
