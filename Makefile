@@ -12,7 +12,7 @@ PORT ?= 8000
 # make run HOST=0.0.0.0 PUBLIC_URL=http://my-laptop:8000: the address the copy-link buttons give out.
 PUBLIC_URL ?=
 
-.PHONY: run test bench build lint chromium postgres compiler clean
+.PHONY: run test bench build lint chromium postgres redis compiler clean
 
 # The engines mypyc compiles at install (hatch_build.py's ENGINE_SOURCES).
 ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py boneyard/draws.py boneyard/games/base.py \
@@ -56,13 +56,17 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		(apt-get update && apt-get install -y --no-install-recommends postgresql)
 
+# Debian's Redis for the shared-limits tests (started by the tests themselves).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends redis-server)
+
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check boneyard tests benchmarks
 	$(BIN)/mypy
 
 # The suite runs against the compiled engines (a test fails if they are not in use);
 # tests/test_compiled.py also runs the conformance suite on the pure-Python engines.
-test: $(DEV_STAMP) chromium postgres lint
+test: $(DEV_STAMP) chromium postgres redis lint
 	BONEYARD_REQUIRE_COMPILED=1 $(BIN)/pytest -n 2
 
 # The peers are installed only here (the tests never need them); one that cannot be

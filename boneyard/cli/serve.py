@@ -27,6 +27,9 @@ def register(app: typer.Typer) -> None:
             help="proxy addresses whose X-Forwarded-For is trusted (behind a reverse proxy)")] = "127.0.0.1",
         public_url: Annotated[str, typer.Option(
             help="the address friends open, e.g. http://my-laptop:8000 (used by the copy-link buttons)")] = "",
+        redis: Annotated[str, typer.Option(
+            help="Redis URL, e.g. redis://10.0.0.5:6379/0: every server process naming it counts the limits "
+                 "and caps together")] = "",
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
@@ -54,19 +57,29 @@ def register(app: typer.Typer) -> None:
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
 
+        if redis:
+            from ..server.sharedlimits import check_url
+
+            try:
+                redis = check_url(redis)
+            except ValueError as err:
+                raise typer.BadParameter(str(err)) from None
+
         shown = public_url or f"http://{host}:{port}"
-        typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s))")
+        typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s)"
+                   f"{', limits shared through Redis' if redis else ''})")
         # No access log: at the warning level it prints nothing, yet would format every request.
         options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
                                    "ws_max_size": 65536,
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
-                             public_url=public_url, tune_gc=True)
+                             public_url=public_url, tune_gc=True, redis_url=redis or None)
             uvicorn.run(app, **options)
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
-                           "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url})
+                           "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,
+                           "BONEYARD_REDIS": redis})
         # workers are spawned processes that import the app and its WebSocket protocol by name
         options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

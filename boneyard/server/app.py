@@ -221,6 +221,7 @@ def create_app(
     finished_linger: float = 120.0,
     public_url: str = "",
     tune_gc: bool = False,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -229,12 +230,15 @@ def create_app(
     finished table leaves memory ``finished_linger`` seconds after its last action.
     ``public_url`` is the address the copy-link buttons give out (``--public-url``).
     ``tune_gc`` (``boneyard serve``) sets the collector for a long-running server while the
-    app runs (:func:`quiet_collector`); tests leave it alone.
+    app runs (:func:`quiet_collector`); tests leave it alone. ``redis_url`` (``--redis``)
+    shares the limits and caps with every process that names the same Redis (``sharedlimits.py``).
     """
     store = Store(db_url)
     service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
-    rate = RateLimits(limits)
-    social = Social(service, public_url)
+    rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
+    if rate.caps is not None:
+        service.hooks.append(rate)  # the shared cap on open tables follows their changes
+    social = Social(service, public_url, limiter=rate.window)
     coach = Coach(service)  # hints and reviews (coaching.py)
 
     @asynccontextmanager
@@ -244,6 +248,7 @@ def create_app(
             yield
         await service.stop()
         coach.close()
+        await rate.close()
         store.close()
 
     app = FastAPI(
@@ -258,7 +263,7 @@ def create_app(
     app.state.social = social
     app.state.coach = coach
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(SocketCap, cap=rate.settings.sockets)
+    app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
     app.add_middleware(HotPath, service=service, rate=rate,
                        headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
@@ -316,10 +321,12 @@ def create_app(
         """Open a table. 400 names an unknown game, a bad player count, rules option or seat; 429 past the limits."""
         address = client_address(request)
         rate.hit("create", address)
-        rate.check_open_tables(service.open_tables_of(address))
-        table = await service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
-                                     body.dealer, practice=body.practice, creator=address,
-                                     next_timeout=body.next_timeout)
+        table = await rate.opening_table(
+            address, service.open_tables_of(address),
+            lambda: service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
+                                   body.dealer, practice=body.practice, creator=address,
+                                   next_timeout=body.next_timeout),
+            lambda made: made.id)
         return {"id": table.id, "host_token": await social.created(table, body.clock)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
@@ -438,7 +445,8 @@ def app_from_env() -> FastAPI:
     """The app as ``boneyard serve --workers N`` starts it in each worker process.
 
     uvicorn's workers import the app by name, so the options travel as environment
-    variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``.
+    variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``,
+    ``BONEYARD_REDIS``.
     """
     import os
 
@@ -451,6 +459,7 @@ def app_from_env() -> FastAPI:
         idle_timeout=float(env.get(ENV_PREFIX + "IDLE_TIMEOUT", str(6 * 3600))),
         public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
         tune_gc=True,
+        redis_url=env.get(ENV_PREFIX + "REDIS") or None,
     )
 
 

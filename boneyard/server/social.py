@@ -41,7 +41,8 @@ from boneyard.bots import bot
 
 from . import rating
 from .clients import Subscriber
-from .db import ActionRow, Base, StandinRow, TableRow, hash_token
+from .db import ActionRow, Base, StandinRow, TableRow, hash_token, write_expired
+from .rematch import REMATCH_HOLD, keep_seats, kept_seats, release_seat
 from .tables import (
     STORE_ERRORS,
     BadRequest,
@@ -67,6 +68,7 @@ CHAT_KEEP = 100  # log entries a push carries (the newest)
 MAX_CLOCK = 3600
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
 RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
+PRESENCE_GRACE = 5.0  # seconds a seat's last socket may be gone before "left" is said (a reconnect says nothing)
 AWAY_AFTER = 60.0  # seconds without a socket or a move of their own before a player counts as away
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 
@@ -206,12 +208,16 @@ class Room:
     acted: dict[int, float] = field(default_factory=dict)  # seat -> when its player last decided (monotonic)
     acted_version: int = -1  # the table version ``acted`` was last brought up to
     sockets: set[int] = field(default_factory=set)  # seats that opened a friends socket here
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one proposal at a time
+    leaving: dict[int, asyncio.TimerHandle] = field(default_factory=dict)  # seat -> its "left", after the grace
+    away: set[int] = field(default_factory=set)  # seats whose "left" was said (their return is news)
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
+    # the rematch columns are written only by Social._propose's conditional update: a process
+    # whose copy of the room has not seen a rematch proposed at another process must not erase it
     values = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
-              "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left),
-              "rematch": room.rematch, "rematch_by": room.rematch_by}
+              "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left)}
     if new:
         s.add(RoomRow(table_id=table_id, **values))
     else:
@@ -230,11 +236,12 @@ def _seats_write(s: Session, table_id: str, seats: list[str]) -> None:
 class Social:
     """The friends' layer of one server: rooms by table id, and the routes that change them."""
 
-    def __init__(self, service: TableService, public_url: str = "") -> None:
+    def __init__(self, service: TableService, public_url: str = "", limiter: Any = None) -> None:
         self.service = service
         self.public_url = public_url
         self.rooms: dict[str, Room] = {}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        # chat and player-code limits: the server's shared window (ratelimit.Window) when given
+        self._limiter = limiter if limiter is not None else MovingWindowRateLimiter(MemoryStorage())
         self._chat_rate = parse(CHAT_RATE)
         self._code_rate = parse("10/minute")
         service.hooks.append(self)
@@ -261,6 +268,7 @@ class Social:
             resigns = s.scalars(select(LogRow.seat).where(LogRow.table_id == table.id, LogRow.kind == "resign")
                                 .order_by(LogRow.id))
             room.resigned = [seat for seat in resigns if seat is not None]
+            table.reserved = kept_seats(s, table.id)
         for seat in room.resigned:  # a resignation is for good, even if its stand-in was not stored
             room.standins[seat] = room.standins.get(seat, RESIGN_BOT)
             room.left.add(seat)
@@ -591,21 +599,30 @@ class Social:
         self._say(table, room, "chat", seat, table.who(seat), text)
 
     def arrive(self, table: Table, room: Room, seat: int | None) -> None:
-        """A friends socket opened: the seat is here ("joined" the first time, then "is back")."""
+        """A friends socket opened: the seat is here ("joined" the first time, "is back" after a "left").
+
+        A reconnect within :data:`PRESENCE_GRACE` seconds of the last socket closing (a
+        reload, a phone waking, a flaky network) says nothing: the "left" it would have
+        followed was never said.
+        """
         count = room.present.get(seat, 0)
         room.present[seat] = count + 1
         if seat is not None:
             room.sockets.add(seat)
-        if seat is None or count:
+            pending = room.leaving.pop(seat, None)
+            if pending is not None:
+                pending.cancel()
+        if seat is None or count or (seat in room.seen and seat not in room.away):
             self.push(table, room)
             return
         name = table.who(seat)
         text = f"{name} is back" if seat in room.seen else f"{name} joined"
         room.seen.add(seat)
+        room.away.discard(seat)
         self._say(table, room, "news", seat, name, text)
 
     def depart(self, table: Table, room: Room, seat: int | None) -> None:
-        """A friends socket closed: the seat is away once its last socket is gone."""
+        """A friends socket closed: the seat is away once its last socket is gone, said after the grace."""
         count = room.present.get(seat, 0) - 1
         if count > 0:
             room.present[seat] = count
@@ -613,6 +630,19 @@ class Social:
         room.present.pop(seat, None)
         if seat is None:
             return
+        self.push(table, room)
+        old = room.leaving.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        room.leaving[seat] = asyncio.get_running_loop().call_later(
+            PRESENCE_GRACE, self._gone, table, room, seat)
+
+    def _gone(self, table: Table, room: Room, seat: int) -> None:
+        """The grace after a seat's last socket closed is over: say it left, unless it came back."""
+        room.leaving.pop(seat, None)
+        if room.present.get(seat) or seat in room.away:
+            return
+        room.away.add(seat)
         self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} left")
 
     # ----- pushes --------------------------------------------------------------------
@@ -658,39 +688,111 @@ class Social:
     async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
         """A finished (or decided) table's player proposes the same seats and rules again, the deal rotated.
 
-        The proposer is seated at once and becomes the new table's host; the others accept
-        from the banner (:meth:`accept`); bot seats are bots again.
+        The proposer is seated at once and becomes the new table's host; every other seat
+        of the last game is kept for its player (:mod:`.rematch`) until they accept, decline
+        or :data:`~.rematch.REMATCH_HOLD` seconds pass; bot seats are bots again. A player
+        who proposes when a rematch is already proposed (even a moment ago, at another
+        process) accepts it instead: one table, never two.
         """
         table, room = await self.room(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
         if not table.game.is_over and self.decided(table, room) is None:
             raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
-        if room.rematch is not None:
-            raise Conflict(f"{table.who(room.rematch_by)} already proposed a rematch: accept it")
+        async with room.rematch_lock:
+            if room.rematch is None:
+                room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+            if room.rematch is None:
+                return await self._propose(table, room, seat)
+        if room.rematch_by == seat:
+            raise Conflict(f"you already proposed this rematch: your seat is at table {room.rematch}")
+        return await self.accept(table_id, token)
+
+    async def _propose(self, table: Table, room: Room, seat: int) -> dict[str, Any]:
         seats = list(table.seats)
         dealer = None if table.dealer is None else (table.dealer + 1) % table.players
         new = await self.service.create(table.game_id, table.players, table.rules, seats, None, None, dealer,
                                         practice=False, creator=table.creator, next_timeout=table.next_timeout)
+        until = time.time() + REMATCH_HOLD
+        gone = room.left - set(room.resigned)  # players who left the table are not waited for
+        new.reserved = {s: (name, until) for s, name in table.names.items()
+                        if s != seat and s not in gone and new.seats[s] == "human"}
         host = await self.created(new, room.clock)
+
+        def write(s: Session) -> str | None:
+            done = s.execute(update(RoomRow).where(RoomRow.table_id == table.id, RoomRow.rematch.is_(None))
+                             .values(rematch=new.id, rematch_by=seat))
+            if done.rowcount == 0:  # type: ignore[attr-defined]
+                return s.scalar(select(RoomRow.rematch).where(RoomRow.table_id == table.id)) or ""
+            keep_seats(s, new.id, new.reserved)
+            return None
+
+        try:
+            other = await self.service.committer.write(write)
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so no rematch was proposed ({type(err).__name__})") \
+                from None
+        if other is not None:  # another process recorded a rematch first: this table is not needed
+            self.service.tables.pop(new.id, None)
+            self._spawn(self._write(functools.partial(write_expired, table_id=new.id)))
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+            if room.rematch is None:
+                raise Conflict("a rematch was proposed at the same moment; try again")
+            taken = await self.accept(table.id, None, seat=seat)
+            return taken
+        room.rematch, room.rematch_by = new.id, seat
         new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
         await self._claim_copy(table, room, new, seat)
-        room.rematch, room.rematch_by = new.id, seat
-        self._save(table, room)
         self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} proposes a rematch")
         return {"id": new.id, "seat": new_seat, "token": new_token, "host_token": host}
 
-    async def accept(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """Take one's seat at the rematch proposed at this table."""
+    def _stored_rematch(self, table_id: str) -> tuple[str | None, int | None]:
+        """The rematch recorded for a table (perhaps by another process a moment ago) and its proposer."""
+        with self.service.store.session() as s:
+            row = s.execute(select(RoomRow.rematch, RoomRow.rematch_by).where(RoomRow.table_id == table_id)).first()
+        return (row[0], row[1]) if row is not None else (None, None)
+
+    async def accept(self, table_id: str, token: str | None, seat: int | None = None) -> dict[str, Any]:
+        """Take one's seat at the rematch proposed at this table (kept for one until one's time is up)."""
         table, room = await self.room(table_id)
-        seat = self.service.seat_of(table, token, required=True)
+        if seat is None:
+            seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
+        if room.rematch is None:
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
         if room.rematch is None:
             raise Conflict("nobody proposed a rematch at this table")
         new = await self.service.get(room.rematch)
-        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat])
+        if seat in new.names:
+            raise Conflict(f"{new.names[seat]} sits in your seat at the rematch already (it was kept for you "
+                           f"{REMATCH_HOLD:.0f} s, unless you declined)")
+        new_seat, new_token = await self.service.join(new.id, seat, table.names[seat], kept=True)
+        self._spawn(self._write(functools.partial(release_seat, table_id=new.id, seat=seat)))
         await self._claim_copy(table, room, new, seat)
         return {"id": new.id, "seat": new_seat, "token": new_token}
+
+    async def decline(self, table_id: str, token: str | None) -> None:
+        """Say no to the proposed rematch: one's kept seat opens to anyone at once."""
+        table, room = await self.room(table_id)
+        seat = await self.service.seat_for(table, token, required=True)
+        assert seat is not None
+        if room.rematch is None:
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+        if room.rematch is None:
+            raise Conflict("nobody proposed a rematch at this table")
+        if room.rematch_by == seat:
+            raise Conflict("you proposed this rematch: leave its table instead")
+        new = await self.service.get(room.rematch)
+        if seat in new.names:
+            raise Conflict("you already took your seat at the rematch: leave its table instead")
+        try:
+            await self.service.committer.write(functools.partial(release_seat, table_id=new.id, seat=seat))
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so your answer was not stored "
+                              f"({type(err).__name__})") from None
+        new.reserved.pop(seat, None)
+        self.service.broadcast(new)
+        self._say(table, room, "news", seat, table.who(seat), f"{table.who(seat)} declines the rematch")
 
     async def _claim_copy(self, table: Table, room: Room, new: Table, seat: int) -> None:
         player = room.claims.get(seat)
@@ -1067,6 +1169,12 @@ def router(social: Social) -> APIRouter:
     async def rematch(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """Propose the same game again: answers the new table, the proposer's seat token and host token."""
         return await social.rematch(table_id, _bearer(authorization))
+
+    @r.post("/api/tables/{table_id}/rematch/decline")
+    async def decline(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Say no to the proposed rematch: the seat kept for you opens to anyone."""
+        await social.decline(table_id, _bearer(authorization))
+        return {"ok": True}
 
     @r.post("/api/tables/{table_id}/rematch/accept")
     async def accept(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:

@@ -33,6 +33,7 @@ import difflib
 import functools
 import itertools
 import logging
+import math
 import random
 import re
 import secrets
@@ -241,6 +242,8 @@ class Table:
     hold: Hold | None = None  # set while the table waits between hands
     teller: Teller = field(init=False)  # the words of its events for each reader (the states' log)
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
+    # seat -> (name, until epoch s): a rematch's seat kept for the player of the last game (social.py)
+    reserved: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.teller = Teller(self.game_id)
@@ -277,18 +280,27 @@ class Table:
         return f"the {kind[4:]} bot" if kind.startswith("bot:") else f"the player of seat {seat} (not joined yet)"
 
     def seat_info(self) -> list[dict[str, Any]]:
-        """Public facts about each seat: human or bot, and who sits there."""
+        """Public facts about each seat: human or bot, who sits there, and whom a free seat is kept for."""
         out = []
         for s, kind in enumerate(self.seats):
             is_bot = kind.startswith("bot:")
+            kept = self.kept_for(s)
             out.append({
                 "seat": s,
                 "kind": "bot" if is_bot else "human",
                 "bot": kind[4:] if is_bot else None,
                 "name": self.names.get(s) or (kind[4:] + " bot" if is_bot else None),
                 "joined": is_bot or s in self.names,
+                "reserved_for": kept[0] if kept is not None and s not in self.names else None,
             })
         return out
+
+    def kept_for(self, seat: int) -> tuple[str, float] | None:
+        """The player a rematch seat is still kept for and until when (epoch s); None once it is open."""
+        kept = self.reserved.get(seat)
+        if kept is None or kept[1] <= time.time():
+            return None
+        return kept
 
 
 @functools.cache
@@ -651,7 +663,7 @@ class TableService:
             "players": table.players,
             "rules": table.rules,
             "seats": seats,
-            "open_seats": [s["seat"] for s in seats if not s["joined"]],
+            "open_seats": [s["seat"] for s in seats if not s["joined"] and s["reserved_for"] is None],
             "actions": table.version,
             "is_over": table.game.is_over,
             "practice": table.practice,
@@ -730,15 +742,21 @@ class TableService:
         table.snapshot = self._snapshot(table)
         return table
 
-    async def join(self, table_id: str, seat: Any, name: Any) -> tuple[int, str]:
-        """Take a human seat (``None``: the first free one); returns the seat and its secret token."""
+    async def join(self, table_id: str, seat: Any, name: Any, kept: bool = False) -> tuple[int, str]:
+        """Take a human seat (``None``: the first free one); returns the seat and its secret token.
+
+        A rematch seat kept for the last game's player (``Table.reserved``) is refused to
+        anyone else until its time is up; ``kept`` is that player taking it (social.py's accept).
+        """
         table = await self.get(table_id)
         name = clean_name(name)
         async with table.lock:
-            free = [s for s, k in enumerate(table.seats) if k == "human" and s not in table.names]
+            free = [s for s, k in enumerate(table.seats) if k == "human" and s not in table.names
+                    and table.kept_for(s) is None]
             if seat is None:
                 if not free:
-                    raise Conflict("every human seat at this table is taken")
+                    raise Conflict("every human seat at this table is taken"
+                                   + (" or kept for the last game's players" if table.reserved else ""))
                 seat = free[0]
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
                 raise BadRequest(f"seat must be a number from 0 to {table.players - 1}, got {quote(seat)}")
@@ -746,6 +764,11 @@ class TableService:
                 raise Conflict(f"seat {seat} is played by the {table.seats[seat][4:]} bot")
             if seat in table.names:
                 raise Conflict(f"seat {seat} is already taken by {table.names[seat]}")
+            held_for = table.kept_for(seat)
+            if held_for is not None and not kept:
+                left = max(1, math.ceil(held_for[1] - time.time()))
+                raise Conflict(f"this seat is kept for {held_for[0]}, who played it in the last game, until they "
+                               f"accept or decline the rematch (at most {left} s more)")
             token = secrets.token_urlsafe(24)
             try:
                 await self.committer.write(functools.partial(write_seat, table_id=table.id, seat=seat, name=name,
@@ -757,6 +780,7 @@ class TableService:
                                   f"({type(err).__name__})") from None
             table.names[seat] = name
             table.tokens[hash_token(token)] = seat
+            table.reserved.pop(seat, None)
             table.touched = time.monotonic()
             table.snapshot = await self._run(self._snapshot, table)
         self.broadcast(table)

@@ -165,6 +165,9 @@ def test_friends_play_chat_leave_resume_rate_and_rematch(server: Server, page_fa
     new_id = table_id_of(host)
     bob.wait_for_selector("#fr-accept")
     assert "Ann" in bob.text_content("#fr-banner")
+    assert bob.is_visible("#fr-decline")  # Bob's seat is kept for him until he answers
+    line = next(t for t in httpx.get(f"{server.url}/api/tables", timeout=10).json() if t["id"] == new_id)
+    assert line["seats"][1]["reserved_for"] == "Bob" and line["open_seats"] == []
     bob.click("#fr-accept")
     bob.wait_for_url(f"**/tables/{new_id}")
     assert [s["name"] for s in state_of(server, new_id)["seats"]] == ["Ann", "Bob"]

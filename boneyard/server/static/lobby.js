@@ -182,7 +182,8 @@ async function renderTables() {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
-      .map((s) => `<span class="seat-chip ${s.joined ? "" : "open"}">${s.seat + 1}: ${escapeHtml(s.name || "open")}</span>`)
+      .map((s) => `<span class="seat-chip ${s.joined || s.reserved_for ? "" : "open"}">${s.seat + 1}: ${escapeHtml(
+        s.name || (s.reserved_for ? `kept for ${s.reserved_for}` : "open"))}</span>`)
       .join(" ");
     const status = t.is_over ? "finished" : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
       : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";

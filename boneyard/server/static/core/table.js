@@ -231,7 +231,8 @@ function renderPlayers(s) {
     .map((x) => {
       // between hands (the panel up, or the table waiting for Next) nobody is to play
       const turn = s.current_player === x.seat && !ending && !s.between_hands && !s.is_over ? " class='turn'" : "";
-      const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : `<span class="badge open">open</span>`;
+      const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : x.reserved_for
+        ? `<span class="badge">kept for ${escapeHtml(x.reserved_for)}</span>` : `<span class="badge open">open</span>`;
       const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
       return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(
         String(s.scores[x.seat])
@@ -638,7 +639,8 @@ function connect() {
 
 function renderJoin() {
   const box = $("join");
-  const open = state && !state.is_over ? state.seats.filter((x) => !x.joined) : [];
+  // a rematch seat kept for its last player (reserved_for) is not offered to anyone else
+  const open = state && !state.is_over ? state.seats.filter((x) => !x.joined && !x.reserved_for) : [];
   if (me || !open.length) {
     box.hidden = true;
     return;

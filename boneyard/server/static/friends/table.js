@@ -14,6 +14,7 @@ let ws = null;
 let retry = 500;
 let mySeat = readSeat();
 let myToken = mySeat ? mySeat.token : null;
+let declinedRematch = false; // this page said no to the rematch: its Decline button stays away
 let wasMyTurn = false;
 let tick = null;
 
@@ -123,7 +124,8 @@ function seatLine(s, isHost) {
   name.className = "fr-name";
   // the board's names: two seats of the same name (three "greedy bot"s) get their seat number
   const twins = s.name && room.seats.filter((x) => x.name === s.name).length > 1;
-  name.textContent = s.joined ? (twins ? `${s.name} ${s.seat}` : s.name) : "open seat";
+  name.textContent = s.joined ? (twins ? `${s.name} ${s.seat}` : s.name)
+    : s.reserved_for ? `kept for ${s.reserved_for}` : "open seat";
   li.append(name);
   const notes = [];
   const resigned = (room.resigned || []).includes(s.seat);
@@ -253,6 +255,15 @@ function render() {
       b.textContent = "Accept rematch";
       b.addEventListener("click", acceptRematch);
       box.append(b);
+      if (!declinedRematch && room.seats[mySeat.seat]?.name !== room.rematch_by) {
+        const no = document.createElement("button");
+        no.type = "button";
+        no.id = "fr-decline";
+        no.textContent = "Decline";
+        no.title = "Your seat is kept for you for two minutes; declining opens it to anyone now";
+        no.addEventListener("click", declineRematch);
+        box.append(" ", no);
+      }
     } else {
       const b = document.createElement("button");
       b.type = "button";
@@ -384,6 +395,13 @@ async function proposeRematch() {
 async function acceptRematch() {
   const r = await post(`/api/tables/${tableId}/rematch/accept`);
   if (r) goTo(r);
+}
+
+async function declineRematch() {
+  if (await post(`/api/tables/${tableId}/rematch/decline`)) {
+    declinedRematch = true;
+    document.getElementById("fr-decline")?.remove();
+  }
 }
 
 function goTo(r) {
