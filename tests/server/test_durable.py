@@ -6,6 +6,7 @@ answered, and a real PostgreSQL stopped under a running server.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -206,7 +207,7 @@ def test_no_endpoint_answers_500_while_postgresql_is_stopped(cluster: PgCluster)
         cluster.stop()
         answers: dict[str, int] = {}
         for route in api_routes(app.routes):
-            for method in sorted(route.methods - {"HEAD"}):
+            for method in sorted((route.methods or set()) - {"HEAD"}):
                 # a table this server holds in memory, and one it would have to read from the database
                 for ids in ({"table_id": table_id, "game_id": "rounce"},
                             {"table_id": "storedelsewhere1", "game_id": "rounce"}):
@@ -280,10 +281,9 @@ def test_a_failed_start_leaves_the_seats_as_stored_when_the_database_is_away(clu
 # ----- limits --------------------------------------------------------------------------
 
 
-def limited(tmp_path: Path, **limits: str | None) -> TestClient:
-    """The app with only the given limits on."""
-    settings = LimitSettings(**{**{k: None for k in ("create", "join", "act", "register", "claim")},
-                                "open_tables": None, "sockets": None, **limits})  # type: ignore[arg-type]
+def limited(tmp_path: Path, **limits: Any) -> TestClient:
+    """The app with only the given limits on (``None`` for the rest: each test sees its own)."""
+    settings = dataclasses.replace(LimitSettings.parse("off"), **limits)
     return TestClient(create_app(f"sqlite:///{tmp_path / 'limits.db'}", bot_delay=60, limits=settings))
 
 
@@ -308,16 +308,18 @@ def test_invalid_requests_count_against_the_rate_limits(tmp_path: Path) -> None:
         assert r.status_code == 429 and "too many actions" in r.json()["detail"], r.text
 
 
-def test_registering_and_claiming_codes_are_rate_limited(tmp_path: Path) -> None:
-    with limited(tmp_path, register="2/minute", claim="3/minute") as client:
-        codes = [client.post("/api/players", json={"name": f"P{i}"}) for i in range(2)]
-        assert [r.status_code for r in codes] == [201, 201]
-        r = client.post("/api/players", json={"name": "P3"})
+def test_registering_and_claiming_codes_are_rate_limited_by_default(tmp_path: Path) -> None:
+    """A server's default limits: 10 new player codes and 10 claims (each checks a code) a minute per address."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'codes.db'}", bot_delay=60, limits=LimitSettings())) as client:
+        codes = [client.post("/api/players", json={"name": f"P{i}"}) for i in range(10)]
+        assert {r.status_code for r in codes} == {201}
+        r = client.post("/api/players", json={"name": "P11"})
         assert r.status_code == 429 and "too many new player codes" in r.json()["detail"], r.text
+        assert int(r.headers["Retry-After"]) >= 1
         table_id = client.post("/api/tables", json={"game": "rounce", "players": 2}).json()["id"]
         token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
-        for guess in ("AAAA-AAAA-AAAA", "BBBB-BBBB-BBBB", "CCCC-CCCC-CCCC"):  # guessing codes
-            r = client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": guess})
+        for i in range(10):  # guessing codes
+            r = client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": f"AAAA-AAAA-AA{i:02}"})
             assert r.status_code == 403, r.text
         r = client.post(f"/api/tables/{table_id}/claim", headers={**auth(token), "X-Player": codes[0].json()["code"]})
         assert r.status_code == 429 and "too many player codes tried" in r.json()["detail"], r.text
