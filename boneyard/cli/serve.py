@@ -19,7 +19,8 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before acting")] = 0.6,
         limits: Annotated[str, typer.Option(
             help="per-address limits: 'off' or e.g. "
-                 "'create=30/minute,join=60/minute,act=20/second,open=50,sockets=200'")] = "",
+                 "'create=30/minute,join=60/minute,act=20/second,register=10/minute,claim=10/minute,open=50,"
+                 "sockets=200'")] = "",
         idle_timeout: Annotated[float, typer.Option(help="seconds without an action after which a table expires")] = (
             6 * 3600),
         workers: Annotated[int, typer.Option(help="worker processes (more than 1 needs PostgreSQL)")] = 1,

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -20,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
@@ -28,8 +30,10 @@ from .bodylimit import BodyLimit
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
+from .commits import ShuttingDown
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
+from .limitgate import LimitGate
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
@@ -37,6 +41,7 @@ from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
 
 STATIC = resources.files("boneyard.server").joinpath("static")
+log = logging.getLogger("boneyard.server")
 
 # Bounds of request fields that have no rules of their own (beyond them: 422 naming the field).
 MAX_SEED = 2**63
@@ -174,6 +179,24 @@ def client_address(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def store_error_response(err: Exception) -> Response:
+    """The answer to a request the database could not serve, wherever it was raised: never a 500.
+
+    Why: a read or write may meet the database away (stopped, restarting, unreachable)
+    anywhere, not only where a route expects it. Whatever the route, the client learns
+    that nothing was stored and to try again (503 with ``Retry-After``), or, for a write
+    that lost a race with another request, that it changed meanwhile (409).
+    """
+    if isinstance(err, IntegrityError):
+        return SafeJSONResponse({"detail": "this changed at the same moment through another request, so nothing "
+                                           "was stored: look again and retry"}, status_code=409)
+    log.warning("a request met the database away (%s)", type(err).__name__)
+    detail = ("the server is restarting, so nothing was stored: try again in a moment"
+              if isinstance(err, ShuttingDown) else
+              "the database cannot be reached right now, so nothing was read or stored: try again in a moment")
+    return SafeJSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "2"})
+
+
 def _static_page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
@@ -265,10 +288,11 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
-    app.add_middleware(HotPath, service=service, rate=rate,
-                       headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
+    app.add_middleware(HotPath, service=service, headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
     # outermost of all: a body over its size limit is refused before anything reads it
     app.add_middleware(BodyLimit, headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
+    # before even that: a limited route's request is counted (and refused past the limit) unread
+    app.add_middleware(LimitGate, rate=rate, headers=[*_BASE_HEADERS, (b"content-security-policy", _CSP)])
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> Response:
@@ -276,6 +300,14 @@ def create_app(
         if err.state is not None:
             content["state"] = err.state
         return SafeJSONResponse(content, status_code=err.status, headers=err.headers)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database_error(_request: Request, err: SQLAlchemyError) -> Response:
+        return store_error_response(err)
+
+    @app.exception_handler(ShuttingDown)
+    async def _shutting_down(_request: Request, err: ShuttingDown) -> Response:
+        return store_error_response(err)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, err: RequestValidationError) -> Response:
@@ -319,8 +351,7 @@ def create_app(
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table. 400 names an unknown game, a bad player count, rules option or seat; 429 past the limits."""
-        address = client_address(request)
-        rate.hit("create", address)
+        address = client_address(request)  # counted against the "create" limit at the door (limitgate.py)
         table = await rate.opening_table(
             address, service.open_tables_of(address),
             lambda: service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
@@ -330,9 +361,8 @@ def create_app(
         return {"id": table.id, "host_token": await social.created(table, body.clock)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
-    async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
         """Take a human seat; the token is the seat's secret for every later request."""
-        rate.hit("join", client_address(request))
         seat, token = await service.join(table_id, body.seat, body.name)
         return {"token": token, "seat": seat}
 
@@ -344,18 +374,16 @@ def create_app(
         return pushed(encode(service.state(table, seat)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"])
-    async def play(table_id: str, body: PlayAction, request: Request,
+    async def play(table_id: str, body: PlayAction,
                    authorization: str | None = Header(default=None)) -> Response:
         """Play the token's seat's action: 400 if illegal or out of turn, 409 if stale, 503 if not stored."""
-        rate.hit("act", client_address(request))
         table, seat = await service.act(table_id, bearer(authorization), body.action, body.expected_version)
         return pushed(service.push(table, seat))
 
     @app.post("/api/tables/{table_id}/next", tags=["tables"])
-    async def next_hand(table_id: str, request: Request, body: NextHand | None = None,
+    async def next_hand(table_id: str, body: NextHand | None = None,
                         authorization: str | None = Header(default=None)) -> Response:
         """Press "Next hand": the table deals on once every human has (or its timeout passed). Idempotent."""
-        rate.hit("act", client_address(request))
         table, seat = await service.next_hand(table_id, bearer(authorization), body.hand if body else None)
         return pushed(service.push(table, seat))
 

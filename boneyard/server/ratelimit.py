@@ -32,7 +32,8 @@ from .tables import TooManyRequests
 T = TypeVar("T")
 PENDING_LEASE = 60.0  # seconds a table's place is held while it is being created
 
-WHAT = {"create": "new tables", "join": "joins", "act": "actions"}
+WHAT = {"create": "new tables", "join": "joins", "act": "actions", "register": "new player codes",
+        "claim": "player codes tried"}
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,15 @@ class LimitSettings:
     act: str | None = "20/second"
     open_tables: int | None = 50  # unfinished tables one address may have opened
     sockets: int | None = 200  # WebSocket connections one address may hold open at once
+    register: str | None = "10/minute"  # new player codes (as many as codes may be tried at /me)
+    claim: str | None = "10/minute"  # seats linked to a player code: each checks a code
 
     @classmethod
     def parse(cls, text: str) -> LimitSettings:
-        """``"off"`` or ``"create=30/minute,join=60/minute,act=20/second,open=50,sockets=200"`` (any subset)."""
+        """``"off"`` or ``"create=30/minute,join=60/minute,act=20/second,open=50,sockets=200,register=10/minute,
+        claim=10/minute"`` (any subset)."""
         if text.strip().lower() == "off":
-            return cls(None, None, None, None, None)
+            return cls(None, None, None, None, None, None, None)
         values: dict[str, str | int | None] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, value = part.partition("=")
@@ -65,7 +69,8 @@ class LimitSettings:
             elif key in WHAT:
                 values[key] = None if value == "off" else _checked(value)
             else:
-                raise ValueError(f"unknown limit {key!r}: use create=, join=, act=, open= or sockets=")
+                raise ValueError(f"unknown limit {key!r}: use create=, join=, act=, register=, claim=, open= or "
+                                 "sockets=")
         return cls(**values)  # type: ignore[arg-type]
 
 

@@ -21,6 +21,7 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -211,6 +212,17 @@ class Room:
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one proposal at a time
     leaving: dict[int, asyncio.TimerHandle] = field(default_factory=dict)  # seat -> its "left", after the grace
     away: set[int] = field(default_factory=set)  # seats whose "left" was said (their return is news)
+    # Held from a change's stored form being made until memory has it too (start, stand-ins,
+    # resigning), so that two changes at once cannot store one room row over the other.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def _as_stored(room: Room, **changes: Any) -> Room:
+    """The stored fields of ``room`` with ``changes`` made: what a change commits before memory has it."""
+    stored: dict[str, Any] = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
+                              "standins": dict(room.standins), "left": set(room.left), "rematch": room.rematch,
+                              "rematch_by": room.rematch_by}
+    return Room(**{**stored, **changes})
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
@@ -368,6 +380,20 @@ class Social:
         except STORE_ERRORS as err:
             log.warning("friends: a write was not stored (%s)", type(err).__name__)
 
+    async def _store(self, fn: Callable[[Session], Any], not_done: str) -> None:
+        """Commit ``fn`` before the request that asked for it is answered.
+
+        Why: a player's change (a chat line, a stand-in, leaving, resigning, Start) is
+        answered 200 only once it is stored, so that a crash right after the answer loses
+        nothing that was acknowledged; while the database is away it is refused with 503
+        saying what was not done (``not_done``), and nothing of it is kept in memory either.
+        """
+        try:
+            await self.service.committer.write(fn)
+        except STORE_ERRORS as err:
+            raise Unavailable(f"the database cannot be reached, so {not_done} ({type(err).__name__}): try again in "
+                              "a moment") from None
+
     # ----- creation ------------------------------------------------------------------
 
     async def created(self, table: Table, clock: float | None) -> str:
@@ -407,20 +433,23 @@ class Social:
         table, room = await self.room(table_id)
         self._host(room, host)
         check_seat_bot(bot_name)
-        async with table.lock:
+        async with room.lock, table.lock:
             if not table.held:
                 raise Conflict("the game has already started")
-            for seat, kind in enumerate(table.seats):
-                if kind == "human" and seat not in table.names:
-                    table.seats[seat] = "bot:" + bot_name
-                    table.bots[seat] = bot(bot_name)
+            empty = [seat for seat, kind in enumerate(table.seats) if kind == "human" and seat not in table.names]
+            seats = ["bot:" + bot_name if seat in empty else kind for seat, kind in enumerate(table.seats)]
+            players = {seat: bot(bot_name) for seat in empty}
+            after = _as_stored(room, started=True)
+
+            def write(s: Session) -> None:
+                _seats_write(s, table.id, seats)
+                _room_write(s, table.id, after)
+
+            # stored first, in one transaction: a Start that fails leaves the table as it was
+            await self._store(write, "the game did not start")
+            table.seats[:] = seats
+            table.bots.update(players)
             room.started = True
-            try:
-                await self.service.committer.write(functools.partial(_seats_write, table_id=table.id,
-                                                                     seats=table.seats))
-            except STORE_ERRORS as err:
-                raise Unavailable(f"the database cannot be reached ({type(err).__name__})") from None
-            await self.service.committer.write(functools.partial(_room_write, table_id=table.id, room=room))
             table.held = False
             table.snapshot = await self.service._run(self.service._snapshot, table)
         self._say(table, room, "news", None, "", f"{self._host_name(table, room)} started the game")
@@ -441,6 +470,11 @@ class Social:
         own = self.service.seat_of(table, token, required=False) if token else None
         if own != seat:
             self._host(room, host)
+        async with room.lock:
+            await self._standin(table, room, seat, bot_name, own)
+
+    async def _standin(self, table: Table, room: Room, seat: int, bot_name: str | None, own: int | None) -> None:
+        """:meth:`standin` once its caller may change the seat: stored (room and log line), then done."""
         if not isinstance(seat, int) or not 0 <= seat < table.players:
             raise BadRequest(f"seat must be a number from 0 to {table.players - 1}")
         if table.seats[seat] != "human" or seat not in table.names:
@@ -454,6 +488,9 @@ class Social:
             player = bot(bot_name)
             text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
                 f"the {bot_name} bot now plays for {name}"
+            after = _as_stored(room, standins={**room.standins, seat: bot_name},
+                               left=room.left | {seat} if own == seat else set(room.left))
+            not_done = f"{name}'s seat was not handed to the {bot_name} bot"
 
             def change() -> None:
                 table.bots[seat] = player
@@ -466,14 +503,23 @@ class Social:
             if seat not in room.standins:
                 raise Conflict(f"{name} plays their own seat already")
             text = f"{name} plays again"
+            after = _as_stored(room, standins={s: b for s, b in room.standins.items() if s != seat},
+                               left=room.left - {seat})
+            not_done = f"{name} did not get their seat back"
 
             def change() -> None:
                 table.bots.pop(seat, None)
                 room.standins.pop(seat, None)
                 room.left.discard(seat)
+        entry = _entry("news", seat, name, text, time.time())
+
+        def write(s: Session) -> None:
+            _room_write(s, table.id, after)
+            _log_write(s, table.id, entry)
+
+        await self._store(write, not_done)
         await self.service.reseat(table, change)
-        self._save(table, room)
-        self._say(table, room, "news", seat, name, text)
+        self._tell(table, room, entry)
 
     # ----- resigning -----------------------------------------------------------------
 
@@ -517,15 +563,6 @@ class Social:
             text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
         entry = _entry("resign", seat, name, text, time.time())
 
-        def write(s: Session) -> None:
-            _log_write(s, table.id, entry)
-            s.add(StandinRow(table_id=table.id, number=table.version, seat=seat, kind="resign"))
-
-        try:
-            await self.service.committer.write(write)
-        except STORE_ERRORS as err:
-            raise Unavailable(f"the database cannot be reached, so you did not resign ({type(err).__name__})") \
-                from None
         player = bot(RESIGN_BOT)
 
         def change() -> None:
@@ -536,8 +573,16 @@ class Social:
             room.log.append(entry)
             del room.log[:-CHAT_KEEP]
 
-        await self.service.reseat(table, change)
-        self._save(table, room)
+        async with room.lock:
+            after = _as_stored(room, standins={**room.standins, seat: RESIGN_BOT}, left=room.left | {seat})
+
+            def write(s: Session) -> None:
+                _log_write(s, table.id, entry)
+                s.add(StandinRow(table_id=table.id, number=table.version, seat=seat, kind="resign"))
+                _room_write(s, table.id, after)
+
+            await self._store(write, "you did not resign")
+            await self.service.reseat(table, change)
 
     @staticmethod
     def _names(table: Table, seats: list[int]) -> str:
@@ -573,10 +618,15 @@ class Social:
     # ----- presence and chat ---------------------------------------------------------
 
     def _say(self, table: Table, room: Room, kind: str, seat: int | None, name: str, text: str) -> None:
+        """News the server tells by itself (presence, the clock, a start): stored in the background."""
         entry = _entry(kind, seat, name, text, time.time())
+        self._spawn(self._write(functools.partial(_log_write, table_id=table.id, entry=entry)))
+        self._tell(table, room, entry)
+
+    def _tell(self, table: Table, room: Room, entry: dict[str, Any]) -> None:
+        """Add a log line (already stored, or on its way) to the room and push the room."""
         room.log.append(entry)
         del room.log[:-CHAT_KEEP]
-        self._spawn(self._write(functools.partial(_log_write, table_id=table.id, entry=entry)))
         self.push(table, room)
 
     async def chat(self, table_id: str, token: str | None, text: Any) -> None:
@@ -596,7 +646,9 @@ class Social:
             retry = max(1, math.ceil(stats.reset_time - time.time()))
             raise TooManyRequests(f"too many chat messages (at most {self._chat_rate}): try again in {retry} s",
                                   retry)
-        self._say(table, room, "chat", seat, table.who(seat), text)
+        entry = _entry("chat", seat, table.who(seat), text, time.time())
+        await self._store(functools.partial(_log_write, table_id=table.id, entry=entry), "your message was not sent")
+        self._tell(table, room, entry)
 
     def arrive(self, table: Table, room: Room, seat: int | None) -> None:
         """A friends socket opened: the seat is here ("joined" the first time, "is back" after a "left").
@@ -1238,7 +1290,7 @@ def router(social: Social) -> APIRouter:
             table, room = await social.room(table_id)
             seat = social.service.seat_of(table, token, required=False)
         except Exception as err:
-            status = getattr(err, "status", 500)
+            status = getattr(err, "status", 503 if isinstance(err, STORE_ERRORS) else 500)
             await websocket.close(code=4000 + status, reason=_close_reason(str(err)))
             return
         sub = Subscriber(seat, websocket.send_text)

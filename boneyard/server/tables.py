@@ -20,8 +20,9 @@ How work is spread so that no table can hold up another (``docs/deploy.md`` defe
 
 Tables leave memory when they are finished (after a short linger) or expire after a
 configurable idle time; any request loads a stored table again on demand. Start-up loads
-only live tables. A table whose record no longer replays is quarantined: one log line, and
-410 with the reason on every request.
+only live tables. A stored table that cannot be rebuilt, whatever broke it (a record that
+no longer replays, a seat's bot this server cannot make), is quarantined: one log line, and
+410 "this table could not be restored" with the reason on every request.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from .db import (
     ORIGIN,
     ActionWrite,
     Store,
+    TableRow,
     announce,
     hash_token,
     new_table_row,
@@ -515,41 +517,59 @@ class TableService:
             log.exception("catching up with another process failed")
 
     def _load(self, table_id: str) -> Table:
-        """Rebuild a stored table (worker thread); quarantines one whose record no longer replays."""
+        """Rebuild a stored table (worker thread); quarantines one that cannot be rebuilt, whatever the cause,
+        so that it answers 410 with the reason and every other table is served as usual."""
         row = self.store.table(table_id)
         if row is None:
             raise NotFound(f"no table {quote(table_id)}")
         if row.expired:
             raise Gone("this table expired: nobody played at it for too long")
+        stage = ["its stored state is not valid here"]
+        try:
+            return self._rebuild_stored(row, stage)
+        except (*STORE_ERRORS, Unavailable):
+            raise  # the database is away: 503, and the next request tries again
+        except Exception as err:
+            # Whatever broke it (a record that no longer replays, a seat's bot this server
+            # cannot make, a stored value of the wrong shape), the table alone is set aside.
+            reason = f"this table could not be restored: {stage[0]} ({type(err).__name__}: {str(err)[:MAX_QUOTE]})"
+            self.quarantined[table_id] = reason
+            log.error("table %s quarantined: %s", table_id, reason)
+            raise Gone(reason) from None
+
+    def _rebuild_stored(self, row: TableRow, stage: list[str]) -> Table:
+        """Replay a stored table's record and restore its seats, bots, hold and room (worker thread).
+
+        ``stage[0]`` is kept saying what is being rebuilt, so that a failure can be told.
+        """
         table = Table(id=row.id, game_id=row.game, players=row.players, seed=int(row.seed), rules=dict(row.rules),
                       seats=list(row.seats), game=None, deck=row.deck, dealer=row.dealer,
                       practice=bool(row.practice), fixed_deal=bool(row.fixed_deal), creator=row.creator,
                       created=row.created,
                       next_timeout=NEXT_TIMEOUT if row.next_timeout is None else row.next_timeout)
-        stored = self.store.actions(table_id)
+        stored = self.store.actions(table.id)
         table.actions = [a for a, _ in stored]
         table.last_seat = stored[-1][1] if stored else None
-        for seat_row in self.store.seats(table_id):
+        for seat_row in self.store.seats(table.id):
             table.names[seat_row.seat] = seat_row.name
             table.tokens[seat_row.token_hash] = seat_row.seat
-        try:
-            # All but the last action, then the last one: if it ended a hand, the table is
-            # between hands again (the views still hold that hand's end).
-            table.game = boneyard.replay({**table.record(), "actions": table.actions[:-1]})
-            if table.actions:
-                hand, was_over = table.game.hand_number, table.game.is_over
-                table.game.apply(table.actions[-1])
-                if table.game.hand_number != hand or table.game.is_over != was_over:
-                    at = self.store.last_action_time(table_id)
-                    table.hold = self._new_hold(table, hand, time.time() if at is None else at)
-        except Exception as err:
-            reason = f"this table's record no longer replays ({type(err).__name__}: {str(err)[:MAX_QUOTE]})"
-            self.quarantined[table_id] = reason
-            log.error("table %s quarantined: %s", table_id, reason)
-            raise Gone(reason) from None
+        # All but the last action, then the last one: if it ended a hand, the table is
+        # between hands again (the views still hold that hand's end).
+        stage[0] = "its record no longer replays"
+        table.game = boneyard.replay({**table.record(), "actions": table.actions[:-1]})
+        if table.actions:
+            hand, was_over = table.game.hand_number, table.game.is_over
+            table.game.apply(table.actions[-1])
+            if table.game.hand_number != hand or table.game.is_over != was_over:
+                at = self.store.last_action_time(table.id)
+                table.hold = self._new_hold(table, hand, time.time() if at is None else at)
+        stage[0] = "its seats cannot be set again here"
+        if len(table.seats) != table.players:
+            raise ValueError(f"{len(table.seats)} seats are stored for {table.players} players")
         table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
         for hook in self.hooks:
             hook.loaded(table)
+        stage[0] = "its stored state is not valid here"
         table.snapshot = self._snapshot(table)
         return table
 
