@@ -23,6 +23,7 @@ RE_ALLOWED = {
     "server/tables.py": "table ids in paths",
     "server/hotpath.py": "request paths",
     "server/bodylimit.py": "request paths",
+    "server/limitgate.py": "request paths",
     "server/coaching.py": "tiles in action notation",
 }
 # The old text protocol in code (prose, docstrings and comments are skipped): a view's

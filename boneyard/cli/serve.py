@@ -19,8 +19,8 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before acting")] = 0.6,
         limits: Annotated[str, typer.Option(
             help="per-address limits: 'off' or e.g. "
-                 "'create=30/minute,join=60/minute,act=20/second,register=10/minute,claim=10/minute,open=50,"
-                 "sockets=200'")] = "",
+                 "'create=30/minute,join=60/minute,act=20/second,register=10/minute,claim=10/minute,"
+                 "coach=10/minute,open=50,sockets=200,search=8'")] = "",
         idle_timeout: Annotated[float, typer.Option(help="seconds without an action after which a table expires")] = (
             6 * 3600),
         workers: Annotated[int, typer.Option(help="worker processes (more than 1 needs PostgreSQL)")] = 1,
@@ -31,6 +31,10 @@ def register(app: typer.Typer) -> None:
         redis: Annotated[str, typer.Option(
             help="Redis URL, e.g. redis://10.0.0.5:6379/0: every server process naming it counts the limits "
                  "and caps together")] = "",
+        bot_ms_cap: Annotated[float, typer.Option(
+            help="the most a search bot (ismcts) may think per move (milliseconds), whatever its seat asks")] = 1000.0,
+        compute_workers: Annotated[int, typer.Option(
+            help="worker processes that run the bots' searches and the coach (0: half the cores)")] = 0,
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
@@ -48,6 +52,10 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         if workers < 1:
             raise typer.BadParameter("--workers must be 1 or more")
+        if not 0 < bot_ms_cap <= 60_000:
+            raise typer.BadParameter("--bot-ms-cap must be above 0 and at most 60000 milliseconds")
+        if compute_workers < 0:
+            raise typer.BadParameter("--compute-workers must be 0 (half the cores) or more")
         if workers > 1 and not db.startswith("postgresql"):
             raise typer.BadParameter("--workers above 1 needs a PostgreSQL --db: SQLite serves one process")
         from ..server.social import check_public_url
@@ -75,12 +83,14 @@ def register(app: typer.Typer) -> None:
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
-                             public_url=public_url, tune_gc=True, redis_url=redis or None)
+                             public_url=public_url, tune_gc=True, redis_url=redis or None, bot_ms_cap=bot_ms_cap,
+                             compute_workers=compute_workers or None)
             uvicorn.run(app, **options)
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,
-                           "BONEYARD_REDIS": redis})
+                           "BONEYARD_REDIS": redis, "BONEYARD_BOT_MS_CAP": str(bot_ms_cap),
+                           "BONEYARD_COMPUTE_WORKERS": str(compute_workers or "")})
         # workers are spawned processes that import the app and its WebSocket protocol by name
         options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

@@ -31,6 +31,7 @@ from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
 from .commits import ShuttingDown
+from .compute import BOT_MS_CAP
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
 from .limitgate import LimitGate
@@ -245,6 +246,8 @@ def create_app(
     public_url: str = "",
     tune_gc: bool = False,
     redis_url: str | None = None,
+    bot_ms_cap: float | None = BOT_MS_CAP,
+    compute_workers: int | None = None,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -255,10 +258,15 @@ def create_app(
     ``tune_gc`` (``boneyard serve``) sets the collector for a long-running server while the
     app runs (:func:`quiet_collector`); tests leave it alone. ``redis_url`` (``--redis``)
     shares the limits and caps with every process that names the same Redis (``sharedlimits.py``).
+    ``bot_ms_cap`` (``--bot-ms-cap``) is the most a search bot thinks per move, in
+    milliseconds; ``compute_workers`` (``--compute-workers``) the worker processes that run
+    the searches and the coach (``compute.py``; default: half the cores).
     """
     store = Store(db_url)
-    service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
+    service = TableService(store, bot_delay=bot_delay, idle_timeout=idle_timeout, finished_linger=finished_linger,
+                           compute_workers=compute_workers, bot_ms_cap=bot_ms_cap,
+                           search_seats=rate.settings.search)
     if rate.caps is not None:
         service.hooks.append(rate)  # the shared cap on open tables follows their changes
     social = Social(service, public_url, limiter=rate.window)
@@ -352,6 +360,8 @@ def create_app(
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table. 400 names an unknown game, a bad player count, rules option or seat; 429 past the limits."""
         address = client_address(request)  # counted against the "create" limit at the door (limitgate.py)
+        if isinstance(body.seats, list):  # the search bots it seats count against the address's budget
+            service.check_search_seats(address, [k[4:] for k in body.seats if isinstance(k, str) and k[:4] == "bot:"])
         table = await rate.opening_table(
             address, service.open_tables_of(address),
             lambda: service.create(body.game, body.players, body.rules, body.seats, body.seed, body.deck,
@@ -474,7 +484,7 @@ def app_from_env() -> FastAPI:
 
     uvicorn's workers import the app by name, so the options travel as environment
     variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``,
-    ``BONEYARD_REDIS``.
+    ``BONEYARD_REDIS``, ``BONEYARD_BOT_MS_CAP``, ``BONEYARD_COMPUTE_WORKERS``.
     """
     import os
 
@@ -488,6 +498,8 @@ def app_from_env() -> FastAPI:
         public_url=env.get(ENV_PREFIX + "PUBLIC_URL", ""),
         tune_gc=True,
         redis_url=env.get(ENV_PREFIX + "REDIS") or None,
+        bot_ms_cap=float(env.get(ENV_PREFIX + "BOT_MS_CAP", str(BOT_MS_CAP))),
+        compute_workers=int(env[ENV_PREFIX + "COMPUTE_WORKERS"]) if env.get(ENV_PREFIX + "COMPUTE_WORKERS") else None,
     )
 
 

@@ -1,8 +1,11 @@
 """The coach at the table: a hint in every game, and a review of a finished game.
 
 Both ask :func:`boneyard.analyse` (``bots/coach.py``), which sees only the seat's view and
-its legal actions, so neither can reveal a hidden tile. Both run on a pool of their own
-(one thread), so a hint or a review never holds up play, nor the replay viewer's steps.
+its legal actions, so neither can reveal a hidden tile. Their searches run in the server's
+compute pool (``compute.py``: worker processes, served in turn by address), so a hint or a
+review never holds up play, and one client's many hints wait behind each other, not in
+front of everyone else's. Each hint, and each review started, counts against the
+address's ``coach`` limit (``ratelimit.py``).
 
 - **Hint** (``GET /api/tables/{id}/hint``): every legal action of the seat to act, valued
   within :attr:`Coach.hint_ms`; the answer names the best three with their values and
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import copy
 import functools
 import math
 import os
@@ -151,6 +155,19 @@ def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
     return ranking, ranking[0].rounds
 
 
+def _next_only(reviewer: Reviewer) -> Reviewer:
+    """A copy of ``reviewer`` holding only its next decision: what a worker is sent to judge."""
+    one = copy.copy(reviewer)
+    one.positions, one.decisions, one.skipped, one.done = [reviewer.positions[reviewer.done]], [], 0, 0
+    return one
+
+
+def step_one(reviewer: Reviewer) -> Reviewer:
+    """A compute job: the shared :meth:`Reviewer.step` on a one-decision review; the review, judged."""
+    reviewer.step()
+    return reviewer
+
+
 @dataclass
 class Review:
     """One seat's review of one finished table: the shared :class:`Reviewer`, run a decision a job."""
@@ -209,8 +226,14 @@ class Coach:
 
     # ----- hints ---------------------------------------------------------------------
 
-    async def hint(self, table_id: str, token: str | None) -> dict[str, Any]:
+    async def _compute(self, address: str, table: Table, fn: Callable[..., T], *args: Any) -> T:
+        """Run a coach job in the compute pool (worker processes, in ``address``'s turn: compute.py)."""
+        return await self.service.compute.run(address, table.id, fn, *args)
+
+    async def hint(self, table_id: str, token: str | None, address: str = "") -> dict[str, Any]:
         """The coach's best actions for the token's seat, which must be the seat to act.
+
+        The coach's search runs in the compute pool, in the asking address's turn.
 
         401/403 for a missing or foreign token, 403 at a rated table, 409 when it is not
         the seat's turn, the game is over, or the table moved on while the coach thought.
@@ -234,7 +257,7 @@ class Coach:
             raise Conflict("there is no action to hint right now")
         view = state["view"]
         solver = HINTS.get(table.game_id)
-        solved: dict[str, Any] | None = await self._run(solver, view) if solver is not None else None
+        solved: dict[str, Any] | None = await self._compute(address, table, solver, view) if solver else None
         extra: list[str] = []
         if solved is not None and solved.get("action"):
             async with table.lock:  # the live game is read under its lock, as every engine call is
@@ -249,7 +272,7 @@ class Coach:
         # with a cap on the rounds, the cap ends it, so the answer never depends on the clock
         brief = len(legal) + len(extra) == 1 and self.rounds is None
         ms = min(self.hint_ms, SINGLE_MS) if brief else self.hint_ms
-        ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
+        ranking, rounds = await self._compute(address, table, judge, view, legal, extra, ms, self.rounds)
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
         words = CoachWords(table.game_id, reader_names(table.seat_info()), seat)
@@ -273,11 +296,15 @@ class Coach:
 
     # ----- reviews -------------------------------------------------------------------
 
-    async def review(self, table_id: str, token: str | None, seat: int | None) -> tuple[int, dict[str, Any]]:
+    async def review(self, table_id: str, token: str | None, seat: int | None, address: str = "",
+                     starting: Callable[[], None] | None = None) -> tuple[int, dict[str, Any]]:
         """The review of one seat's decisions at a finished table: (HTTP status, body).
 
         The seat is ``seat`` when given, else the token's. 202 while it runs (the body
         carries ``done`` of ``total``), 200 once it is done; 409 before the game's end.
+        ``starting`` is called (and may refuse, raising) only when this request starts a
+        review: asking again while it runs, or once it is done, costs nothing. The
+        decisions are judged in the compute pool, in ``address``'s turn.
         """
         service = self.service
         table = await service.get(table_id)
@@ -293,23 +320,29 @@ class Coach:
         key = (table.id, seat)
         review = self.reviews.get(key)
         if review is None or review.error is not None:
+            if starting is not None:
+                starting()
             review = Review(seat)
             self.reviews[key] = review
             while len(self.reviews) > REVIEWS_KEPT:
                 _, old = self.reviews.popitem(last=False)
                 if old.task is not None:
                     old.task.cancel()
-            review.task = asyncio.get_running_loop().create_task(self._work(table, review))
+            review.task = asyncio.get_running_loop().create_task(self._work(table, review, address))
         self.reviews.move_to_end(key)
         return (200 if review.finished else 202), review.to_dict(table, mine)
 
-    async def _work(self, table: Table, review: Review) -> None:
-        """Run the shared review of ``table``'s record, one decision a job on the coach's thread."""
+    async def _work(self, table: Table, review: Review, address: str) -> None:
+        """Run the shared review of ``table``'s record: the replay on the coach's thread, each decision a job
+        in the compute pool (a worker gets the one position it judges, not the whole review)."""
         try:
             reviewer = await self._run(Reviewer, table.record(), review.seat, self.review_ms, None, self.rounds)
             review.reviewer = reviewer
             while not reviewer.finished:
-                await self._run(reviewer.step)
+                one = await self._compute(address, table, step_one, _next_only(reviewer))
+                reviewer.decisions.extend(one.decisions)
+                reviewer.skipped += one.skipped
+                reviewer.done += 1
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a record that no longer replays, a sampler that gives up
@@ -332,8 +365,10 @@ def router(coach: Coach, hit: Callable[[str, str], None], address: Callable[[Req
         401 without a token, 403 for another table's token or at a rated table, 409 when it
         is not this seat's turn or the game is over.
         """
-        hit("act", address(request))
-        return await coach.hint(table_id, bearer(authorization))
+        who = address(request)
+        hit("act", who)
+        hit("coach", who)  # each hint is seconds of search: its own, smaller limit
+        return await coach.hint(table_id, bearer(authorization), who)
 
     @api.get("/api/tables/{table_id}/review")
     async def review(
@@ -350,8 +385,10 @@ def router(coach: Coach, hit: Callable[[str, str], None], address: Callable[[Req
         ``thresholds``). The first request starts the work; poll until ``status`` is
         ``done``. 409 before the game is over.
         """
-        hit("act", address(request))
-        status, body = await coach.review(table_id, bearer(authorization), seat)
+        who = address(request)
+        hit("act", who)
+        status, body = await coach.review(table_id, bearer(authorization), seat, who,
+                                          starting=lambda: hit("coach", who))
         response.status_code = status
         return body
 

@@ -33,7 +33,7 @@ T = TypeVar("T")
 PENDING_LEASE = 60.0  # seconds a table's place is held while it is being created
 
 WHAT = {"create": "new tables", "join": "joins", "act": "actions", "register": "new player codes",
-        "claim": "player codes tried"}
+        "claim": "player codes tried", "coach": "hints and reviews"}
 
 
 @dataclass(frozen=True)
@@ -47,30 +47,32 @@ class LimitSettings:
     sockets: int | None = 200  # WebSocket connections one address may hold open at once
     register: str | None = "10/minute"  # new player codes (as many as codes may be tried at /me)
     claim: str | None = "10/minute"  # seats linked to a player code: each checks a code
+    coach: str | None = "10/minute"  # hints and reviews started: each is seconds of the coach's search
+    search: int | None = 8  # search-bot seats (ismcts) at the unfinished tables one address opened
 
     @classmethod
     def parse(cls, text: str) -> LimitSettings:
         """``"off"`` or ``"create=30/minute,join=60/minute,act=20/second,open=50,sockets=200,register=10/minute,
-        claim=10/minute"`` (any subset)."""
+        claim=10/minute,coach=10/minute,search=8"`` (any subset)."""
         if text.strip().lower() == "off":
-            return cls(None, None, None, None, None, None, None)
+            return cls(None, None, None, None, None, None, None, None, None)
         values: dict[str, str | int | None] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, value = part.partition("=")
             key, value = key.strip(), value.strip()
-            if key in ("open", "sockets"):
+            if key in ("open", "sockets", "search"):
                 if value == "off":
                     values["open_tables" if key == "open" else key] = None
                 elif not value.isdigit():
-                    raise ValueError(f"{key}= takes a number ({'tables' if key == 'open' else 'connections'}) "
-                                     f"or off, not {value!r}")
+                    what = {"open": "tables", "sockets": "connections", "search": "bot seats"}[key]
+                    raise ValueError(f"{key}= takes a number ({what}) or off, not {value!r}")
                 else:
                     values["open_tables" if key == "open" else key] = int(value)
             elif key in WHAT:
                 values[key] = None if value == "off" else _checked(value)
             else:
-                raise ValueError(f"unknown limit {key!r}: use create=, join=, act=, register=, claim=, open= or "
-                                 "sockets=")
+                raise ValueError(f"unknown limit {key!r}: use create=, join=, act=, register=, claim=, coach=, "
+                                 "open=, sockets= or search=")
         return cls(**values)  # type: ignore[arg-type]
 
 

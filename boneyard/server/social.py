@@ -38,7 +38,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 import boneyard
-from boneyard.bots import bot
 
 from . import rating
 from .clients import Subscriber
@@ -287,7 +286,7 @@ class Social:
         room.seen = set(table.names)
         for seat, name in room.standins.items():
             if name in seat_bots():
-                table.bots[seat] = bot(name)
+                table.bots[seat] = self.service.seat_bot(name)
         table.held = not room.started and not self._all_seated(table)
         self.rooms[table.id] = room
 
@@ -438,7 +437,8 @@ class Social:
                 raise Conflict("the game has already started")
             empty = [seat for seat, kind in enumerate(table.seats) if kind == "human" and seat not in table.names]
             seats = ["bot:" + bot_name if seat in empty else kind for seat, kind in enumerate(table.seats)]
-            players = {seat: bot(bot_name) for seat in empty}
+            self.service.check_search_seats(table.creator, [bot_name] * len(empty))
+            players = {seat: self.service.seat_bot(bot_name) for seat in empty}
             after = _as_stored(room, started=True)
 
             def write(s: Session) -> None:
@@ -485,7 +485,10 @@ class Social:
             if own != seat and not await self._may_hand_over(table, room, seat):
                 raise Conflict(f"{name} is at the table: the host can hand {name}'s seat to a bot only once "
                                f"{name}'s clock has run out or {name} has left")
-            player = bot(bot_name)
+            current = table.bots.get(seat)
+            self.service.check_search_seats(table.creator, [bot_name],
+                                            replacing=int(bool(getattr(current, "searches", False))))
+            player = self.service.seat_bot(bot_name)
             text = f"{name} left: the {bot_name} bot plays for them" if own == seat else \
                 f"the {bot_name} bot now plays for {name}"
             after = _as_stored(room, standins={**room.standins, seat: bot_name},
@@ -563,7 +566,7 @@ class Social:
             text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
         entry = _entry("resign", seat, name, text, time.time())
 
-        player = bot(RESIGN_BOT)
+        player = self.service.seat_bot(RESIGN_BOT)
 
         def change() -> None:
             table.bots[seat] = player
@@ -608,7 +611,7 @@ class Social:
         room.timer = loop.call_later(room.clock, lambda: self._spawn(self._clock_ran_out(table, seat, version)))
 
     async def _clock_ran_out(self, table: Table, seat: int, version: int) -> None:
-        if await self.service.play_for(table, seat, bot(CLOCK_BOT), version):
+        if await self.service.play_for(table, seat, self.service.seat_bot(CLOCK_BOT), version):
             room = self.rooms.get(table.id)
             if room is not None:
                 room.timed_out.add(seat)

@@ -53,6 +53,7 @@ from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
 from .commits import Committer, ShuttingDown
+from .compute import BOT_MS_CAP, ComputePool, SeatBot, choose_in_worker, make_seat_bot, searches
 from .db import (
     ORIGIN,
     ActionWrite,
@@ -404,7 +405,8 @@ class TableService:
     """All live tables of one server, backed by a :class:`Store` and its group committer."""
 
     def __init__(self, store: Store, bot_delay: float = 0.6, idle_timeout: float = 6 * 3600,
-                 finished_linger: float = FINISHED_LINGER, workers: int = 2) -> None:
+                 finished_linger: float = FINISHED_LINGER, workers: int = 2, compute_workers: int | None = None,
+                 bot_ms_cap: float | None = BOT_MS_CAP, search_seats: int | None = None) -> None:
         # Discover the games here, on one thread: the registry fills itself on first use and
         # must not be first used by several table threads at once.
         for game_id in boneyard.games():
@@ -417,6 +419,10 @@ class TableService:
         self.committer = Committer(store)
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boneyard-table")
         self.slow_pool = ThreadPoolExecutor(1, thread_name_prefix="boneyard-slow")
+        # searches and the coach: worker processes, served in turn by address (compute.py)
+        self.compute = ComputePool(compute_workers)
+        self.bot_ms_cap = bot_ms_cap  # the most a search bot thinks per move (--bot-ms-cap)
+        self.search_seats = search_seats  # search-bot seats one address's open tables may hold (None: any)
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be replayed
         self._loading: dict[str, asyncio.Future[Table]] = {}
@@ -566,7 +572,7 @@ class TableService:
         stage[0] = "its seats cannot be set again here"
         if len(table.seats) != table.players:
             raise ValueError(f"{len(table.seats)} seats are stored for {table.players} players")
-        table.bots = {s: bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
+        table.bots = {s: self.seat_bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
         for hook in self.hooks:
             hook.loaded(table)
         stage[0] = "its stored state is not valid here"
@@ -702,6 +708,36 @@ class TableService:
         """How many unfinished tables a client address has opened."""
         return sum(1 for t in self.tables.values() if t.creator == creator and not t.game.is_over)
 
+    # ----- compute -------------------------------------------------------------------
+
+    def seat_bot(self, name: str) -> SeatBot:
+        """The bot a seat named ``name`` gets here: a search bot's think time capped at :attr:`bot_ms_cap`."""
+        return make_seat_bot(name, self.bot_ms_cap)
+
+    def search_seats_of(self, creator: str) -> int:
+        """Search-bot seats (their own or standing in) at the unfinished tables ``creator`` opened."""
+        return sum(1 for t in self.tables.values() if t.creator == creator and not t.game.is_over
+                   for b in t.bots.values() if getattr(b, "searches", False))
+
+    def check_search_seats(self, creator: str | None, names: list[str], replacing: int = 0) -> None:
+        """``TooManyRequests`` when seating the bots ``names`` would take ``creator`` past its search budget.
+
+        The budget counts the search-bot seats of the unfinished tables an address opened,
+        whoever asked for each (the host's seats, Start, a stand-in): those are the
+        searches that address's tables make the server run. ``replacing`` search seats
+        leave as these arrive (a stand-in swapped for another).
+        """
+        cap = self.search_seats
+        adding = sum(1 for name in names if searches(name))
+        if cap is None or creator is None or adding == 0:
+            return
+        now = self.search_seats_of(creator) - replacing
+        if now + adding > cap:
+            raise TooManyRequests(
+                f"too many search bots: the tables opened from this address may seat at most {cap} search bots "
+                f"(ismcts) at once, and {now} are seated; finish or leave a table that has them, or seat the "
+                "greedy bot, which needs no search", 60)
+
     # ----- requests ------------------------------------------------------------------
 
     async def create(
@@ -758,7 +794,7 @@ class TableService:
                       rules=game.rules.to_dict(), seats=seat_kinds, game=game, deck=record.get("deck"),
                       dealer=record.get("dealer"), practice=practice, fixed_deal=fixed, creator=creator,
                       created=time.time())
-        table.bots = {s: bot(k[4:]) for s, k in enumerate(seat_kinds) if k.startswith("bot:")}
+        table.bots = {s: self.seat_bot(k[4:]) for s, k in enumerate(seat_kinds) if k.startswith("bot:")}
         table.snapshot = self._snapshot(table)
         return table
 
@@ -1207,18 +1243,61 @@ class TableService:
                 return table.id in self.tables and not game.is_over and game.current_player in table.bots
             if fresh:
                 await self.catch_up(table)
-        async with table.lock:
-            if (table.id not in self.tables or table.held or table.game.is_over
-                    or table.game.current_player not in table.bots or table.hold is not None):
-                return False
-            seat = table.game.current_player
-            try:
-                by = "standin" if table.seats[seat] == "human" else None  # a bot plays a player's seat
-                await self._play(table, seat, functools.partial(self._bot_advance, table, seat), sent=None, by=by)
-            except Stale:
-                return True  # another process played this turn: go on from its position
+        game = table.game
+        if (table.id not in self.tables or table.held or game.is_over or game.current_player not in table.bots
+                or table.hold is not None):
+            return False
+        seat = game.current_player
+        by = "standin" if table.seats[seat] == "human" else None  # a bot plays a player's seat
+        player = table.bots[seat]
+        if await self._bot_move(table, seat, player, table.version, by) is None:
+            return True  # the table moved on meanwhile (or another process played): look again
         self.broadcast(table)
         return True
+
+    async def _bot_move(self, table: Table, seat: int, player: Bot, version: int, by: str | None) -> str | None:
+        """Play ``player``'s decision for ``seat`` at ``version``; the action, or None if the table moved on.
+
+        A search bot decides in the compute pool (compute.py), in its address's turn and
+        without the table's lock, so the table can be read, chatted at and left meanwhile;
+        the action is played only if nothing changed. Any other bot decides on the
+        tables' threads, as part of the move.
+        """
+        chosen: str | None = None
+        if isinstance(player, SeatBot) and player.searches:
+            async with table.lock:
+                if not self._turn_of(table, seat, player, version, by):
+                    return None
+                view, legal = await self._run(lambda: (table.game.view(seat), table.game.legal_actions()))
+            try:
+                chosen = await self.compute.run(table.creator or "", table.id, choose_in_worker, player.name,
+                                                player.params, view, legal, f"{table.seed}:{version}")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot at table %s seat %s failed in the compute pool; playing a random legal action",
+                              table.id, seat)
+                chosen = ""  # _bot_advance plays a random legal action for an illegal choice
+        async with table.lock:
+            if not self._turn_of(table, seat, player, version, by):
+                return None
+            try:
+                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player, chosen),
+                                 sent=None, by=by)
+            except Stale:
+                return None
+        return table.actions[-1]
+
+    def _turn_of(self, table: Table, seat: int, player: Bot, version: int, by: str | None) -> bool:
+        """Whether ``player`` is still to decide for ``seat`` at ``version`` (checked under the table's lock).
+
+        A seat's own bot or stand-in must still hold the seat; the clock's bot (``by="clock"``)
+        plays once for a player whose time ran out, so the version alone says it is still due.
+        """
+        game = table.game
+        return (table.id in self.tables and not table.held and table.hold is None and not game.is_over
+                and table.version == version and game.current_player == seat
+                and (by == "clock" or table.bots.get(seat) is player))
 
     async def play_for(self, table: Table, seat: int, player: Bot, version: int) -> bool:
         """Let ``player`` (a bot) make ``seat``'s decision at ``version``: the move clock ran out.
@@ -1226,26 +1305,22 @@ class TableService:
         False, with nothing played, when the table has moved on, is held (before the start or
         between hands), or it is not that seat's turn any more.
         """
-        async with table.lock:
-            game = table.game
-            if (table.id not in self.tables or table.held or table.hold is not None or game.is_over
-                    or table.version != version or game.current_player != seat):
-                return False
-            try:
-                await self._play(table, seat, functools.partial(self._bot_advance, table, seat, player), sent=None,
-                                 by="clock")
-            except Stale:
-                return False
+        if await self._bot_move(table, seat, player, version, "clock") is None:
+            return False
         self.broadcast(table)
         self.kick(table)
         return True
 
-    def _bot_advance(self, table: Table, seat: int, player: Bot | None = None) -> tuple[str, Snapshot]:
+    def _bot_advance(self, table: Table, seat: int, player: Bot | None = None,
+                     chosen: str | None = None) -> tuple[str, Snapshot]:
+        """Apply the bot's decision (``chosen`` if made in the pool, else made here); a failing bot plays at random."""
         game = table.game
-        view, legal = game.view(seat), game.legal_actions()
+        legal = game.legal_actions()
         rng = random.Random(f"{table.seed}:{table.version}")
         try:
-            text = str((player or table.bots[seat]).choose(view, legal, rng))
+            if chosen is None:
+                chosen = str((player or table.bots[seat]).choose(game.view(seat), legal, rng))
+            text = chosen
             if not game.is_legal(text):
                 raise IllegalAction(f"bot chose {text!r}")
         except Exception:
@@ -1297,7 +1372,9 @@ class TableService:
             error = f"{type(err).__name__}: {str(err).splitlines()[0][:MAX_QUOTE] if str(err) else ''}"
         out: dict[str, Any] = {"database": database, "loaded": self.loaded.is_set(), "tables": len(self.tables),
                                "quarantined": len(self.quarantined), "loop_lag_ms": self.lag.summary(),
-                               "commits": {"transactions": self.committer.batches, "writes": self.committer.writes}}
+                               "commits": {"transactions": self.committer.batches, "writes": self.committer.writes},
+                               "compute": {"workers": self.compute.workers, "running": self.compute.running,
+                                           "waiting": self.compute.waiting, "served": self.compute.served}}
         if error:
             out["error"] = error
         return out
@@ -1319,6 +1396,7 @@ class TableService:
         self.committer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
+        self.compute.close()
 
 
 def _fail(future: asyncio.Future[Any], err: BaseException) -> None:

@@ -33,8 +33,12 @@ GAMES = boneyard.games()
 
 
 def coach_of(client: TestClient, ms: float = 150.0, rounds: int | None = None) -> Coach:
-    """The app's coach, made quick (and, with ``rounds``, reproducible)."""
+    """The app's coach, made quick (and, with ``rounds``, reproducible), its searches on this process's threads.
+
+    The compute pool's threads (not its processes) see what a test replaces in the coach.
+    """
     coach: Coach = client.app.state.coach  # type: ignore[attr-defined]
+    coach.service.compute.processes = False
     coach.hint_ms = coach.review_ms = ms
     coach.rounds = rounds
     return coach
@@ -322,8 +326,7 @@ def test_the_terminal_and_the_web_give_one_review(client: TestClient, tmp_path: 
     real_step = shared.Reviewer.step
 
     def step(self: shared.Reviewer) -> bool:
-        if self not in stepped:
-            stepped.append(self)
+        stepped.append(self)
         return real_step(self)
 
     monkeypatch.setattr(shared.Reviewer, "step", step)
@@ -336,9 +339,12 @@ def test_the_terminal_and_the_web_give_one_review(client: TestClient, tmp_path: 
     result = CliRunner().invoke(cli_app, ["review", str(path), "--seat", "0", "--rounds", "6", "--all"],
                                 env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
-    assert len(stepped) == 2  # the web's reviewer, then the terminal's: both the shared one
-    by_web, by_terminal = (r.result() for r in stepped)
-    assert by_web == by_terminal and by_web.total == web["total"] == 4
+    # the web's four decisions, each a job judged by the shared step; then the terminal's reviewer
+    web_steps, at_terminal = stepped[:4], stepped[-1]
+    assert [r.total for r in web_steps] == [1, 1, 1, 1] and all(r is at_terminal for r in stepped[4:])
+    by_web = [d for r in web_steps for d in r.decisions]
+    by_terminal = at_terminal.result()
+    assert tuple(by_web) == by_terminal.decisions and by_terminal.total == web["total"] == 4
     assert [d["mark"] for d in web["decisions"]] == [d.mark for d in by_terminal.decisions] == [
         "blunder", None, "blunder", None]
     words = CoachWords("rounce", ["P0", "P1", "P2"], 0)
