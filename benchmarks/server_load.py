@@ -14,6 +14,13 @@ The systems, all in one run by default (``--systems``):
 - ``sqlite``: one ``boneyard serve`` process on SQLite (fsync on every commit);
 - ``pg2``: two ``boneyard serve`` processes on one throwaway PostgreSQL, each table's
   WebSocket on one process and its POSTs on the other (``pgN``: N processes);
+- ``noisy``: ``sqlite`` with a noisy neighbour, at the largest number of tables only: one
+  more client, from another address (127.0.0.2), keeps trying to open Rummikub tables of
+  four ``ismcts`` bots and asks for a hint every two seconds at a practice table of its
+  own, so that it always runs as many searches and hints as the server allows it (the
+  default ``search`` and ``coach`` limits; the other limits are off, since the humans all
+  come from 127.0.0.1). The humans' figures are measured as in ``sqlite``; the row's
+  note says what the neighbour got and was refused;
 - ``bgio``: boardgame.io (the npm package) running a minimal four-seat game of its own
   (``node/game.js``) on its own server (``node/server.js``, in-memory storage, so it never
   waits on a disk where boneyard fsyncs every action); its bots are clients, since it has no
@@ -46,6 +53,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from glob import glob
@@ -134,8 +142,9 @@ class Level:
 class Boneyard:
     """``boneyard serve`` processes (one on SQLite, or several on one PostgreSQL)."""
 
-    def __init__(self, db: str, processes: int) -> None:
+    def __init__(self, db: str, processes: int, limits: str = "off") -> None:
         self.db = db
+        self.limits = limits
         self.ports = [free_port() for _ in range(processes)]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the servers' stderr, read if they fail to start
@@ -143,7 +152,8 @@ class Boneyard:
     def start(self) -> None:
         """Start the processes and wait until each answers."""
         for port in self.ports:
-            cmd = [sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", self.db, "--limits", "off"]
+            cmd = [sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", self.db,
+                   "--limits", self.limits]
             self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log))
         for port in self.ports:
             deadline = time.monotonic() + 60
@@ -170,10 +180,77 @@ class Boneyard:
                 proc.kill()
 
 
-def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: int) -> Level:
-    """One level on boneyard: start fresh servers, drive them with load_boneyard.js, measure, stop."""
-    server = Boneyard(db, processes)
+# the noisy neighbour's server: its compute limits as by default, the others off (the humans share 127.0.0.1)
+NOISY_LIMITS = "create=off,join=off,act=off,register=off,claim=off,open=off,sockets=off"
+NOISY_ADDRESS = "127.0.0.2"
+
+
+class Neighbour(threading.Thread):
+    """One client at another address that orders all the compute it is allowed, and counts what it got."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.stop = threading.Event()
+        self.opened = self.refused = self.hints = self.hints_refused = self.errors = 0
+
+    def run(self) -> None:
+        """Open search-bot tables every second until refused, ask a hint every two seconds, until stopped."""
+        transport = httpx.HTTPTransport(local_address=NOISY_ADDRESS)
+        with httpx.Client(base_url=self.url, transport=transport, timeout=30) as http:
+            practice = http.post("/api/tables", json={"game": "rounce", "players": 3, "practice": True, "seed": 1,
+                                                      "seats": ["human", "bot:greedy", "bot:greedy"]}).json()
+            token = http.post(f"/api/tables/{practice['id']}/join", json={"seat": 0, "name": "Noisy"}).json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            next_hint = 0.0
+            while not self.stop.is_set():
+                r = http.post("/api/tables", json={"game": "rummikub", "players": 4, "seats": ["bot:ismcts"] * 4})
+                if r.status_code == 201:
+                    self.opened += 1
+                elif r.status_code == 429:
+                    self.refused += 1
+                else:
+                    self.errors += 1
+                if time.monotonic() >= next_hint:
+                    next_hint = time.monotonic() + 2.0
+                    self._hint(http, practice["id"], auth)
+                self.stop.wait(1.0)
+
+    def _hint(self, http: httpx.Client, table_id: str, auth: dict[str, str]) -> None:
+        state = http.get(f"/api/tables/{table_id}", headers=auth).json()
+        if state.get("is_over") or state.get("current_player") != 0:
+            return
+        r = http.get(f"/api/tables/{table_id}/hint", headers=auth)
+        if r.status_code == 200:
+            self.hints += 1
+        elif r.status_code == 429:
+            self.hints_refused += 1
+        elif r.status_code != 409:  # the table moved on while the coach thought: not the server's fault
+            self.errors += 1
+        legal = state.get("legal_actions") or []
+        if legal:
+            http.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=auth)
+
+    def note(self, health: dict[str, Any] | None) -> str:
+        """What the neighbour got, for the printed table."""
+        served = (health or {}).get("compute", {}).get("served", "?")
+        return (f"# noisy neighbour: {self.opened} search-bot tables opened, {self.refused} refused (429); "
+                f"{self.hints} hints answered, {self.hints_refused} refused (429); {served} compute jobs served; "
+                f"{self.errors} errors")
+
+
+def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: int,
+                 noisy: bool = False) -> tuple[Level, str]:
+    """One level on boneyard: start fresh servers, drive them with load_boneyard.js, measure, stop.
+
+    With ``noisy``, a :class:`Neighbour` orders compute from another address all along; the
+    second value is its note (empty otherwise).
+    """
+    server = Boneyard(db, processes, NOISY_LIMITS if noisy else "off")
     server.start()
+    neighbour = Neighbour(f"http://127.0.0.1:{server.ports[0]}") if noisy else None
+    if neighbour is not None:
+        neighbour.start()
     try:
         pids = [p.pid for p in server.procs]
         urls = ",".join(f"http://127.0.0.1:{port}" for port in server.ports)
@@ -189,11 +266,15 @@ def run_boneyard(tables: int, ramp: float, measure: float, db: str, processes: i
         rss = sum(rss_mb(p) for p in pids)
         result = _finish(load, measure + 120)
     finally:
+        if neighbour is not None:
+            neighbour.stop.set()
+            neighbour.join(60)
         server.stop()
     lag = {k: max(h["loop_lag_ms"][k] for h in health if h) for k in ("p50", "p99", "max")} if all(health) else {}
     name = "boneyard" if processes == 1 else f"boneyard×{processes}"
-    return Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
-                 result["lost"], stalled=result.get("stalled", 0), driver_cpu=driver)
+    level = Level(name, tables, result["moves"], result["p50"], result["p99"], lag, cpu, rss, result["errors"],
+                  result["lost"], stalled=result.get("stalled", 0), driver_cpu=driver)
+    return level, neighbour.note(health[0]) if neighbour is not None else ""
 
 
 # ----- boardgame.io ----------------------------------------------------------------------
@@ -335,12 +416,12 @@ class Postgres:
 
 
 def parse_systems(text: str) -> list[str]:
-    """``sqlite``, ``pgN`` (N boneyard processes on PostgreSQL) or ``bgio``, comma-separated."""
+    """``sqlite``, ``noisy``, ``pgN`` (N boneyard processes on PostgreSQL) or ``bgio``, comma-separated."""
     systems = [x.strip() for x in text.split(",") if x.strip()]
     for system in systems:
-        if system not in ("sqlite", "bgio") and not (system.startswith("pg") and system[2:].isdigit()
+        if system not in ("sqlite", "noisy", "bgio") and not (system.startswith("pg") and system[2:].isdigit()
                                                        and int(system[2:]) >= 1):
-            raise SystemExit(f"unknown system {system!r}: use sqlite, pg1, pg2... or bgio")
+            raise SystemExit(f"unknown system {system!r}: use sqlite, noisy, pg1, pg2... or bgio")
     return systems
 
 
@@ -352,7 +433,8 @@ def main() -> None:
     parser.add_argument("--tables", default="100,300,600,1000", help="comma-separated numbers of tables")
     parser.add_argument("--ramp", type=float, default=15.0, help="seconds to open the tables")
     parser.add_argument("--measure", type=float, default=20.0, help="seconds measured after the ramp")
-    parser.add_argument("--systems", default="sqlite,pg2,bgio", help="sqlite, pgN (N processes), bgio")
+    parser.add_argument("--systems", default="sqlite,noisy,pg2,bgio",
+                        help="sqlite, noisy (sqlite with a noisy neighbour, at the largest N), pgN (N processes), bgio")
     parser.add_argument("--budget", type=float, default=14.0,
                         help="minutes the whole run may take: a level that would end later is skipped, and said so")
     parser.add_argument("--write", type=Path, default=None,
@@ -379,7 +461,7 @@ def main() -> None:
             print(note, flush=True)
             printed.append(note)
             for system in systems:
-                if system in failed:
+                if system in failed or (system == "noisy" and n != max(counts)):
                     continue
                 # a level takes its ramp and measure plus about half a minute to start, finish and stop
                 if time.monotonic() - started + args.ramp + args.measure + 30 > args.budget * 60:
@@ -387,15 +469,17 @@ def main() -> None:
                     print(skipped, flush=True)
                     printed.append(skipped)
                     continue
+                note = ""
                 try:
                     if system == "bgio":
                         level = run_bgio(n, args.ramp, args.measure)
-                    elif system == "sqlite":
-                        level = run_boneyard(n, args.ramp, args.measure, f"sqlite:///{tmp}/load-{n}.db", 1)
+                    elif system in ("sqlite", "noisy"):
+                        level, note = run_boneyard(n, args.ramp, args.measure, f"sqlite:///{tmp}/{system}-{n}.db", 1,
+                                                   noisy=system == "noisy")
                     else:
                         assert pg is not None
-                        level = run_boneyard(n, args.ramp, args.measure, pg.fresh(f"load_{system}_{n}"),
-                                             int(system[2:]))
+                        level, _ = run_boneyard(n, args.ramp, args.measure, pg.fresh(f"load_{system}_{n}"),
+                                                int(system[2:]))
                 except LevelFailed as err:
                     failed.add(system)
                     said = f"# {system} at {n} tables not run: {err}"
@@ -405,6 +489,9 @@ def main() -> None:
                 level.system = system if system != "sqlite" else "boneyard"
                 print(level.line(), flush=True)
                 printed.append(level.line())
+                if note:
+                    print(note, flush=True)
+                    printed.append(note)
                 levels.append(level)
                 if level.p99 is None or level.p99 > 30 * TARGET_MS or level.errors:
                     failed.add(system)
@@ -421,7 +508,7 @@ def main() -> None:
             best[level.system] = max(best.get(level.system, 0), level.tables)
     summary = [f"{system}: sustains {best.get(system, 0)} of the tables tried with human p99 < {TARGET_MS:.0f} ms"
                for system in dict.fromkeys(lv.system for lv in levels)]
-    for ours in [s for s in dict.fromkeys(lv.system for lv in levels) if s != "bgio"]:
+    for ours in [s for s in dict.fromkeys(lv.system for lv in levels) if s not in ("bgio", "noisy")]:
         if best.get(ours) and best.get("bgio"):
             capped = " (the largest level tried: a lower bound)" if best[ours] == max(counts) else ""
             summary.append(f"ratio {ours}/bgio: {best[ours] / best['bgio']:.2f}{capped}")
@@ -451,6 +538,9 @@ def write_section(path: Path, command: str, intro: str, table: list[str], summar
         "- boneyard (one process) commits every action to SQLite with fsync before answering; pg2 is two "
         "boneyard processes on one PostgreSQL, each table's socket on one and its POSTs on the other; "
         "boardgame.io keeps its matches in memory",
+        "- noisy is boneyard on SQLite with a noisy neighbour at the largest level: one more address opening "
+        "Rummikub tables of four ismcts bots and asking a hint every 2 s, as far as its limits allow (the "
+        "default search=8 and coach=10/minute, every search in the compute pool); its note says what it got",
         "- the machine was shared with other work while measuring (load average per level below): the "
         "figures are noisy", "",
         "```", *table, "```", "", *[f"- {line}" for line in summary], "",

@@ -7,7 +7,8 @@ behind a stranger's search. So:
 
 - **Processes.** Every search and every coach job runs in a small pool of worker
   processes (:class:`ComputePool`, ``--compute-workers``), never on the event loop or the
-  threads that apply moves. A human's move goes through those threads only: it is never
+  threads that apply moves, at a lower scheduling priority than the server (``nice``), so
+  a search only gets the CPU that requests leave. A human's move goes through those threads only: it is never
   queued behind a search. Cheap bots (``random``, ``greedy``) still decide on the tables'
   threads, where they take well under a millisecond or two.
 - **A fair queue.** Jobs wait in one queue per client address (the address that opened
@@ -35,6 +36,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -48,6 +51,8 @@ log = logging.getLogger("boneyard.server")
 T = TypeVar("T")
 
 BOT_MS_CAP = 1000.0  # the most a search bot may think per move, in milliseconds (--bot-ms-cap)
+WORKER_NICE = 10  # how much lower the workers' scheduling priority is than the server's
+PARENT_CHECK = 1.0  # seconds between a worker's checks that its server is still there
 
 
 def default_workers() -> int:
@@ -129,9 +134,34 @@ def choose_in_worker(name: str, params: tuple[tuple[str, Any], ...], view: dict[
 
 
 def _warm() -> None:
-    """A new worker imports the bots and engines once, before its first job."""
+    """A new worker lowers its priority, then imports the bots and engines once, before its first job.
+
+    In Linux's idle scheduling class (elsewhere at :data:`WORKER_NICE`) the operating system
+    gives the serving process the CPU first whenever both want it: searches take what the
+    requests leave, so a machine full of searches still answers a move at once. A search
+    bot's budget is wall-clock time, so on a machine busy with requests it searches less,
+    and still moves on time.
+    """
+    try:  # Linux: the idle class, which runs only on CPU time nothing else wants
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined,unused-ignore]
+    except (OSError, AttributeError):
+        with contextlib.suppress(OSError, AttributeError):  # elsewhere a lower priority, or none
+            os.nice(WORKER_NICE)
+    parent = os.getppid()
+    threading.Thread(target=_orphaned, args=(parent,), name="boneyard-parent-watch", daemon=True).start()
     import boneyard
     import boneyard.bots.ismcts  # noqa: F401
+
+
+def _orphaned(parent: int) -> None:
+    """End this worker once the server that started it is gone (killed, even with -9).
+
+    A pool's workers wait for their next job for ever: without this, every server that
+    dies without shutting its pool down would leave its workers behind.
+    """
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 @dataclass(eq=False)

@@ -233,3 +233,50 @@ def test_polling_a_review_costs_one_coach_request(tmp_path: Path, asks: int) -> 
                     == 200 and x.json(), 60)
     assert done["status"] == "done" and done["done"] == done["total"]
     client.__exit__(None, None, None)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The compute workers a server process started: its children running a multiprocessing spawn (from /proc)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (proc / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if ppid == pid and b"spawn_main" in command:
+            found.append(int(proc.name))
+    return found
+
+
+def test_the_workers_of_a_killed_server_end_with_it(tmp_path: Path) -> None:
+    """kill -9 runs no shutdown: the workers notice that their server is gone and end, none is left behind."""
+    import os
+
+    import httpx
+
+    from .conftest import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'kill.db'}").start()
+    try:
+        assert server.proc is not None
+        r = httpx.post(server.url + "/api/tables", json={"game": "rounce", "players": 3, "seats": ["bot:ismcts"] * 3})
+        assert r.status_code == 201, r.text
+        workers = wait_for(lambda: _workers_of(server.proc.pid), 60)  # type: ignore[union-attr]
+        wait_for(lambda: httpx.get(server.url + "/healthz").json()["compute"]["served"] > 0, 60)
+    finally:
+        server.kill()
+
+    def gone() -> bool:
+        alive = []
+        for pid in workers:
+            try:
+                os.kill(pid, 0)
+                alive.append(pid)
+            except ProcessLookupError:
+                pass
+        return not alive
+
+    assert wait_for(gone, 15)
