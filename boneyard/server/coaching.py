@@ -37,7 +37,6 @@ import collections
 import functools
 import math
 import os
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -45,7 +44,8 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from boneyard.bots.coach import Judgement, analyse, thresholds
+from boneyard.bots.coach import Analysis, analysis, thresholds
+from boneyard.bots.reasons import explain, tiles_of
 from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, seed_for, verdicts
 
 from .tables import BadRequest, Conflict, Forbidden, Table, TableService
@@ -60,7 +60,6 @@ SINGLE_MS = 300.0  # the thinking time for a hint where only one action is legal
 HINT_TOP = 3  # actions a hint shows
 REVIEW_TOP = 3  # better actions a reviewed decision shows
 REVIEWS_KEPT = 64  # finished or running reviews kept in memory (the oldest go first)
-TILE = re.compile(r"^\d+-\d+$")
 
 
 def rated(table: Table) -> bool:
@@ -80,25 +79,6 @@ def _ms_from_env(name: str, default: float) -> float:
     if not 0 < value <= MAX_COACH_MS:
         raise ValueError(f"{name} must be above 0 and at most {MAX_COACH_MS:g} milliseconds, got {text!r}")
     return value
-
-
-def tiles_of(action: str, hand: list[str] | None = None) -> list[str]:
-    """The tiles an action takes from the hand: what the page rings (``play 6-4`` -> ``["6-4"]``).
-
-    An action naming tiles already on the table as well (Rummikub's whole-table plays)
-    gives only those from ``hand``, each copy once; without a hand, or when none of its
-    tiles is in the hand, every tile the action names.
-    """
-    named = [w for w in str(action).replace("|", " ").split() if TILE.match(w)]
-    if not hand:
-        return named
-    left = list(hand)
-    mine = []
-    for t in named:
-        if t in left:
-            left.remove(t)
-            mine.append(t)
-    return mine or named
 
 
 def _entry(v: Verdict, words: CoachWords, seat: int, hand: list[str] | tuple[str, ...] | None) -> dict[str, Any]:
@@ -132,14 +112,17 @@ def decision_json(d: Decision, words: CoachWords) -> dict[str, Any]:
         "mark": entry["mark"],
         "compared": entry["compared"],
         "says": words.decision(d),
+        "reason": words.why(d),
+        "reasons": d.reasons.to_dict() if d.reasons is not None else None,
+        "measure": d.mine.measure,
         "rounds": d.rounds,
         "best": [_entry(v, words, d.seat, d.held) for v in d.ranking[:REVIEW_TOP]],
     }
 
 
 def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
-          rounds: int | None = None) -> tuple[list[Judgement], int]:
-    """The coach's ranking of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
+          rounds: int | None = None) -> tuple[Analysis, int]:
+    """The coach's analysis of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
 
     A worker-thread job: ``analyse`` on the seat's view, so no hidden tile is ever read.
     The sampling is seeded from the view and the actions (``bots.review.seed_for``, as a
@@ -147,8 +130,8 @@ def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
     the same to the seat) meets the same deals.
     """
     candidates = list(legal) + [a for a in extra if a not in legal]
-    ranking = analyse(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
-    return ranking, ranking[0].rounds
+    found = analysis(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
+    return found, found.ranking[0].rounds
 
 
 @dataclass
@@ -249,11 +232,14 @@ class Coach:
         # with a cap on the rounds, the cap ends it, so the answer never depends on the clock
         brief = len(legal) + len(extra) == 1 and self.rounds is None
         ms = min(self.hint_ms, SINGLE_MS) if brief else self.hint_ms
-        ranking, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
+        found, rounds = await self._run(judge, view, legal, extra, ms, self.rounds)
+        ranking = found.ranking
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
         words = CoachWords(table.game_id, reader_names(table.seat_info()), seat)
-        top = [_entry(v, words, seat, view.get("hand")) for v in verdicts(ranking[:HINT_TOP], table.game_id)]
+        top = [_entry(v, words, seat, view.get("hand"))
+               for v in verdicts(ranking[:HINT_TOP], table.game_id, found.measure)]
+        reasons = explain(found, ranking[0], ranking[1]) if len(ranking) > 1 else None
         if len(ranking) == 1:
             why = "it is your only legal action"
         elif rounds < 2:
@@ -265,7 +251,9 @@ class Coach:
             "table": table.id, "seat": seat, "version": state["version"], "game": table.game_id,
             "action": top[0]["action"], "tiles": top[0]["tiles"], "value": top[0]["value"],
             "error": top[0]["error"], "words": top[0]["words"], "why": why, "rounds": rounds,
-            "judged": len(ranking), "best": top, "units": words.units(seat),
+            "judged": len(ranking), "best": top, "units": words.units(seat), "measure": found.measure,
+            "reason": words.reasons(reasons) if reasons is not None else None,
+            "reasons": reasons.to_dict() if reasons is not None else None,
         }
         if solved is not None:
             out["solver"] = solved
