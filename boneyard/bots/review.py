@@ -41,12 +41,24 @@ from .. import api
 # The words live in boneyard/words/coach.py, one place for the terminal and the web; they
 # are re-exported here, where the review's callers have always found them.
 from ..words.coach import CoachWords, points
-from .coach import BY_MARGIN, Judgement, analysis, loss, mark
+from .coach import BY_MARGIN, Analysis, Judgement, analysis, loss, mark
 from .reasons import Later, Reasons, explain, later_moves, margin
 
 __all__ = [
-    "CoachWords", "Decision", "Position", "Reviewed", "Reviewer", "Verdict", "counts", "points", "positions",
-    "review", "seed_for", "verdict", "verdicts",
+    "CoachWords",
+    "Decision",
+    "Position",
+    "Reviewed",
+    "Reviewer",
+    "Verdict",
+    "counts",
+    "hint",
+    "points",
+    "positions",
+    "review",
+    "seed_for",
+    "verdict",
+    "verdicts",
 ]
 
 MARKS = ("blunder", "mistake", "inaccuracy")  # worst first, as :func:`boneyard.bots.coach.thresholds` lists them
@@ -202,6 +214,17 @@ def seed_for(view: Mapping[str, Any], actions: Sequence[Any], seed: int | None =
     payload = [view, [str(a) for a in actions]] if seed is None else [seed, view, [str(a) for a in actions]]
     digest = hashlib.blake2b(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+def hint(view: dict[str, Any], candidates: Sequence[Any], ms: float | None, rounds: int | None = None) -> Analysis:
+    """The coach's answer to "what should I play here?": the hint of the web's table and the terminal's.
+
+    :func:`boneyard.bots.coach.analysis` on the seat's view alone, seeded from the view and
+    the actions (:func:`seed_for`), so the same question asked twice, in the terminal or
+    at a web table that looks the same to the seat, meets the same deals (with a cap on
+    the rounds, the same figures and so the same words).
+    """
+    return analysis(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
 
 
 def positions(record: dict[str, Any], seat: int) -> list[Position]:

@@ -44,9 +44,10 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from boneyard.bots.coach import Analysis, analysis, thresholds
+from boneyard.bots.coach import Analysis, thresholds
 from boneyard.bots.reasons import explain, tiles_of
-from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, seed_for, verdicts
+from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, verdicts
+from boneyard.bots.review import hint as shared_hint
 
 from .tables import BadRequest, Conflict, Forbidden, Table, TableService
 from .telling import reader_names
@@ -124,13 +125,14 @@ def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
           rounds: int | None = None) -> tuple[Analysis, int]:
     """The coach's analysis of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
 
-    A worker-thread job: ``analyse`` on the seat's view, so no hidden tile is ever read.
-    The sampling is seeded from the view and the actions (``bots.review.seed_for``, as a
-    review's decisions are), so the same question asked twice (or at two tables that look
-    the same to the seat) meets the same deals.
+    A worker-thread job: the shared hint (``bots.review.hint``, the terminal's too) on the
+    seat's view, so no hidden tile is ever read. The sampling is seeded from the view and
+    the actions (``bots.review.seed_for``, as a review's decisions are), so the same
+    question asked twice (or at two tables that look the same to the seat) meets the same
+    deals.
     """
     candidates = list(legal) + [a for a in extra if a not in legal]
-    found = analysis(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
+    found = shared_hint(view, candidates, ms, rounds)
     return found, found.ranking[0].rounds
 
 
