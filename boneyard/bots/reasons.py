@@ -67,18 +67,21 @@ class Holding:
 
     ``share``: the fraction of the sampled deals (all fitting the seat's view) in which
     ``seat`` holds ``tile``; ``effect``: how much more the better action gains over the
-    worse in those deals than in the rest (negative: the worse action is the one that
-    gains there), in the ranking's measure.
+    worse in those deals than in the rest (negative: the gap narrows there), in the
+    ranking's measure; ``where_held``: the better action's mean lead in those deals
+    (negative: there the worse action is the better one).
     """
 
     seat: int
     tile: str
     share: float
     effect: float
+    where_held: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"seat": self.seat, "tile": self.tile, "share": round(self.share, 3), "effect": round(self.effect, 3)}
+        return {"seat": self.seat, "tile": self.tile, "share": round(self.share, 3), "effect": round(self.effect, 3),
+                "where_held": round(self.where_held, 3)}
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Reasons:
     ``mine_worse``: the seat's mean score gain after each (in its favour: in Rounce,
     points off its count); ``helped``: the opponent who gains most from ``worse`` instead,
     by ``helped_by``; ``holding``: the others' holding that turns the decision most;
+    ``scale``: the game's typical hand swing (points), for what is worth telling;
     ``phase``: the decision's phase; ``later``: moves after the decision it could not see;
     ``actual``: the margin the real deal gave the rest of the hand (a review only).
     """
@@ -125,6 +129,7 @@ class Reasons:
     helped: int | None
     helped_by: float
     holding: Holding | None
+    scale: float = 1.0
     phase: str | None = None
     later: tuple[Later, ...] = ()
     actual: float | None = None
@@ -152,6 +157,7 @@ class Reasons:
             "helped": self.helped,
             "helped_by": round(self.helped_by, 3),
             "holding": None if self.holding is None else self.holding.to_dict(),
+            "scale": self.scale,
             "phase": self.phase,
             "later": [m.to_dict() for m in self.later],
             "actual": None if self.actual is None else round(self.actual, 3),
@@ -198,6 +204,7 @@ def explain(
         helped=helped,
         helped_by=helped_by,
         holding=holding(analysis, better, worse),
+        scale=margin_scale(analysis.game),
         phase=None if phase is None else str(phase),
         later=tuple(later),
         actual=actual,
@@ -260,7 +267,7 @@ def holding(analysis: Analysis, better: Judgement, worse: Judgement) -> Holding 
             if abs(effect) < size or (abs(effect) == size and (effect < 0 or (found and found.effect > 0))):
                 continue
             size = abs(effect)
-            found = Holding(s, tile, len(held) / rounds, effect)
+            found = Holding(s, tile, len(held) / rounds, effect, m1)
     return found
 
 

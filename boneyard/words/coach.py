@@ -131,13 +131,14 @@ class CoachWords:
         return f"{self.teller.does(seat, 'gains', start=False)} {size}"
 
     def holding(self, h: Holding, r: Reasons) -> str:
-        """The others' likely holding that turns the decision: "it matters most where Bob holds 6-6 (...)"."""
+        """The others' likely holding that turns the decision: "the gap is widest where Bob holds 6-6 (...)"."""
         who = self.teller.does(h.seat, "holds", start=False)
-        often = f"in {percent(h.share)} of the deals that fit what {self.teller.name(r.seat, start=False)} could see"
+        often = f"{self.teller.name(h.seat, start=False)} does in {percent(h.share)} of those deals"
+        if h.where_held < 0:
+            return f"{r.worse} would do better where {who} {h.tile} ({often})"
         if h.effect > 0:
-            return f"it counts most where {who} {h.tile}, as {self.teller.name(h.seat, start=False)} does {often}"
-        return (f"{r.worse} would do better only where {who} {h.tile}, "
-                f"as {self.teller.name(h.seat, start=False)} does {often}")
+            return f"the gap is widest where {who} {h.tile} ({often})"
+        return f"the gap narrows where {who} {h.tile} ({often})"
 
     def later(self, r: Reasons) -> str:
         """What the decision could not see: "judged on what you could see then, before Bob and Cy called (...)"."""
@@ -148,11 +149,19 @@ class CoachWords:
             if m.seat not in movers:
                 movers.append(m.seat)
         verb = PHASE_VERBS.get(r.phase or "", "moved")
-        told = [self.teller.tell(m.event).rstrip(".") for m in r.later]
+        told = [self._clause(m.seat, self.teller.tell(m.event)) for m in r.later]
         what = "; ".join(told)
         who = self.teller.names_of(movers, start=False)
         return (f"The coach judged it on what {self.teller.name(r.seat, start=False)} could see then, "
                 f"before {who} {verb} (then: {what})")
+
+    def _clause(self, seat: int, sentence: str) -> str:
+        """A told event as a clause inside a sentence: no full stop, the name as written ("greedy bot 1 folds")."""
+        text = sentence.rstrip(".")
+        name = self.teller.name(seat, start=False)
+        if text[: len(name)].lower() == name.lower():
+            text = name + text[len(name):]
+        return text
 
     def outcome(self, r: Reasons, value: float | None = None) -> str:
         """How the real deal went, beside the judgement: "as it happened, the real deal gave you +5 points...".
@@ -185,15 +194,14 @@ class CoachWords:
                          f"deals after {r.better}, {percent(r.win_worse)} after {r.worse}")
         deals = f"{r.rounds} deal{'' if r.rounds == 1 else 's'} of the hidden tiles that fit what {who} could see"
         if not math.isfinite(r.gap_error):
-            give = ", a single deal: a rough guide"
+            give = f"a single deal of the hidden tiles that fit what {who} could see: a rough guide"
         elif r.gap_error < 0.0005:
-            give = ", the same in every deal"
+            give = f"the same in each of {deals}"
         else:
-            give = f", give or take {_number(2 * r.gap_error)}"
+            give = f"give or take {_number(2 * r.gap_error)}, over {deals}"
         if abs(r.gap) >= 0.005:
             ahead = "better" if r.gap > 0 else "worse"
-            parts.append(f"over {deals}, it comes out {points(r.gap)} {ahead} than {r.worse} "
-                         f"over the rest of the hand{give}")
+            parts.append(f"over the rest of the hand it comes out {points(r.gap)} {ahead} than {r.worse} ({give})")
         if r.keeps and r.spends:
             parts.append(f"it keeps {self.teller.tiles(list(r.keeps))} and plays {self.teller.tiles(list(r.spends))} "
                          "instead")
@@ -201,7 +209,7 @@ class CoachWords:
             parts.append(f"it keeps {self.teller.tiles(list(r.keeps))} in hand")
         elif r.spends:
             parts.append(f"it plays {self.teller.tiles(list(r.spends))} now")
-        if abs(r.mine_better - r.mine_worse) >= 0.005:
+        if abs(r.mine_better - r.mine_worse) >= 0.1 * r.scale:  # a tenth of a hand's swing: worth telling
             parts.append(f"on average, after {r.better} {self.gain(r.seat, r.mine_better)}; "
                          f"after {r.worse} {self.gain(r.seat, r.mine_worse)}")
         if r.helped is not None:

@@ -129,7 +129,7 @@ def test_the_holding_that_turns_a_decision_is_found() -> None:
     assert h is not None and (h.seat, h.tile, h.share) in ((1, "6-6", 0.5), (2, "5-5", 0.5))
     assert (h.effect > 0) == (h.seat == 1)
     said = CoachWords("twobox", NAMES, 0).holding(h, explain(found, a, b))
-    assert "of the deals that fit what you could see" in said and "50%" in said
+    assert "the gap is widest where Bob holds 6-6 (Bob does in 50% of those deals)" == said
     assert holding(found, a, a) is None  # no difference: nothing turns it
 
 
