@@ -246,6 +246,9 @@ class Coach:
             why = "it is your only legal action"
         elif rounds < 2:
             why = "the coach had time for one sampled deal only: take this as a rough guide"
+        elif found.late:
+            why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, each action "
+                   "played out to the end of the game: late in a game the chance of winning it ranks them")
         else:
             why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, "
                    "each action played out to the end of the hand")

@@ -100,3 +100,38 @@ def test_the_hint_and_the_review_say_why(server: Server, browser: Any, size: str
         assert page.js_errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_late_in_a_game_the_hint_says_it_ranks_by_the_chance_of_winning(server: Server, browser: Any,
+                                                                        size: str) -> None:
+    """Two-box to 30 points is late from the first play: the Hint gives each move's chance of winning the game."""
+    body = {"game": "twobox", "players": 2, "seats": ["human", "bot:greedy"], "seed": 3, "practice": True,
+            "next_timeout": 0, "rules": {"target": 30}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, size)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # the first turn of Ann's with a choice (a lone move is played for her)
+            assert time.monotonic() < deadline, "no turn with a choice came"
+            state = _state(server, table, token)
+            assert not state["is_over"]
+            if state["current_player"] == 0 and len(state["legal_actions"]) > 1:
+                break
+            if state["current_player"] == 0:
+                httpx.post(f"{server.url}/api/tables/{table}/actions", json={"action": state["legal_actions"][0]},
+                           headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            time.sleep(0.1)
+        page.wait_for_function(f"document.body.dataset.version === '{state['version']}'", timeout=STEP)
+        page.wait_for_selector("#coach-hint-btn:visible", timeout=STEP)
+        page.click("#coach-hint-btn")
+        page.wait_for_selector("#coach-hint-reason", timeout=STEP)
+        why = page.text_content("#coach-hint-reason") or ""
+        assert "late in the game the coach ranks by the chance of winning it" in why, why
+        assert page.locator("#coach-hint .coach-win").count() >= 2
+        assert "end of the game" in (page.text_content("#coach-hint .coach-head") or "")
+        page.locator("#coach-hint-reason").scroll_into_view_if_needed()
+        shot(page, f"hint-late-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -107,7 +107,7 @@ function hintHTML(h) {
   const rows = d.best.map((b, i) => `<li class="${i === 0 ? "coach-top" : ""}" data-coach-action="${escapeHtml(b.action)}">
       <span class="coach-val" title="points of margin, ± two standard errors">${escapeHtml(points(b.value))}${
         b.error === null ? "" : ` <small>±${escapeHtml(String(Math.round(2 * b.error * 100) / 100))}</small>`}</span>
-      <b>${escapeHtml(describe(b.action))}</b>
+      <b>${escapeHtml(describe(b.action))}</b>${b.win === undefined ? "" : ` <span class="coach-win">wins the game ${Math.round(100 * b.win)}%</span>`}
       <span class="coach-words">${escapeHtml(b.words)}${i ? `; ${escapeHtml(b.compared)}` : ""}.</span></li>`).join("");
   return `<p class="coach-head"><b>Coach's hint</b> <span class="muted${d.rounds < 2 ? " coach-rough" : ""}">(${escapeHtml(d.why)})</span></p>
     <ol class="coach-list">${rows}</ol>
