@@ -7,17 +7,24 @@ module, and only lay out its answer:
 - :class:`Reviewer` replays a record once, checking it, and lists the reviewed seat's
   decisions that had a choice (:class:`Position`: more than one legal action, or an
   action the legal list does not name, such as a Rummikub arrangement); :meth:`Reviewer.step`
-  judges the next one with the coach (:func:`boneyard.bots.coach.analyse`, on the seat's
-  view alone, the played action among the candidates) and keeps the :class:`Decision`, or
-  counts it skipped when no deal of the hidden tiles could be sampled for it.
-  :func:`review` runs it to the end with an optional progress callback.
+  judges the next one with the coach (:func:`boneyard.bots.coach.analysis`, on the seat's
+  view alone, the played action among the candidates) and keeps the :class:`Decision`
+  with its reasons (:func:`boneyard.bots.reasons.explain`, with the other players' moves
+  after the decision and the real deal's result), or counts it skipped when no deal of
+  the hidden tiles could be sampled for it. :func:`review` runs it to the end with an
+  optional progress callback.
+- :func:`hint`: the same coach asked about one position, the web table's and the
+  terminal's hint.
 - :class:`Verdict`: one action of an analysis against the best of it: the paired loss,
-  its standard error and its mark (:func:`boneyard.bots.coach.mark`).
-- :class:`CoachWords` says all that in a player's words, with the names the caller gives
+  its standard error and its mark (:func:`boneyard.bots.coach.mark`), in points or, late
+  in a game, in the chance of winning it.
+- :class:`CoachWords` (from :mod:`boneyard.words.coach`, where every front end's coach
+  words are made) says all that in a player's words, with the names the caller gives
   and "you" for the reader: a value ("about 1.5 points in your favour over the rest of
   this hand (give or take 0.4)", or in short "+1.5 points ± 0.4"), a verdict ("the
-  coach's choice", "a mistake: 2 points worse than play 6-4"), a decision. Figures and
-  words are kept apart so that one review, worked out once, can be told to every reader.
+  coach's choice", "a mistake: 2 points worse than play 6-4"), a decision and why.
+  Figures and words are kept apart so that one review, worked out once, can be told to
+  every reader.
 
 Each decision's sampling is seeded from what the seat saw there and the actions judged
 (:func:`seed_for`), mixed with the review's ``seed`` when one is given: a decision gets
