@@ -1,7 +1,7 @@
 """The coach at the table: a hint in every game, and a review of a finished game.
 
-Both ask :func:`boneyard.analyse` (``bots/coach.py``), which sees only the seat's view and
-its legal actions, so neither can reveal a hidden tile. Both run on a pool of their own
+Both ask the coach (``bots/coach.py``: :func:`~boneyard.bots.coach.analysis`), which sees
+only the seat's view and its legal actions, so neither can reveal a hidden tile. Both run on a pool of their own
 (one thread), so a hint or a review never holds up play, nor the replay viewer's steps.
 
 - **Hint** (``GET /api/tables/{id}/hint``): every legal action of the seat to act, valued
@@ -18,8 +18,10 @@ its legal actions, so neither can reveal a hidden tile. Both run on a pool of th
   table and seat (the newest :data:`REVIEWS_KEPT`), so later requests answer at once, each
   told in its reader's words (the figures are worked out once, the words per reader).
 
-The words of values and verdicts are :class:`boneyard.bots.review.CoachWords`'s, with the
-table's names; this module lays them out as JSON.
+The words of values, verdicts and reasons are :class:`boneyard.words.coach.CoachWords`'s
+(the terminal's too), with the table's names; this module lays them out as JSON. A hint
+and each reviewed decision carry why (``reason``, the sentence, and ``reasons``, the typed
+facts of :mod:`boneyard.bots.reasons`).
 
 **Hints are off at rated tables.** A table is *rated* when its deal is not fixed: those
 are exactly the tables whose finished games ``social.py`` counts in the ratings (the other
