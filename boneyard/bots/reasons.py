@@ -4,7 +4,7 @@
 for every action) and compares two of its actions, the better and the worse:
 
 - what each does with the seat's tiles (``keeps``: tiles the worse action would play
-  that the better one keeps in hand; ``spends``: tiles the better one plays instead);
+  that the better one keeps in hand; ``spends``: tiles the better one uses instead);
 - the seat's own mean score gain after each, and the opponent who does best out of the
   worse action (``helped``, by ``helped_by`` points), in each seat's favour;
 - late in a game, the chance of winning the game after each (``win_better``,

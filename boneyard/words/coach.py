@@ -110,8 +110,18 @@ class CoachWords:
         return self.teller.sentence(f"{self.teller.name(d.seat)} played {d.played} ({figure}), {self.compared(d.mine)}")
 
     def why(self, d: Decision) -> str | None:
-        """Why the coach judged a reviewed decision so (:meth:`reasons` on its reasons); ``None`` without a choice."""
-        return None if d.reasons is None else self.reasons(d.reasons, d.value)
+        """Why the coach judged a reviewed decision so (:meth:`reasons` on its reasons); ``None`` without a choice.
+
+        What came after the decision, and how the real deal went, are told where they
+        matter: for a marked decision (the coach finds fault, so it says what it could
+        not know), or when the real deal went better than the coach expected (so the line
+        does not read as blame for a result that came out well). Elsewhere they would
+        repeat the same words on every move.
+        """
+        if d.reasons is None:
+            return None
+        lucky = d.reasons.actual is not None and d.reasons.actual > d.value + 0.005
+        return self.reasons(d.reasons, d.value, after=d.mark is not None or lucky)
 
     # ----- the reasons ---------------------------------------------------------------
 
@@ -178,13 +188,14 @@ class CoachWords:
                     "not on the one that came")
         return said
 
-    def reasons(self, r: Reasons, value: float | None = None) -> str:
+    def reasons(self, r: Reasons, value: float | None = None, after: bool = True) -> str:
         """Why the better action is better, in one or two sentences built from the typed reasons.
 
         It says what ranked them (late in a game, the chance of winning it), the margin with
         its uncertainty, what each does with the seat's tiles, who gains, the others' likely
         holding that turns it and, in a review, what came after the decision and how the
-        real deal went (``value``: the coach's value of the action played, see :meth:`outcome`).
+        real deal went (``value``: the coach's value of the action played, see :meth:`outcome`;
+        ``after=False`` leaves those two out).
         """
         who = self.teller.name(r.seat, start=False)
         parts: list[str] = []
@@ -203,12 +214,12 @@ class CoachWords:
             ahead = "better" if r.gap > 0 else "worse"
             parts.append(f"over the rest of the hand it comes out {points(r.gap)} {ahead} than {r.worse} ({give})")
         if r.keeps and r.spends:
-            parts.append(f"it keeps {self.teller.tiles(list(r.keeps))} and plays {self.teller.tiles(list(r.spends))} "
+            parts.append(f"it keeps {self.teller.tiles(list(r.keeps))} and uses {self.teller.tiles(list(r.spends))} "
                          "instead")
         elif r.keeps:
             parts.append(f"it keeps {self.teller.tiles(list(r.keeps))} in hand")
         elif r.spends:
-            parts.append(f"it plays {self.teller.tiles(list(r.spends))} now")
+            parts.append(f"it uses {self.teller.tiles(list(r.spends))} now")
         if abs(r.mine_better - r.mine_worse) >= 0.1 * r.scale:  # a tenth of a hand's swing: worth telling
             parts.append(f"on average, after {r.better} {self.gain(r.seat, r.mine_better)}; "
                          f"after {r.worse} {self.gain(r.seat, r.mine_worse)}")
@@ -219,9 +230,9 @@ class CoachWords:
         if not parts:
             parts.append(f"{r.worse} does as well in the {deals}")
         line = self.teller.sentence(f"Why {r.better}: " + "; ".join(parts))
-        after = [p for p in (self.later(r), self.outcome(r, value)) if p]
-        if after:
-            line = f"{line} {self.teller.sentence('; '.join(after))}".strip()
+        came = [p for p in (self.later(r), self.outcome(r, value)) if p] if after else []
+        if came:
+            line = f"{line} {self.teller.sentence('; '.join(came))}".strip()
         return line
 
     # ----- counts and limits ------------------------------------------------------------
