@@ -49,7 +49,8 @@ def measure(game_id: str, count: int, ms: float) -> dict[str, float]:
     sizes: list[int] = []
     for view, legal in positions(game_id, count):
         start = time.perf_counter()
-        ranking, done = judge(view, legal, [], ms)
+        found, done = judge(view, legal, [], ms)
+        ranking = found.ranking
         walls.append((time.perf_counter() - start) * 1000)
         rounds.append(done)
         sizes.append(len(legal))

@@ -24,7 +24,7 @@ RE_ALLOWED = {
     "server/hotpath.py": "request paths",
     "server/bodylimit.py": "request paths",
     "server/limitgate.py": "request paths",
-    "server/coaching.py": "tiles in action notation",
+    "bots/reasons.py": "tiles in action notation (what an action takes from the hand)",
 }
 # The old text protocol in code (prose, docstrings and comments are skipped): a view's
 # "history" key (the observation block of that name, ``off["history"]``, is not it), the

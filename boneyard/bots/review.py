@@ -7,17 +7,24 @@ module, and only lay out its answer:
 - :class:`Reviewer` replays a record once, checking it, and lists the reviewed seat's
   decisions that had a choice (:class:`Position`: more than one legal action, or an
   action the legal list does not name, such as a Rummikub arrangement); :meth:`Reviewer.step`
-  judges the next one with the coach (:func:`boneyard.bots.coach.analyse`, on the seat's
-  view alone, the played action among the candidates) and keeps the :class:`Decision`, or
-  counts it skipped when no deal of the hidden tiles could be sampled for it.
-  :func:`review` runs it to the end with an optional progress callback.
+  judges the next one with the coach (:func:`boneyard.bots.coach.analysis`, on the seat's
+  view alone, the played action among the candidates) and keeps the :class:`Decision`
+  with its reasons (:func:`boneyard.bots.reasons.explain`, with the other players' moves
+  after the decision and the real deal's result), or counts it skipped when no deal of
+  the hidden tiles could be sampled for it. :func:`review` runs it to the end with an
+  optional progress callback.
+- :func:`hint`: the same coach asked about one position, the web table's and the
+  terminal's hint.
 - :class:`Verdict`: one action of an analysis against the best of it: the paired loss,
-  its standard error and its mark (:func:`boneyard.bots.coach.mark`).
-- :class:`CoachWords` says all that in a player's words, with the names the caller gives
+  its standard error and its mark (:func:`boneyard.bots.coach.mark`), in points or, late
+  in a game, in the chance of winning it.
+- :class:`CoachWords` (from :mod:`boneyard.words.coach`, where every front end's coach
+  words are made) says all that in a player's words, with the names the caller gives
   and "you" for the reader: a value ("about 1.5 points in your favour over the rest of
   this hand (give or take 0.4)", or in short "+1.5 points ± 0.4"), a verdict ("the
-  coach's choice", "a mistake: 2 points worse than play 6-4"), a decision. Figures and
-  words are kept apart so that one review, worked out once, can be told to every reader.
+  coach's choice", "a mistake: 2 points worse than play 6-4"), a decision and why.
+  Figures and words are kept apart so that one review, worked out once, can be told to
+  every reader.
 
 Each decision's sampling is seeded from what the seat saw there and the actions judged
 (:func:`seed_for`), mixed with the review's ``seed`` when one is given: a decision gets
@@ -28,8 +35,8 @@ question asked at two tables that look the same to the seat meets the same deals
 from __future__ import annotations
 
 import collections
+import dataclasses
 import hashlib
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,8 +44,29 @@ from typing import Any
 import orjson
 
 from .. import api
-from ..words import Words, words
-from .coach import Judgement, analyse, loss, mark, thresholds
+
+# The words live in boneyard/words/coach.py, one place for the terminal and the web; they
+# are re-exported here, where the review's callers have always found them.
+from ..words.coach import CoachWords, points
+from .coach import BY_MARGIN, Analysis, Judgement, analysis, loss, mark
+from .reasons import Later, Reasons, explain, later_moves, margin
+
+__all__ = [
+    "CoachWords",
+    "Decision",
+    "Position",
+    "Reviewed",
+    "Reviewer",
+    "Verdict",
+    "counts",
+    "hint",
+    "points",
+    "positions",
+    "review",
+    "seed_for",
+    "verdict",
+    "verdicts",
+]
 
 MARKS = ("blunder", "mistake", "inaccuracy")  # worst first, as :func:`boneyard.bots.coach.thresholds` lists them
 PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
@@ -62,6 +90,7 @@ class Verdict:
     loss: float
     error: float
     mark: str | None
+    measure: str = BY_MARGIN  # what the loss is of: the hand's margin (points) or, late, the chance of winning
 
     @property
     def action(self) -> str:
@@ -74,17 +103,21 @@ class Verdict:
         return self.judgement is self.best
 
 
-def verdict(best: Judgement, other: Judgement, game_id: str) -> Verdict:
-    """``other`` measured against ``best`` of the same analysis: its paired loss, error and mark."""
+def verdict(best: Judgement, other: Judgement, game_id: str, measure: str = BY_MARGIN) -> Verdict:
+    """``other`` measured against ``best`` of the same analysis: its paired loss, error and mark.
+
+    ``measure``: the analysis's (``Analysis.measure``): late in a game the loss is of the
+    chance of winning the game, and so are the marks' thresholds.
+    """
     if other is best:
-        return Verdict(other, best, 0.0, 0.0, None)
-    gap, err = loss(best, other)
-    return Verdict(other, best, gap, err, mark(game_id, gap, err))
+        return Verdict(other, best, 0.0, 0.0, None, measure)
+    gap, err = loss(best, other, measure)
+    return Verdict(other, best, gap, err, mark(game_id, gap, err, measure), measure)
 
 
-def verdicts(ranking: Sequence[Judgement], game_id: str) -> tuple[Verdict, ...]:
+def verdicts(ranking: Sequence[Judgement], game_id: str, measure: str = BY_MARGIN) -> tuple[Verdict, ...]:
     """Every action of a ranking (best first, as :func:`analyse` returns it) against its best."""
-    return tuple(verdict(ranking[0], j, game_id) for j in ranking)
+    return tuple(verdict(ranking[0], j, game_id, measure) for j in ranking)
 
 
 @dataclass(frozen=True)
@@ -94,7 +127,10 @@ class Position:
     ``number``: its place among the seat's decisions that had a choice, from 1; ``step``:
     the actions played before it (where a replay shows it); ``hand``: the hand's number;
     ``view``: what the seat saw; ``candidates``: the legal actions, plus the action played
-    when the legal list does not name it; ``played``: the action played.
+    when the legal list does not name it; ``played``: the action played; ``later``: the
+    other players' moves after it that it could not see (in the same phase of the hand,
+    before the seat's next decision); ``actual``: the seat's margin over the rest of the
+    hand in the real deal (as the coach measures a hand).
     """
 
     number: int
@@ -104,6 +140,8 @@ class Position:
     view: dict[str, Any] = field(repr=False)
     candidates: tuple[Any, ...] = field(repr=False)
     played: Any
+    later: tuple[Later, ...] = field(default=(), repr=False)
+    actual: float | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +150,9 @@ class Decision:
 
     ``ranking``: every candidate best first, each with its :class:`Verdict`; ``mine``: the
     played action's; ``held``: the seat's tiles before it (``None`` where the view has no
-    hand); ``rounds``: the sampled deals it was judged on.
+    hand); ``rounds``: the sampled deals it was judged on; ``reasons``: why the coach's
+    choice beats the action played (or, when they are the same, the runner-up), with what
+    came after the decision.
     """
 
     number: int
@@ -124,6 +164,7 @@ class Decision:
     rounds: int
     ranking: tuple[Verdict, ...] = field(repr=False)
     mine: Verdict = field(repr=False)
+    reasons: Reasons | None = field(default=None, repr=False)
 
     @property
     def value(self) -> float:
@@ -182,6 +223,17 @@ def seed_for(view: Mapping[str, Any], actions: Sequence[Any], seed: int | None =
     return int.from_bytes(digest, "big")
 
 
+def hint(view: dict[str, Any], candidates: Sequence[Any], ms: float | None, rounds: int | None = None) -> Analysis:
+    """The coach's answer to "what should I play here?": the hint of the web's table and the terminal's.
+
+    :func:`boneyard.bots.coach.analysis` on the seat's view alone, seeded from the view and
+    the actions (:func:`seed_for`), so the same question asked twice, in the terminal or
+    at a web table that looks the same to the seat, meets the same deals (with a cap on
+    the rounds, the same figures and so the same words).
+    """
+    return analysis(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
+
+
 def positions(record: dict[str, Any], seat: int) -> list[Position]:
     """Each decision of ``seat`` in ``record`` that had a choice, with what the seat saw there.
 
@@ -194,18 +246,55 @@ def positions(record: dict[str, Any], seat: int) -> list[Position]:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
         raise ValueError(f"the seat reviewed must be one of this {game.players}-player game's: 0 to {game.players - 1}")
     out: list[Position] = []
+    open_: list[tuple[Position, list[float]]] = []  # decisions whose hand has not ended: (position, scores then)
+    watching: Position | None = None  # the latest decision, while others move after it in its phase
+    told = game.events_from(seat) + len(game.events(seat))  # the seat's events so far
     for step, text in enumerate(record["actions"]):
-        if game.current_player == seat:
+        mover = game.current_player
+        if mover == seat:
+            watching = None
             legal = list(game.legal_actions())
             played = game.parse_action(text)
             listed = any(str(a) == str(played) for a in legal)
             if len(legal) > 1 or (legal and not listed):
                 view = game.view(seat)
                 candidates = tuple(legal) if listed else (*legal, played)
-                out.append(Position(len(out) + 1, step, seat, int(view.get("hand_number", 1)), view, candidates,
-                                    played))
+                position = Position(len(out) + 1, step, seat, int(view.get("hand_number", 1)), view, candidates,
+                                    played)
+                out.append(position)
+                open_.append((position, [float(x) for x in game.scores]))
+                watching = position
         game.apply(text)
+        events = game.events(seat)
+        total = game.events_from(seat) + len(events)
+        new = events[len(events) - (total - told):] if total > told else []
+        told = max(told, total)
+        if watching is not None and mover != seat:
+            later = later_moves(new, mover)
+            if later:
+                out[watching.number - 1] = watching = _with(watching, later=watching.later + tuple(later))
+            if game.is_over or game.hand_number != watching.hand or \
+                    game.view(seat).get("phase") != watching.view.get("phase"):
+                watching = None  # what comes after the phase, or the hand, is another decision's
+        _close_hands(game, seat, out, open_)
     return out
+
+
+def _with(position: Position, **changes: Any) -> Position:
+    """A copy of ``position`` with ``changes`` (it is frozen)."""
+    return dataclasses.replace(position, **changes)
+
+
+def _close_hands(game: Any, seat: int, out: list[Position], open_: list[tuple[Position, list[float]]]) -> None:
+    """Give each decision whose hand has just ended the margin the real deal gave it over the rest of the hand."""
+    if not open_ or not (game.is_over or game.hand_number != open_[0][0].hand):
+        return
+    partners = open_[0][0].view.get("partners")
+    end = [float(x) for x in game.scores]
+    for position, start in open_:
+        current = out[position.number - 1]
+        out[position.number - 1] = _with(current, actual=margin(str(game.id), start, end, seat, partners))
+    open_.clear()
 
 
 class Reviewer:
@@ -249,15 +338,26 @@ class Reviewer:
         return self.done >= len(self.positions)
 
     def judge(self, position: Position) -> Decision:
-        """The coach's verdict on one decision; ``ValueError`` when no deal could be sampled for it."""
-        ranking = analyse(position.view, position.candidates, ms=self.ms, rounds=self.rounds,
-                          rng=seed_for(position.view, position.candidates, self.seed))
-        ranked = verdicts(ranking, self.game)
+        """The coach's verdict on one decision, and why; ``ValueError`` when no deal could be sampled for it.
+
+        The reasons compare the coach's choice with the action played or, when the
+        player chose it, with the runner-up; they carry the moves that came after the
+        decision and the real deal's margin, so a line can say what was not yet known.
+        """
+        found = analysis(position.view, position.candidates, ms=self.ms, rounds=self.rounds,
+                         rng=seed_for(position.view, position.candidates, self.seed))
+        ranking = found.ranking
+        ranked = verdicts(ranking, self.game, found.measure)
         played = str(position.played)
         mine = next(v for v in ranked if v.action == played)
         held = position.view.get("hand")
+        reasons = None
+        if len(ranking) > 1:
+            other = ranking[1] if mine.is_best else mine.judgement
+            reasons = explain(found, ranking[0], other, position.later, position.actual)
         return Decision(position.number, position.step, position.seat, position.hand, played,
-                        None if held is None else tuple(str(t) for t in held), ranking[0].rounds, ranked, mine)
+                        None if held is None else tuple(str(t) for t in held), ranking[0].rounds, ranked, mine,
+                        reasons)
 
     def step(self) -> bool:
         """Judge the next decision (a skipped one is counted in :attr:`skipped`); whether any is left after it."""
@@ -300,82 +400,3 @@ def review(
     return reviewer.result()
 
 
-# ----- the words --------------------------------------------------------------------------
-
-
-def _number(x: float) -> str:
-    """A size for reading: two decimals under 1, one above ("0.25", "1.5", "12")."""
-    return (f"{abs(x):.2f}" if abs(x) < 1 else f"{abs(x):.1f}").rstrip("0").rstrip(".")
-
-
-def points(x: float) -> str:
-    """A number of points in words, unsigned: "1.5 points", "1 point", "0.25 points"."""
-    shown = _number(x)
-    return f"{shown} point" + ("" if shown == "1" else "s")
-
-
-class CoachWords:
-    """The coach's figures in a player's words, for one table: its players' names and the reader.
-
-    ``names`` and ``me`` are those of :class:`boneyard.words.Words` (the seat ``me`` is
-    "you"); the sentences about players are made by the game's teller there.
-    """
-
-    def __init__(self, game_id: str, names: Sequence[str], me: int | None = None) -> None:
-        self.game_id = game_id
-        self.teller: Words = words(game_id, names, me)
-
-    def value(self, value: float, error: float, seat: int) -> str:
-        """A value for ``seat``: "about 1.5 points in your favour over the rest of this hand (give or take 0.4)".
-
-        "Give or take" is two standard errors: the range the true value very likely lies in.
-        """
-        give = "" if not math.isfinite(error) else f" (give or take {_number(2 * error)})"
-        if abs(value) < 0.005:
-            return f"even over the rest of this hand{give}"
-        who = self.teller.name(seat, start=False)
-        side = f"in {self.teller.whose(seat)} favour" if value > 0 else f"against {who}"
-        return f"about {points(value)} {side} over the rest of this hand{give}"
-
-    @staticmethod
-    def figure(value: float, error: float) -> str:
-        """A value in short, for tables: "+1.5 points ± 0.4" (± two standard errors, as "give or take")."""
-        shown = _number(value)
-        sign = "" if shown == "0" else "+" if value > 0 else "−"
-        give = "" if not math.isfinite(error) else f" ± {_number(2 * error)}"
-        return f"{sign}{points(value)}{give}"
-
-    def units(self, seat: int) -> str:
-        """What a value counts: "points of margin over the other players for the rest of this hand, in your favour"."""
-        return f"points of margin over the other players for the rest of this hand, in {self.teller.whose(seat)} favour"
-
-    @staticmethod
-    def compared(v: Verdict) -> str:
-        """A verdict: "the coach's choice", "a mistake: 2 points worse than play 6-4", "a small difference: ..."."""
-        if v.is_best:
-            return "the coach's choice"
-        best = str(v.best.action)
-        if v.mark is not None:
-            article = "an" if v.mark[0] in "aeiou" else "a"
-            return f"{article} {v.mark}: {points(v.loss)} worse than {best}"
-        if not math.isfinite(v.error):
-            return f"too few deals to tell it from {best}"
-        if v.loss <= 0 or v.loss < 2 * v.error:
-            return f"as good as {best}, within the coach's uncertainty"
-        return f"a small difference: {points(v.loss)} worse than {best}"
-
-    def decision(self, d: Decision) -> str:
-        """A decision in one sentence: "You played fold (−3 points ± 0.5), a blunder: 4 points worse than pass."."""
-        figure = self.figure(d.value, d.mine.judgement.error)
-        return self.teller.sentence(f"{self.teller.name(d.seat)} played {d.played} ({figure}), {self.compared(d.mine)}")
-
-    @staticmethod
-    def tally(marks: Mapping[str, int]) -> str:
-        """How many decisions got each mark: "1 blunder, 0 mistakes, 0 inaccuracies"."""
-        return ", ".join(f"{n} {name if n == 1 else PLURALS[name]}" for name, n in marks.items())
-
-    def limits(self) -> str:
-        """The marks by the loss each starts from, mildest first: "inaccuracy from 0.2 points, mistake from 0.5..."."""
-        marks = list(reversed(thresholds(self.game_id)))
-        parts = [f"{name} from {_number(at)}" + (" points" if i == 0 else "") for i, (name, at) in enumerate(marks)]
-        return ", ".join(parts)

@@ -24,9 +24,12 @@ from rich.text import Text
 
 from .. import api
 from ..bots import Bot, bot
+from ..bots.reasons import explain
+from ..bots.review import hint as coach_hint
 from ..errors import IllegalAction
 from ..games.base import END_KINDS
 from ..words import Words, words
+from ..words.coach import CoachWords
 from .common import check_game, parse_rules
 from .views import default_names, describe, labels, render
 
@@ -89,12 +92,39 @@ def final_scores(view: Mapping[str, Any], names: Sequence[str]) -> Table:
 
 #: The most moves the menu numbers at once; the rest are reached by typing them, or "all".
 MENU_SIZE = 20
+#: The coach's thinking time for a hint (milliseconds), as the web table's default.
+HINT_MS = 1500.0
+HINT_TOP = 3  # the best moves a hint lists
+
+
+def show_hint(view: dict[str, Any], legal: Sequence[Any], seat: int, names: Sequence[str] | None, console: Console,
+              ms: float | None = HINT_MS, rounds: int | None = None) -> None:
+    """The coach's hint for the seat: its best moves with their values, then why, in the web table's words.
+
+    The analysis is the shared hint (``bots.review.hint``, seeded from the view) and the
+    words :class:`~boneyard.words.coach.CoachWords`, so a position gets the same sentence
+    here as at a web table.
+    """
+    console.print("[dim]The coach is thinking...[/dim]")
+    found = coach_hint(view, list(legal), ms, rounds)
+    said = CoachWords(str(view["game"]), list(names) if names else default_names(int(view["players"])), seat)
+    rounds_done = found.ranking[0].rounds
+    console.print(Text(f"Coach's hint ({rounds_done} deal{'' if rounds_done == 1 else 's'} of the hidden tiles "
+                       "that fit what you see, each played out):", style="bold"))
+    for i, j in enumerate(found.ranking[:HINT_TOP], 1):
+        console.print(f"  {i}. {escape(describe(view, j.action))}  ({said.figure(j.value, j.error)})", highlight=False)
+    if len(found.ranking) > 1:
+        why = said.reasons(explain(found, found.ranking[0], found.ranking[1]))
+        console.print(why, highlight=False, soft_wrap=True)
 
 
 def ask_action(
-    game: Any, seat: int, console: Console, read: Callable[[str], str], names: Sequence[str] | None = None
+    game: Any, seat: int, console: Console, read: Callable[[str], str], names: Sequence[str] | None = None,
+    hint_ms: float | None = HINT_MS, hint_rounds: int | None = None,
 ) -> Any:
     """Show the seat's view and menu, and read an action until a legal one is given.
+
+    "h" (or "hint") asks the coach (:func:`show_hint`, ``hint_ms``/``hint_rounds`` its budget).
 
     A lone legal move is played without asking (and said), since there is nothing to
     choose. A long menu (Rummikub's lays) numbers its first :data:`MENU_SIZE` moves and
@@ -119,11 +149,14 @@ def ask_action(
     menu(shown)
     while True:
         try:
-            answer = read("Your move (number or action, q to quit): ").strip()
+            answer = read("Your move (number or action, h for a hint, q to quit): ").strip()
         except EOFError:
             raise Quit from None
         if answer.lower() in ("q", "quit", "exit"):
             raise Quit
+        if answer.lower() in ("h", "hint"):
+            show_hint(view, legal, seat, names, console, hint_ms, hint_rounds)
+            continue
         if answer.lower() == "all":
             shown = len(legal)
             menu(shown)

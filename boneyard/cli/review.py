@@ -55,7 +55,8 @@ def layout(reviewed: Reviewed, words: CoachWords, top: int, every: bool) -> Tabl
     """The review as a Rich table: one row per decision (only the marked ones unless ``every``).
 
     Each row: the decision's number and hand, the action played with its value, the
-    verdict in words, and the coach's ``top`` best actions with theirs.
+    verdict in words, and the coach's ``top`` best actions with theirs. The reasons
+    follow the table, a line each (:func:`reasons`).
     """
     table = Table("#", "hand", "played", "value", "verdict", "the coach's best (value ± two standard errors)")
     for d in reviewed.decisions:
@@ -72,6 +73,20 @@ def layout(reviewed: Reviewed, words: CoachWords, top: int, every: bool) -> Tabl
             "; ".join(f"{v.action} {words.figure(v.judgement.value, v.judgement.error)}" for v in d.ranking[:top]),
         )
     return table
+
+
+def reasons(reviewed: Reviewed, words: CoachWords, every: bool) -> list[str]:
+    """Why, for each decision the table shows: "3. Why pass: ..." in the words the web's review uses.
+
+    The sentence is :meth:`CoachWords.reasons` on the decision's typed reasons, the same
+    one the web page shows for the same decision.
+    """
+    out = []
+    for d in reviewed.decisions:
+        why = words.why(d)
+        if (every or d.mark is not None) and why is not None:
+            out.append(f"{d.number}. {why}")
+    return out
 
 
 def summary(reviewed: Reviewed, words: CoachWords) -> str:
@@ -126,6 +141,9 @@ def register(app: typer.Typer) -> None:
         judged = len(reviewed.decisions)
         console.print(f"[bold]{name}[/bold]: review of seat {seat}, {judged} decision{'' if judged == 1 else 's'}"
                       " with a choice", highlight=False)
-        console.print(f"Values: {words.units(seat)}. Marks: {words.limits()}.", highlight=False)
+        console.print(f"Values: {words.units(seat)}. Marks: {words.limits()}; late in a game, by the chance "
+                      f"of winning it lost: {words.late_limits()}.", highlight=False)
         console.print(layout(reviewed, words, top, all_decisions))
+        for line in reasons(reviewed, words, all_decisions):
+            console.print(line, highlight=False, soft_wrap=True)
         console.print(summary(reviewed, words), highlight=False)

@@ -1,11 +1,11 @@
 """The coach at the table: a hint in every game, and a review of a finished game.
 
-Both ask :func:`boneyard.analyse` (``bots/coach.py``), which sees only the seat's view and
-its legal actions, so neither can reveal a hidden tile. Their searches run in the server's
-compute pool (``compute.py``: worker processes, served in turn by address), so a hint or a
-review never holds up play, and one client's many hints wait behind each other, not in
-front of everyone else's. Each hint, and each review started, counts against the
-address's ``coach`` limit (``ratelimit.py``).
+Both ask the coach (``bots/coach.py``: :func:`~boneyard.bots.coach.analysis`), which sees
+only the seat's view and its legal actions, so neither can reveal a hidden tile. Their
+searches run in the server's compute pool (``compute.py``: worker processes, served in
+turn by address), so a hint or a review never holds up play, and one client's many hints
+wait behind each other, not in front of everyone else's. Each hint, and each review
+started, counts against the address's ``coach`` limit (``ratelimit.py``).
 
 - **Hint** (``GET /api/tables/{id}/hint``): every legal action of the seat to act, valued
   within :attr:`Coach.hint_ms`; the answer names the best three with their values and
@@ -21,8 +21,10 @@ address's ``coach`` limit (``ratelimit.py``).
   table and seat (the newest :data:`REVIEWS_KEPT`), so later requests answer at once, each
   told in its reader's words (the figures are worked out once, the words per reader).
 
-The words of values and verdicts are :class:`boneyard.bots.review.CoachWords`'s, with the
-table's names; this module lays them out as JSON.
+The words of values, verdicts and reasons are :class:`boneyard.words.coach.CoachWords`'s
+(the terminal's too), with the table's names; this module lays them out as JSON. A hint
+and each reviewed decision carry why (``reason``, the sentence, and ``reasons``, the typed
+facts of :mod:`boneyard.bots.reasons`).
 
 **Hints are off at rated tables.** A table is *rated* when its deal is not fixed: those
 are exactly the tables whose finished games ``social.py`` counts in the ratings (the other
@@ -41,7 +43,6 @@ import copy
 import functools
 import math
 import os
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -49,8 +50,10 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from boneyard.bots.coach import Judgement, analyse, thresholds
-from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, seed_for, verdicts
+from boneyard.bots.coach import Analysis, thresholds
+from boneyard.bots.reasons import explain, tiles_of
+from boneyard.bots.review import CoachWords, Decision, Reviewer, Verdict, counts, verdicts
+from boneyard.bots.review import hint as shared_hint
 
 from .tables import BadRequest, Conflict, Forbidden, Table, TableService
 from .telling import reader_names
@@ -64,7 +67,6 @@ SINGLE_MS = 300.0  # the thinking time for a hint where only one action is legal
 HINT_TOP = 3  # actions a hint shows
 REVIEW_TOP = 3  # better actions a reviewed decision shows
 REVIEWS_KEPT = 64  # finished or running reviews kept in memory (the oldest go first)
-TILE = re.compile(r"^\d+-\d+$")
 
 
 def rated(table: Table) -> bool:
@@ -84,25 +86,6 @@ def _ms_from_env(name: str, default: float) -> float:
     if not 0 < value <= MAX_COACH_MS:
         raise ValueError(f"{name} must be above 0 and at most {MAX_COACH_MS:g} milliseconds, got {text!r}")
     return value
-
-
-def tiles_of(action: str, hand: list[str] | None = None) -> list[str]:
-    """The tiles an action takes from the hand: what the page rings (``play 6-4`` -> ``["6-4"]``).
-
-    An action naming tiles already on the table as well (Rummikub's whole-table plays)
-    gives only those from ``hand``, each copy once; without a hand, or when none of its
-    tiles is in the hand, every tile the action names.
-    """
-    named = [w for w in str(action).replace("|", " ").split() if TILE.match(w)]
-    if not hand:
-        return named
-    left = list(hand)
-    mine = []
-    for t in named:
-        if t in left:
-            left.remove(t)
-            mine.append(t)
-    return mine or named
 
 
 def _entry(v: Verdict, words: CoachWords, seat: int, hand: list[str] | tuple[str, ...] | None) -> dict[str, Any]:
@@ -136,23 +119,27 @@ def decision_json(d: Decision, words: CoachWords) -> dict[str, Any]:
         "mark": entry["mark"],
         "compared": entry["compared"],
         "says": words.decision(d),
+        "reason": words.why(d),
+        "reasons": d.reasons.to_dict() if d.reasons is not None else None,
+        "measure": d.mine.measure,
         "rounds": d.rounds,
         "best": [_entry(v, words, d.seat, d.held) for v in d.ranking[:REVIEW_TOP]],
     }
 
 
 def judge(view: dict[str, Any], legal: list[str], extra: list[str], ms: float,
-          rounds: int | None = None) -> tuple[list[Judgement], int]:
-    """The coach's ranking of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
+          rounds: int | None = None) -> tuple[Analysis, int]:
+    """The coach's analysis of ``legal`` plus ``extra`` actions (those not already listed), and the rounds played.
 
-    A worker-thread job: ``analyse`` on the seat's view, so no hidden tile is ever read.
-    The sampling is seeded from the view and the actions (``bots.review.seed_for``, as a
-    review's decisions are), so the same question asked twice (or at two tables that look
-    the same to the seat) meets the same deals.
+    A worker-thread job: the shared hint (``bots.review.hint``, the terminal's too) on the
+    seat's view, so no hidden tile is ever read. The sampling is seeded from the view and
+    the actions (``bots.review.seed_for``, as a review's decisions are), so the same
+    question asked twice (or at two tables that look the same to the seat) meets the same
+    deals.
     """
     candidates = list(legal) + [a for a in extra if a not in legal]
-    ranking = analyse(view, candidates, ms=ms, rng=seed_for(view, candidates), rounds=rounds)
-    return ranking, ranking[0].rounds
+    found = shared_hint(view, candidates, ms, rounds)
+    return found, found.ranking[0].rounds
 
 
 def _next_only(reviewer: Reviewer) -> Reviewer:
@@ -272,15 +259,21 @@ class Coach:
         # with a cap on the rounds, the cap ends it, so the answer never depends on the clock
         brief = len(legal) + len(extra) == 1 and self.rounds is None
         ms = min(self.hint_ms, SINGLE_MS) if brief else self.hint_ms
-        ranking, rounds = await self._compute(address, table, judge, view, legal, extra, ms, self.rounds)
+        found, rounds = await self._compute(address, table, judge, view, legal, extra, ms, self.rounds)
+        ranking = found.ranking
         if table.version != state["version"]:
             raise Conflict("the table moved on while the coach thought: ask again")
         words = CoachWords(table.game_id, reader_names(table.seat_info()), seat)
-        top = [_entry(v, words, seat, view.get("hand")) for v in verdicts(ranking[:HINT_TOP], table.game_id)]
+        top = [_entry(v, words, seat, view.get("hand"))
+               for v in verdicts(ranking[:HINT_TOP], table.game_id, found.measure)]
+        reasons = explain(found, ranking[0], ranking[1]) if len(ranking) > 1 else None
         if len(ranking) == 1:
             why = "it is your only legal action"
         elif rounds < 2:
             why = "the coach had time for one sampled deal only: take this as a rough guide"
+        elif found.late:
+            why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, each action "
+                   "played out to the end of the game: late in a game the chance of winning it ranks them")
         else:
             why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, "
                    "each action played out to the end of the hand")
@@ -288,7 +281,9 @@ class Coach:
             "table": table.id, "seat": seat, "version": state["version"], "game": table.game_id,
             "action": top[0]["action"], "tiles": top[0]["tiles"], "value": top[0]["value"],
             "error": top[0]["error"], "words": top[0]["words"], "why": why, "rounds": rounds,
-            "judged": len(ranking), "best": top, "units": words.units(seat),
+            "judged": len(ranking), "best": top, "units": words.units(seat), "measure": found.measure,
+            "reason": words.reasons(reasons) if reasons is not None else None,
+            "reasons": reasons.to_dict() if reasons is not None else None,
         }
         if solved is not None:
             out["solver"] = solved

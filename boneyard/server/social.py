@@ -76,6 +76,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud an
 # ----- stored facts --------------------------------------------------------------------
 
 
+WINNERS_KEPT = 1000  # finished tables whose winners are kept in memory for the lobby's history
+
+
 class RoomRow(Base):
     """A friends' table: its host's secret, whether it started, its clock, seats handed to bots."""
 
@@ -253,6 +256,7 @@ class Social:
         self.rooms: dict[str, Room] = {}
         # chat and player-code limits: the server's shared window (ratelimit.Window) when given
         self._limiter = limiter if limiter is not None else MovingWindowRateLimiter(MemoryStorage())
+        self._winners: dict[str, list[int]] = {}  # finished tables' winning seats (they never change)
         self._chat_rate = parse(CHAT_RATE)
         self._code_rate = parse("10/minute")
         service.hooks.append(self)
@@ -1059,16 +1063,54 @@ class Social:
                 query = query.where(TableRow.game == game)
             rows = list(s.scalars(query.order_by(TableRow.created.desc()).limit(limit)))
             names: dict[tuple[str, int], str] = {}
+            finished: dict[str, float] = {}
             if rows:
-                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_([r.id for r in rows]))):
+                ids = [r.id for r in rows]
+                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids))):
                     names[(seat.table_id, seat.seat)] = seat.name
+                last = select(ActionRow.table_id, func.max(ActionRow.at)).where(ActionRow.table_id.in_(ids))
+                finished = {t: float(at) for t, at in s.execute(last.group_by(ActionRow.table_id)) if at is not None}
         out = []
         for r in rows:
             seats = [names.get((r.id, i)) or (k[4:] + " bot" if k.startswith("bot:") else "nobody")
                      for i, k in enumerate(r.seats)]
+            won = self._winners_of(r)
             out.append({"id": r.id, "game": r.game, "players": r.players, "seats": seats, "created": r.created,
-                        "fixed_deal": r.fixed_deal})
+                        "fixed_deal": r.fixed_deal, "finished": finished.get(r.id),
+                        "winners": None if won is None else [seats[w] for w in won if 0 <= w < len(seats)]})
         return out
+
+    def _winners_of(self, row: TableRow) -> list[int] | None:
+        """A finished table's winning seats: the live game's, else its stored record replayed (kept once known).
+
+        ``None`` when the record no longer replays (a quarantined table): the lobby then
+        names no winner rather than a wrong one.
+        """
+        if row.id in self._winners:
+            return self._winners[row.id]
+        live = self.service.tables.get(row.id)
+        won: list[int] | None
+        if live is not None and live.game.is_over:
+            won = [int(w) for w in live.game.winners]
+        else:
+            record: dict[str, Any] = {"game": row.game, "players": row.players, "seed": int(row.seed),
+                                      "rules": dict(row.rules),
+                                      "actions": [a for a, _ in self.service.store.actions(row.id)]}
+            if row.deck is not None:
+                record["deck"] = row.deck
+            if row.dealer is not None:
+                record["dealer"] = row.dealer
+            try:
+                game = boneyard.replay(record)
+            except Exception:  # a record that no longer replays: no winner named
+                return None
+            if not game.is_over:
+                return None
+            won = [int(w) for w in game.winners]
+        if len(self._winners) >= WINNERS_KEPT:
+            self._winners.pop(next(iter(self._winners)))
+        self._winners[row.id] = won
+        return won
 
     def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
         """Everyone rated at ``game``, best first by ``mu - 3 sigma``: one board per player count.

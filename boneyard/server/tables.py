@@ -306,6 +306,27 @@ class Table:
         return kept
 
 
+# A table that is not over, where nobody has moved or joined for this long (seconds) and
+# no human player has the page open, is abandoned (the lobby says so; the sweep expires it
+# after the service's idle timeout, 6 hours by default).
+ABANDONED_AFTER = 600.0
+
+
+def connected_players(table: Table) -> int:
+    """How many of the table's human players have it open now (a live connection on their seat)."""
+    open_seats = {sub.seat for sub in list(table.subscribers.values())}
+    return sum(1 for s, kind in enumerate(table.seats) if kind == "human" and s in table.names and s in open_seats)
+
+
+def abandoned(is_over: bool, idle: float, connected: int) -> bool:
+    """Whether a table is abandoned: not over, no move or join for :data:`ABANDONED_AFTER` seconds, nobody connected.
+
+    One definition for the lobby (``docs/web.md``): a table its players walked away from
+    reads "abandoned", not "playing", until it is played again or expires.
+    """
+    return not is_over and idle >= ABANDONED_AFTER and connected == 0
+
+
 @functools.cache
 def _bot_states() -> tuple[tuple[str, str | None], ...]:
     """Each installed bot's name, and why it cannot play here (None: it can), found once per process.
@@ -681,8 +702,15 @@ class TableService:
         return table.snapshot.push(seat)
 
     def summary(self, table: Table) -> dict[str, Any]:
-        """A lobby line for a table: public facts only."""
+        """A lobby line for a table: public facts only.
+
+        ``idle`` is the seconds since the last move or join; ``connected`` how many of its
+        human players have the table open; ``abandoned`` says it is stalled for good (see
+        :func:`abandoned`), so that the lobby stops calling it "playing".
+        """
         seats = table.seat_info()
+        idle = time.monotonic() - table.touched
+        connected = connected_players(table)
         return {
             "id": table.id,
             "game": table.game_id,
@@ -696,7 +724,9 @@ class TableService:
             "fixed_deal": table.fixed_deal,
             "created": table.created,
             # seconds since the last move or join: the lobby tells a stalled table from a live one
-            "idle": round(time.monotonic() - table.touched),
+            "idle": round(idle),
+            "connected": connected,
+            "abandoned": abandoned(bool(table.game.is_over), idle, connected),
         }
 
     def lobby(self) -> list[dict[str, Any]]:

@@ -100,12 +100,15 @@ class RounceWords(Words):
             tricks = e["tricks"][seat]
             if call == "fold":
                 parts.append(f"{who} folded")
+                told_took = False  # "Bob folded, Cy took three tricks", not "Bob folded, Cy three"
             elif call == "defend":
                 parts.append(f"{who} defended ({self.count(tricks, 'trick')}, no change)")
+                told_took = False
             elif seat in e["rounced"]:
                 parts.append(f"{who} took no trick (rounced: 5 back on)")
+                told_took = False
             else:
-                # "you took three tricks (3 off), Bob two (2 off)": the verb and noun said once
+                # "you took three tricks (3 off), Bob two (2 off)": the verb and noun said once, for neighbours
                 took = f"{who} {self.cardinal(tricks)}" if told_took else f"{who} took {self.count(tricks, 'trick')}"
                 told_took = True
                 parts.append(f"{took} ({-e['points'][seat]} off)")

@@ -207,7 +207,7 @@ def test_review_is_reproducible_and_its_seeds_depend_on_the_decision_alone() -> 
 
 
 def test_review_reports_progress_and_skips_a_decision_it_cannot_judge(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = review_module.analyse
+    real = review_module.analysis
     calls = {"n": 0}
 
     def flaky(*args: Any, **kwargs: Any) -> Any:
@@ -216,7 +216,7 @@ def test_review_reports_progress_and_skips_a_decision_it_cannot_judge(monkeypatc
             raise ValueError("no world could be sampled")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(review_module, "analyse", flaky)
+    monkeypatch.setattr(review_module, "analysis", flaky)
     seen: list[tuple[int, int]] = []
     result = review(_scripted(7), 0, ms=None, rounds=2, progress=lambda done, total: seen.append((done, total)))
     assert result.total == 4 and result.skipped == 1

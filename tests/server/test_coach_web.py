@@ -280,7 +280,7 @@ def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClie
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A sampler that gives up on one decision (``ValueError``) leaves that one unjudged; the review finishes."""
     coach_of(client, ms=60)
-    real = shared.analyse
+    real = shared.analysis
     calls = {"n": 0}
 
     def flaky(*args: Any, **kwargs: Any) -> Any:
@@ -289,7 +289,7 @@ def test_a_decision_that_cannot_be_judged_is_left_out_not_fatal(client: TestClie
             raise ValueError("no world could be sampled")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(shared, "analyse", flaky)
+    monkeypatch.setattr(shared, "analysis", flaky)
     body = practice("rounce", seats=["human", "bot:greedy", "bot:greedy"], players=3, rules={"max_hands": 1})
     table, tokens = seated(client, body)
     _finish(client, table, tokens[0], 0, lambda legal: legal[0])
@@ -367,9 +367,10 @@ def test_the_review_is_told_to_each_reader(client: TestClient) -> None:
     other = theirs.json()
     assert len(other["decisions"]) == len(mine["decisions"]) == 4
     for a, b in zip(mine["decisions"], other["decisions"], strict=True):
-        assert {k: v for k, v in a.items() if k not in ("words", "says", "best")} == {
-            k: v for k, v in b.items() if k not in ("words", "says", "best")}
+        told = ("words", "says", "best", "reason")  # the words follow the reader, the figures do not
+        assert {k: v for k, v in a.items() if k not in told} == {k: v for k, v in b.items() if k not in told}
         assert a["says"].startswith("You played ") and b["says"] == "P0" + a["says"][3:]
+        assert "what you could see" in a["reason"] and "what P0 could see" in b["reason"]
         assert ("your favour" in a["words"]) == ("P0's favour" in b["words"])
         assert ("against you" in a["words"]) == ("against P0" in b["words"])
     assert client.get(f"/api/tables/{table}/review", headers=auth(tokens[0])).json() == mine  # cached, same words

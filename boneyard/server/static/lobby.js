@@ -185,7 +185,10 @@ async function renderTables() {
       .map((s) => `<span class="seat-chip ${s.joined || s.reserved_for ? "" : "open"}">${s.seat + 1}: ${escapeHtml(
         s.name || (s.reserved_for ? `kept for ${s.reserved_for}` : "open"))}</span>`)
       .join(" ");
-    const status = t.is_over ? "finished" : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
+    // abandoned (the server's word: no move for 10 minutes and no player has it open) says so plainly
+    const status = t.is_over ? "finished"
+      : t.abandoned ? `<span class="abandoned">abandoned</span> <span class="muted">(no move for ${durationWords(t.idle)}, nobody at the table)</span>`
+      : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
       : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";
     const link = `/tables/${t.id}`;
     const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";

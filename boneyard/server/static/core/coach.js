@@ -107,10 +107,11 @@ function hintHTML(h) {
   const rows = d.best.map((b, i) => `<li class="${i === 0 ? "coach-top" : ""}" data-coach-action="${escapeHtml(b.action)}">
       <span class="coach-val" title="points of margin, ± two standard errors">${escapeHtml(points(b.value))}${
         b.error === null ? "" : ` <small>±${escapeHtml(String(Math.round(2 * b.error * 100) / 100))}</small>`}</span>
-      <b>${escapeHtml(describe(b.action))}</b>
+      <b>${escapeHtml(describe(b.action))}</b>${b.win === undefined ? "" : ` <span class="coach-win">wins the game ${Math.round(100 * b.win)}%</span>`}
       <span class="coach-words">${escapeHtml(b.words)}${i ? `; ${escapeHtml(b.compared)}` : ""}.</span></li>`).join("");
   return `<p class="coach-head"><b>Coach's hint</b> <span class="muted${d.rounds < 2 ? " coach-rough" : ""}">(${escapeHtml(d.why)})</span></p>
     <ol class="coach-list">${rows}</ol>
+    ${d.reason ? `<p class="coach-reason" id="coach-hint-reason">${escapeHtml(d.reason)}</p>` : ""}
     <p class="coach-foot"><button id="coach-play" class="primary" type="button">Play the coach's choice</button>
     <button id="coach-close" type="button">Close</button></p>`;
 }
@@ -157,7 +158,8 @@ function decisionHTML(d) {
   const lost = d.mark ? `; lost about ${escapeHtml(points(d.loss).replace("+", ""))} point${Math.abs(d.loss - 1) < 0.05 ? "" : "s"}` : "";
   return `<li class="${d.mark ? `mark-${d.mark}` : ""}${focus && focus.step === d.step ? " coach-focus" : ""}">
     <button type="button" class="coach-step" data-coach-step="${d.step}">Hand ${d.hand} · move ${d.number}</button>
-    ${mark}: you played <i>${escapeHtml(describe(d.played))}</i> (${escapeHtml(points(d.value))}); ${alt}${lost}.</li>`;
+    ${mark}: you played <i>${escapeHtml(describe(d.played))}</i> (${escapeHtml(points(d.value))}); ${alt}${lost}.
+    ${d.reason ? `<p class="coach-reason">${escapeHtml(d.reason)}</p>` : ""}</li>`;
 }
 
 function reviewHTML(r) {
@@ -180,7 +182,7 @@ function focusNote(d) {
   const verdict = d.mark ? `<b class="coach-mark mark-${d.mark}">${MARKS[d.mark]}.</b> ` : "";
   return `${verdict}Move ${d.number}: you played <i>${escapeHtml(describe(d.played))}</i> (${escapeHtml(points(d.value))})${
     same ? ", the coach's choice too." : `; the coach prefers <b class="coach-better">${escapeHtml(describe(better.action))}</b>${where} (${
-      escapeHtml(points(better.value))}).`}`;
+      escapeHtml(points(better.value))}).`}${d.reason ? ` <span class="coach-reason">${escapeHtml(d.reason)}</span>` : ""}`;
 }
 
 function noteBox() {

@@ -92,22 +92,27 @@ async function loadHistory() {
     }
     const table = document.createElement("table");
     table.className = "list";
-    table.innerHTML = "<thead><tr><th>Game</th><th>Players</th><th>Started</th><th>Finished table</th></tr></thead>";
+    // the game's name is the replay link: four columns fit a phone
+    table.innerHTML = "<thead><tr><th>Game (replay)</th><th>Players</th><th>Winner</th><th>Finished</th></tr></thead>";
     const body = document.createElement("tbody");
     rows.forEach((t) => {
       const tr = document.createElement("tr");
       const g = document.createElement("td");
-      g.textContent = (names[t.game] || t.game) + (t.fixed_deal ? " (fixed deal)" : "");
-      const who = document.createElement("td");
-      who.textContent = t.seats.join(", ");
-      const when = document.createElement("td");
-      when.textContent = startedWords(t.created);
-      const link = document.createElement("td");
       const a = document.createElement("a");
       a.href = `/tables/${t.id}`;
-      a.textContent = "replay";
-      link.append(a);
-      tr.append(g, who, when, link);
+      a.title = "replay this game";
+      a.textContent = names[t.game] || t.game;
+      g.append(a);
+      if (t.fixed_deal) g.append(" (fixed deal)");
+      const who = document.createElement("td");
+      who.textContent = t.seats.join(", ");
+      const won = document.createElement("td");
+      won.className = "fr-winner";
+      won.textContent = winnerWords(t.winners);
+      const when = document.createElement("td");
+      when.className = "fr-finished";
+      when.textContent = startedWords(t.finished || t.created);
+      tr.append(g, who, won, when);
       body.append(tr);
     });
     table.append(body);
@@ -117,7 +122,14 @@ async function loadHistory() {
   }
 }
 
-// When a table was made, as a player reads a date: "today 14:05", "yesterday 09:30", "3 Nov".
+// Who won, by name: "Ann", "Ann and Cy" (a side, or a shared win); "—" when the server could not tell.
+function winnerWords(winners) {
+  if (!winners || !winners.length) return "—";
+  if (winners.length === 1) return winners[0];
+  return `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]}`;
+}
+
+// When a table was made or finished, as a player reads a date: "today 14:05", "yesterday 09:30", "3 Nov".
 function startedWords(created) {
   if (!created) return "";
   const d = new Date(created * 1000);
