@@ -79,6 +79,7 @@ BASE ?= HEAD~1
 bench: $(DEV_STAMP)
 	@for p in $(PEERS); do $(BIN)/python -m pip install -q "$$p" || echo "could not install $$p"; done
 	$(BIN)/python benchmarks/peers.py --base $(BASE) --write docs/performance.md
+	$(BIN)/python benchmarks/server_load.py --write docs/performance.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache boneyard/_compiled.json
