@@ -17,6 +17,6 @@ its test (``tests/lessons/``) loudly. The engines never import this package.
 
 from __future__ import annotations
 
-from .model import Lesson, LessonError, Outcome, Step, WrongMove, load, lessons, play_step, start
+from .model import Lesson, LessonError, Outcome, Step, WrongMove, begin, lessons, load, play_step, start
 
-__all__ = ["Lesson", "LessonError", "Outcome", "Step", "WrongMove", "lessons", "load", "play_step", "start"]
+__all__ = ["Lesson", "LessonError", "Outcome", "Step", "WrongMove", "begin", "lessons", "load", "play_step", "start"]

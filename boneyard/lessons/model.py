@@ -191,8 +191,9 @@ def _step(where: str, game: str, raw: Mapping[str, Any], defaults: Mapping[str, 
     quiz = raw.get("quiz", False)
     if not isinstance(quiz, bool):
         raise LessonError(f"{where}: quiz must be true or false")
+    explained = {" ".join(k.split()): " ".join(v.split()) for k, v in why_not.items()}
     return Step(game=game, before=before, text=_text(where, raw, "text"), accept=accept,
-                wrong=_text(where, raw, "wrong"), why_not={" ".join(k.split()): " ".join(v.split()) for k, v in why_not.items()},
+                wrong=_text(where, raw, "wrong"), why_not=explained,
                 done=_text(where, raw, "done"), after=_moves(where, raw, "after"),
                 expect=_expect(where, raw.get("expect", [])), quiz=quiz, **pos)
 
@@ -377,14 +378,21 @@ def step_of(game_id: str, lesson_id: str, number: int) -> tuple[Lesson, Step]:
     return lesson, lesson.steps[number - 1]
 
 
-def start(step: Step) -> Any:
-    """The game at the step's start: dealt, the moves before played, the learner to move."""
+def begin(step: Step) -> tuple[Any, int]:
+    """The game at the step's start (dealt, the moves before played, the learner to move), and
+    how many of the learner's events those moves produced (the page tells them as "so far")."""
     game = _position_game(step)
+    dealt = game.events_from(step.seat) + len(game.events(step.seat))
     _apply(game, step.before, "a move before the learner's turn")
     if game.current_player != step.seat:
         raise LessonError(f"after the moves before it, seat {game.current_player} is to move, not the learner "
                           f"(seat {step.seat})")
-    return game
+    return game, len(_events_since(game, step.seat, dealt))
+
+
+def start(step: Step) -> Any:
+    """The game at the step's start: dealt, the moves before played, the learner to move."""
+    return begin(step)[0]
 
 
 def _shape(value: Any) -> Any:

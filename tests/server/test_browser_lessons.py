@@ -1,0 +1,132 @@
+"""Learn to play, in headless Chromium at 390x844 (a phone) and 1280x800 (a laptop): every lesson
+of every game is played to its end by clicking, as a learner would, starting from the lobby's
+"Learn to play" link; a wrong move gets the step's friendly words; each lesson ends "Lesson
+complete". Screenshots of each step go to /tmp/shots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boneyard.lessons import lessons, start
+from boneyard.lessons.model import Lesson, Step
+
+from .conftest import Server, artifact, free_port
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+SHOTS = Path("/tmp/shots")
+TILE = re.compile(r"^\d+-\d+$")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the whole module: lessons keep nothing, so every test can share it."""
+    db = tmp_path_factory.mktemp("lessons") / "lessons.db"
+    running = Server(f"sqlite:///{db}", port=free_port()).start()
+    yield running
+    running.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot for a person to look at: /tmp/shots/NAME.png and the test artifacts."""
+    SHOTS.mkdir(exist_ok=True)
+    path = artifact(f"lessons-{name}.png")
+    page.screenshot(path=str(path))
+    shutil.copy(path, SHOTS / f"{name}.png")
+
+
+def click_move(page: Any, action: str) -> None:
+    """Play ``action`` as a learner would: its button, else its tile in the hand (then the
+    tile's choice when the tile has several moves)."""
+    answered = page.evaluate("document.body.dataset.answers || '0'")
+    button = page.locator(f'#actions [data-action="{action}"], #board [data-board-action="{action}"]')
+    if button.count():
+        button.first.click()
+    else:
+        tiles = [w for w in action.split() if TILE.match(w)]
+        assert tiles, f"no button and no tile for {action!r}"
+        page.locator(f'#hand [data-hand="{tiles[0]}"]').first.click()
+        page.wait_for_function(f"() => (document.body.dataset.answers || '0') !== '{answered}' "
+                               f"|| !!document.querySelector('#actions [data-action=\"{action}\"]')")
+        if page.evaluate("document.body.dataset.answers || '0'") == answered:
+            page.locator(f'#actions [data-action="{action}"]').click()
+    page.wait_for_function(f"() => (document.body.dataset.answers || '0') !== '{answered}'")
+
+
+def a_wrong_move(step: Step) -> str | None:
+    """A legal move the step does not teach, as the page offers it (None if every legal move is taught)."""
+    game = start(step)
+    others = [str(a) for a in game.legal_actions() if str(a) not in step.accept]
+    named = [m for m in step.why_not if m in others]
+    return (named or others or [None])[0]
+
+
+def play_lesson(page: Any, lesson: Lesson, size: str) -> None:
+    """Play every step of ``lesson`` from the page it is on (its first step), checking the words."""
+    for n, step in enumerate(lesson.steps, 1):
+        page.wait_for_function(f"() => document.body.dataset.step === '{lesson.id}/{n}' && !document.body.dataset.complete")
+        assert step.text[:40] in page.inner_text("#lesson-text")
+        assert ("quiz" in page.inner_text("#lesson-progress")) == step.quiz
+        if n == 1 or step.quiz:
+            wrong = a_wrong_move(step)
+            if wrong is not None:
+                click_move(page, wrong)
+                page.wait_for_selector("#lesson-feedback.wrong")
+                said = page.inner_text("#lesson-feedback")
+                assert (step.why_not.get(wrong) or step.wrong)[:30] in said, said
+                assert page.evaluate("document.body.dataset.complete") == ""
+        if n == 1 and not step.quiz:
+            page.click("#show-me")
+            page.wait_for_selector(".showme")
+        click_move(page, step.accept[0])
+        page.wait_for_selector("#lesson-feedback.ok")
+        assert step.done[:30] in page.inner_text("#lesson-feedback")
+        shot(page, f"learn-{lesson.game}-{lesson.id}-{n}-{size}")
+        if n < len(lesson.steps):
+            page.click("#next-step")
+    assert "Lesson complete" in page.inner_text("#lesson")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_lesson_of_every_game_is_played_by_clicking(server: Server, browser: Any, size: str) -> None:
+    """From the lobby's "Learn to play" link, each game's lessons are played to the end by clicking;
+    a wrong move is explained and changes nothing; the page never throws."""
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    for game, found in lessons().items():
+        page.goto(server.url + "/")
+        page.locator(f'a[href="/learn/{game}"]').first.click()
+        page.wait_for_selector("#picker [data-lesson]")
+        if game == "rounce":
+            shot(page, f"learn-{game}-picker-{size}")
+        for i, lesson in enumerate(found):
+            if i == 0:
+                page.click(f'#picker [data-lesson="{lesson.id}"]')
+            else:
+                page.click("#next-lesson")
+            play_lesson(page, lesson, size)
+        page.click("#all-lessons")
+        page.wait_for_selector("#picker [data-lesson]")
+    assert not errors
+    context.close()
+
+
+def test_the_rules_page_links_to_the_lessons(server: Server, browser: Any) -> None:
+    """Each game's rules page, as the app serves it, has a "Learn to play" link to its lessons."""
+    page = browser.new_page()
+    for game in lessons():
+        page.goto(f"{server.url}/rules/{game}")
+        page.click(f'a[href="/learn/{game}"]')
+        page.wait_for_selector("#picker [data-lesson]")
+    page.goto(f"{server.url}/learn/nosuchgame")
+    page.wait_for_selector("text=There is no game")
+    page.close()
