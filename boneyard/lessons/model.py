@@ -427,6 +427,16 @@ def taught(game: Any, step: Step, action: str) -> str | None:
     return None
 
 
+def explanation(game: Any, step: Step, action: str) -> str:
+    """The step's words for a legal move it does not teach: its own (``why_not``, matched in the
+    engine's notation, so ``claim run 3-1 3-2`` finds ``claim run 3-2 3-1``), else the general one."""
+    wanted = str(game.parse_action(action))
+    for move, words in step.why_not.items():
+        if str(game.parse_action(move)) == wanted:
+            return words
+    return step.wrong
+
+
 def _events_since(game: Any, seat: int, seen: int) -> list[Mapping[str, Any]]:
     events = list(game.events(seat))
     total = game.events_from(seat) + len(events)
@@ -449,7 +459,7 @@ def play_step(step: Step, action: Any) -> Outcome:
     accepted = taught(game, step, action)
     if accepted is None:
         text = " ".join(action.split())
-        raise WrongMove(text, step.why_not.get(text) or step.wrong)
+        raise WrongMove(text, explanation(game, step, text))
     seen = game.events_from(step.seat) + len(game.events(step.seat))
     game.apply(accepted)
     _apply(game, step.after, "a move after the learner's")

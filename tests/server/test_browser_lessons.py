@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from boneyard.lessons import lessons, start
-from boneyard.lessons.model import Lesson, Step
+from boneyard.lessons.model import Lesson, Step, explanation
 
 from .conftest import Server, artifact, free_port
 
@@ -59,12 +59,15 @@ def click_move(page: Any, action: str) -> None:
     page.wait_for_function(f"() => (document.body.dataset.answers || '0') !== '{answered}'")
 
 
-def a_wrong_move(step: Step) -> str | None:
-    """A legal move the step does not teach, as the page offers it (None if every legal move is taught)."""
+def a_wrong_move(step: Step) -> tuple[str, str] | None:
+    """A legal move the step does not teach, as the page offers it, and the words it must get
+    (None if every legal move is taught). A move with words of its own comes first."""
     game = start(step)
     others = [str(a) for a in game.legal_actions() if str(a) not in step.accept]
-    named = [m for m in step.why_not if m in others]
-    return (named or others or [None])[0]
+    if not others:
+        return None
+    others.sort(key=lambda m: explanation(game, step, m) == step.wrong)
+    return others[0], explanation(game, step, others[0])
 
 
 def play_lesson(page: Any, lesson: Lesson, size: str) -> None:
@@ -76,10 +79,10 @@ def play_lesson(page: Any, lesson: Lesson, size: str) -> None:
         if n == 1 or step.quiz:
             wrong = a_wrong_move(step)
             if wrong is not None:
-                click_move(page, wrong)
+                click_move(page, wrong[0])
                 page.wait_for_selector("#lesson-feedback.wrong")
                 said = page.inner_text("#lesson-feedback")
-                assert (step.why_not.get(wrong) or step.wrong)[:30] in said, said
+                assert wrong[1][:30] in said, said
                 assert page.evaluate("document.body.dataset.complete") == ""
         if n == 1 and not step.quiz:
             page.click("#show-me")

@@ -120,6 +120,7 @@ function render() {
   $("lesson-title").textContent = lesson.title;
   $("lesson-progress").textContent = lesson.quiz ? `· quiz (step ${lesson.step} of ${lesson.steps})` : `· step ${lesson.step} of ${lesson.steps}`;
   $("lesson-text").textContent = lesson.text;
+  $("lesson-text").hidden = lesson.complete; // done: the words of what it did take its place
   $("lesson").classList.toggle("quiz", lesson.quiz);
   renderSoFar(lesson);
   const { view, end } = boardView(ctx);
@@ -143,8 +144,14 @@ function render() {
 // What the moves before this turn did ("So far"), or what the learner's move led to ("Then"),
 // in the server's words: the log's last sentences.
 function renderSoFar(lesson) {
-  const told = lesson.new_events ? state.log.slice(-lesson.new_events).filter((x, i, all) =>
-    state.view.events[state.view.events.length - all.length + i].kind !== "dealt") : [];
+  const events = state.view.events;
+  const first = events.length - lesson.new_events;
+  const told = [];
+  for (let i = Math.max(0, first); i < events.length; i++) {
+    if (events[i].kind === "dealt") continue;
+    told.push(state.log[i]);
+    if (events[i].kind === "hand_end") break; // what the next deal brings is not this lesson's
+  }
   $("lesson-sofar").hidden = !told.length;
   $("lesson-sofar").innerHTML = told.length ? `<b>${lesson.complete ? "What happened:" : "So far:"}</b> ${told.map(escapeHtml).join(" ")}` : "";
 }
@@ -214,7 +221,7 @@ function renderPlayers() {
 
 function renderHand(ctx) {
   const hand = state.view.hand;
-  if (!hand || state.lesson.complete && !hand.length) {
+  if (!hand || state.lesson.complete) { // once the move is made, the board shows what it did
     $("hand").innerHTML = "";
     return;
   }
