@@ -46,8 +46,13 @@ def click_move(page: Any, action: str) -> None:
     tile's choice when the tile has several moves)."""
     answered = page.evaluate("document.body.dataset.answers || '0'")
     button = page.locator(f'#actions [data-action="{action}"], #board [data-board-action="{action}"]')
+    bid = re.fullmatch(r"bid (\d+)", action)
     if button.count():
         button.first.click()
+    elif bid:  # Eighty's bid stepper: "+" or "−" up to the number, then its "Bid N" button
+        while (shown := int(page.get_attribute("#bid-go", "data-bid"))) != int(bid[1]):
+            page.click("#bid-up" if shown < int(bid[1]) else "#bid-down")
+        page.click("#bid-go")
     else:
         tiles = [w for w in action.split() if TILE.match(w)]
         assert tiles, f"no button and no tile for {action!r}"

@@ -134,6 +134,7 @@ function render() {
   $("log").scrollTop = $("log").scrollHeight;
   renderHand(ctx);
   $("tools").innerHTML = game.tools && !lesson.complete ? game.tools(ctx) : "";
+  $("tools").classList.remove("showme");
   renderActions(ctx);
   $("me").hidden = !$("hand").innerHTML.trim() && !$("tools").innerHTML.trim() && !$("actions").innerHTML.trim() && !$("error").textContent;
   document.querySelectorAll("#board [data-board-action]").forEach((el) => el.addEventListener("click", () => send(el.dataset.boardAction)));
@@ -194,7 +195,7 @@ function renderButtons(lesson) {
   const show = $("show-me");
   if (show) show.onclick = () => {
     showing = true;
-    feedback = { kind: "show", text: `The move: ${lesson.show.map((a) => game.describe(a, state.view)).join(", or ")}. It is outlined in orange.` };
+    feedback = { kind: "show", text: `The move: ${game.describe(lesson.show[0], state.view)}. It is outlined in orange.` };
     render();
   };
   const again = $("restart");
@@ -204,10 +205,15 @@ function renderButtons(lesson) {
 // "Show me": the tiles and buttons of the move taught are outlined.
 function markShown() {
   if (!showing || state.lesson.complete) return;
+  let marked = 0;
   for (const action of state.lesson.show) {
-    tileWords(action).forEach((t) => document.querySelectorAll(`#hand [data-hand="${t}"]`).forEach((el) => el.classList.add("showme")));
-    document.querySelectorAll(`[data-action="${CSS.escape(action)}"], [data-board-action="${CSS.escape(action)}"]`).forEach((el) => el.classList.add("showme"));
+    const found = [...document.querySelectorAll(`[data-action="${CSS.escape(action)}"], [data-board-action="${CSS.escape(action)}"]`)];
+    tileWords(action).forEach((t) => found.push(...document.querySelectorAll(`#hand [data-hand="${t}"]`)));
+    found.forEach((el) => el.classList.add("showme"));
+    marked += found.length;
   }
+  // a move made with the game's own controls (a bid's stepper): those controls are outlined
+  if (!marked && $("tools").innerHTML.trim()) $("tools").classList.add("showme");
 }
 
 function renderPlayers() {
