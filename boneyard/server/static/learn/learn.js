@@ -250,6 +250,14 @@ function renderActions(ctx) {
   const inHand = new Set(state.view.hand || []);
   let list = game.actionList(legal, ctx).filter((a) => !tileWords(a).some((t) => inHand.has(t)) || !!game.tileButtons);
   if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
+  // two notations of one move (a Rummikub table written in another order) get one button
+  const said = new Set();
+  list = list.filter((a) => {
+    const words = game.describe(a, state.view);
+    if (said.has(words)) return false;
+    said.add(words);
+    return true;
+  });
   const tapHint = !selected && legal.some((a) => tileWords(a).some((t) => inHand.has(t))) && !game.tileButtons;
   $("actions").innerHTML = (tapHint ? `<span class="taphint">Tap a tile with a green edge to play it${list.length ? ", or:" : "."}</span>` : "") +
     list.map((a) => `<button class="action" data-action="${escapeHtml(a)}" title="${escapeHtml(a)}" type="button">${escapeHtml(game.describe(a, state.view))}</button>`).join("") +
