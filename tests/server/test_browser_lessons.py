@@ -78,7 +78,8 @@ def a_wrong_move(step: Step) -> tuple[str, str] | None:
 def play_lesson(page: Any, lesson: Lesson, size: str) -> None:
     """Play every step of ``lesson`` from the page it is on (its first step), checking the words."""
     for n, step in enumerate(lesson.steps, 1):
-        page.wait_for_function(f"() => document.body.dataset.step === '{lesson.id}/{n}' && !document.body.dataset.complete")
+        page.wait_for_function(f"() => document.body.dataset.step === '{lesson.id}/{n}' "
+                               "&& !document.body.dataset.complete")
         assert step.text[:40] in page.inner_text("#lesson-text")
         assert ("quiz" in page.inner_text("#lesson-progress")) == step.quiz
         if n == 1 or step.quiz:
