@@ -29,8 +29,8 @@ const shell = {
   render: () => render(),
   send: (action) => send(action),
   flash: (message) => flash(message),
-  // the only request a game module makes itself is the Rummikub builder's hint: in a lesson
-  // the hint is the step's own move, and a quiz has none
+  // the only request a game module makes itself is a play builder's hint: in a lesson the
+  // hint is the step's own move, and a quiz has none
   api: async () => {
     const show = state && state.lesson.show;
     throw new Error(show && show.length ? `Hint: ${game.describe(show[0], state.view)}.` : "No hint in a quiz: find the move yourself.");
@@ -187,9 +187,9 @@ function renderButtons(lesson) {
     if (!next) parts.push(`<a class="button" href="/">Play a real game in the lobby</a>`);
   } else {
     if (!lesson.quiz && lesson.show.length) parts.push(`<button id="show-me" type="button">Show me</button>`);
-    parts.push(`<button id="restart" type="button">Start this step again</button>`);
-    if (lesson.step > 1) parts.push(`<a class="button" href="#${encodeURIComponent(lesson.id)}/${lesson.step - 1}">Back a step</a>`);
-    parts.push(`<a class="button" href="#">All lessons</a>`);
+    parts.push(`<button id="restart" class="small" type="button">Start again</button>`);
+    if (lesson.step > 1) parts.push(`<a class="button small" href="#${encodeURIComponent(lesson.id)}/${lesson.step - 1}">Back a step</a>`);
+    parts.push(`<a class="button small" href="#">All lessons</a>`);
   }
   $("lesson-buttons").innerHTML = parts.join(" ");
   const show = $("show-me");
@@ -212,7 +212,7 @@ function markShown() {
     found.forEach((el) => el.classList.add("showme"));
     marked += found.length;
   }
-  // a move made with the game's own controls (a bid's stepper): those controls are outlined
+  // a move made with the game module's own controls (a stepper): those controls are outlined
   if (!marked && $("tools").innerHTML.trim()) $("tools").classList.add("showme");
 }
 
@@ -250,7 +250,7 @@ function renderActions(ctx) {
   const inHand = new Set(state.view.hand || []);
   let list = game.actionList(legal, ctx).filter((a) => !tileWords(a).some((t) => inHand.has(t)) || !!game.tileButtons);
   if (selected) list = legal.filter((a) => tileWords(a).includes(selected));
-  // two notations of one move (a Rummikub table written in another order) get one button
+  // two notations of one move (a table of groups written in another order) get one button
   const said = new Set();
   list = list.filter((a) => {
     const words = game.describe(a, state.view);
