@@ -61,7 +61,9 @@ def rules_html(game_id: str) -> HTMLResponse:
         known = ", ".join(boneyard.games())
         return _page("No such game", f"<h1>No such game</h1><p>There is no game “{escape(game_id)}” here "
                      f"(the games are {escape(known)}).</p><p><a class='button' href='/'>Go to the lobby</a></p>", 404)
-    return _page(f"{boneyard.game_info(game_id)['name']} rules", _learn_line(game_id) + body)
+    head, cut, rest = body.partition("</h1>")  # the way to the lessons goes under the title
+    return _page(f"{boneyard.game_info(game_id)['name']} rules",
+                 head + cut + _learn_line(game_id) + rest if cut else _learn_line(game_id) + body)
 
 
 def _learn_line(game_id: str) -> str:
@@ -73,7 +75,7 @@ def _learn_line(game_id: str) -> str:
         return ""
     name = escape(boneyard.game_info(game_id)["name"])
     return (f"<p class='learn-line'><a class='button primary' href='/learn/{escape(game_id)}'>Learn to play {name}</a> "
-            "short lessons played at the table, one rule at a time</p>")
+            "<span class='muted'>short lessons at the table, one rule at a time</span></p>")
 
 
 # ----- the replay viewer's facts (finished games only) ----------------------------------------
