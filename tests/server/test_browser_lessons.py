@@ -139,3 +139,24 @@ def test_the_rules_page_links_to_the_lessons(server: Server, browser: Any) -> No
     page.goto(f"{server.url}/learn/nosuchgame")
     page.wait_for_selector("text=There is no game")
     page.close()
+
+
+def test_a_lesson_is_played_with_the_keyboard(server: Server, browser: Any) -> None:
+    """The focus is always on what comes next: a playable tile at a step's start, "Next step"
+    once the move is made; Enter plays both (Rounce: 6-5, then 5-5)."""
+    context = browser.new_context(viewport=SIZES["laptop"])
+    page = context.new_page()
+    page.goto(f"{server.url}/learn/rounce#trumps/2")
+    page.wait_for_function("() => document.body.dataset.step === 'trumps/2'")
+    assert page.evaluate("document.activeElement.dataset.hand") == "6-5"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lesson-feedback.ok")
+    assert page.evaluate("document.activeElement.id") == "next-step"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.step === 'trumps/3' && !document.body.dataset.complete")
+    assert page.evaluate("document.activeElement.dataset.hand") == "5-5"
+    page.click("#show-me")
+    assert page.evaluate("document.activeElement.classList.contains('showme')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lesson-feedback.ok")
+    context.close()

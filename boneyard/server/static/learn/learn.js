@@ -197,6 +197,8 @@ function renderButtons(lesson) {
     showing = true;
     feedback = { kind: "show", text: `The move: ${game.describe(lesson.show[0], state.view)}. It is outlined in orange.` };
     render();
+    const marked = document.querySelector(".showme");
+    if (marked) (marked.matches("button") ? marked : marked.querySelector("button, input") || marked).focus({ preventScroll: true });
   };
   const again = $("restart");
   if (again) again.onclick = () => loadStep({ id: lesson.id }, lesson.step);
