@@ -70,6 +70,7 @@ class Step:
     hands: tuple[tuple[str, ...], ...]
     next: tuple[str, ...]
     before: tuple[str, ...]
+    fresh: int  # how many of the last ``before`` moves are this step's own (the rest continue the previous step)
     text: str
     accept: tuple[str, ...]
     wrong: str
@@ -173,6 +174,7 @@ def _step(where: str, game: str, raw: Mapping[str, Any], defaults: Mapping[str, 
     if unknown:
         raise LessonError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(_STEP))}")
     before = _moves(where, raw, "before")
+    fresh = len(before)
     if raw.get("continue", False):
         if previous is None:
             raise LessonError(f"{where}: the first step cannot continue a previous one")
@@ -192,7 +194,7 @@ def _step(where: str, game: str, raw: Mapping[str, Any], defaults: Mapping[str, 
     if not isinstance(quiz, bool):
         raise LessonError(f"{where}: quiz must be true or false")
     explained = {" ".join(k.split()): " ".join(v.split()) for k, v in why_not.items()}
-    return Step(game=game, before=before, text=_text(where, raw, "text"), accept=accept,
+    return Step(game=game, before=before, fresh=fresh, text=_text(where, raw, "text"), accept=accept,
                 wrong=_text(where, raw, "wrong"), why_not=explained,
                 done=_text(where, raw, "done"), after=_moves(where, raw, "after"),
                 expect=_expect(where, raw.get("expect", [])), quiz=quiz, **pos)
@@ -380,10 +382,13 @@ def step_of(game_id: str, lesson_id: str, number: int) -> tuple[Lesson, Step]:
 
 def begin(step: Step) -> tuple[Any, int]:
     """The game at the step's start (dealt, the moves before played, the learner to move), and
-    how many of the learner's events those moves produced (the page tells them as "so far")."""
+    how many of the learner's events the step's own moves before produced (the page tells them
+    as "so far"; what a continued step inherits was told at the end of the previous one)."""
     game = _position_game(step)
+    inherited = len(step.before) - step.fresh
+    _apply(game, step.before[:inherited], "a move before the learner's turn")
     dealt = game.events_from(step.seat) + len(game.events(step.seat))
-    _apply(game, step.before, "a move before the learner's turn")
+    _apply(game, step.before[inherited:], "a move before the learner's turn")
     if game.current_player != step.seat:
         raise LessonError(f"after the moves before it, seat {game.current_player} is to move, not the learner "
                           f"(seat {step.seat})")

@@ -76,7 +76,7 @@ def state(lesson: Lesson, number: int, game: Any, new: int = 0, complete: bool =
     view = game.view(seat)
     mine = not complete and game.current_player == seat
     return {
-        "lesson": {"game": lesson.game, "id": lesson.id, "title": lesson.title, "step": number,
+        "lesson": {"game": lesson.game, "id": lesson.id, "title": lesson.title, "intro": lesson.intro, "step": number,
                    "steps": len(lesson.steps), "complete": complete, "new_events": new, **step.public()},
         "game": lesson.game,
         "seat": seat,

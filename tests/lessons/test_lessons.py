@@ -94,12 +94,17 @@ def test_a_rummikub_table_written_in_another_order_is_the_move_taught() -> None:
     assert outcome.events[0]["kind"] == "play"
 
 
-def test_begin_counts_the_events_of_the_moves_before() -> None:
-    """The page tells "so far" from the events the moves before the learner's turn produced."""
-    step = load("montana")[0].steps[1]
-    game, told = begin(step)
-    assert told == len(list(game.events(0))) - 4  # the deal's four events come before them
-    assert [e["kind"] for e in list(game.events(0))[-told:]][:2] == ["discard", "pull"]
+def test_begin_counts_the_events_of_the_steps_own_moves_before() -> None:
+    """The page tells "so far" from the events the step's own moves before the learner's turn
+    produced; a continued step's inherited moves were told at the end of the previous step."""
+    first = load("rounce")[1].steps[3]  # a new deal: the two passes before the dealer's call
+    game, told = begin(first)
+    assert [e["kind"] for e in list(game.events(0))[-told:]] == ["pass", "pass"]
+    continued = load("montana")[0].steps[1]  # Ann's discard and Bob's hidden answer, not the learner's own discard
+    game, told = begin(continued)
+    assert [(e["kind"], e["seat"]) for e in list(game.events(0))[-told:]] == [("discard", 1), ("answer", 2)]
+    game, told = begin(load("rounce")[0].steps[1])  # nothing of its own before the learner's lead
+    assert told == 0
 
 
 def test_where_each_deck_position_goes_is_found_from_the_engine() -> None:

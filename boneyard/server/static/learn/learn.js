@@ -67,6 +67,9 @@ function renderPicker(others) {
   $("picker").innerHTML = `<h2>Learn ${escapeHtml(catalogue.name)} at the table</h2>
     <p>Each lesson is a few small deals played with the real rules. Each step says what to do and why; you
     play the move on the board, as at a real table. The last step of a lesson is a quiz.</p>
+    <p class="muted">New to dominoes? Each tile has two ends, each showing 0 (blank) to 6 spots; 6-4 is the
+    tile with six spots on one end and four on the other. A double, like 5-5, shows the same number twice,
+    and a tile's pips are all its spots (6-4 has 10).</p>
     ${list ? `<ol class="lessons">${list}</ol>` : "<p>This game has no lessons yet: read its rules page.</p>"}
     <p class="muted">The whole rules: <a href="/rules/${encodeURIComponent(gameId)}">${escapeHtml(catalogue.name)} rules</a>${
       more.length ? ` · Learn another game: ${more.join(" · ")}` : ""} · <a href="/">the lobby</a></p>`;
@@ -119,6 +122,9 @@ function render() {
   document.title = `${lesson.title} — learn ${catalogue.name} — boneyard`;
   $("lesson-title").textContent = lesson.title;
   $("lesson-progress").textContent = lesson.quiz ? `· quiz (step ${lesson.step} of ${lesson.steps})` : `· step ${lesson.step} of ${lesson.steps}`;
+  // the lesson's introduction opens its first step
+  $("lesson-intro").hidden = lesson.step !== 1 || lesson.complete;
+  $("lesson-intro").textContent = lesson.intro;
   $("lesson-text").textContent = lesson.text;
   $("lesson-text").hidden = lesson.complete; // done: the words of what it did take its place
   $("lesson").classList.toggle("quiz", lesson.quiz);
