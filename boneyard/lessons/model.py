@@ -9,7 +9,8 @@ A step's fields:
 - ``hands``: the tiles each seat is dealt, one string per seat (``"6-4 5-5 3-1"``); a hand
   given short is filled from the tiles left, in the set's order. ``next``: the tiles the game
   takes next from the deck after the deal, in order (Rounce: the turn-up, then the boneyard;
-  Montana: the woodpile; Eighty: the tiles lying out; two-box, Rummikub: the boneyard).
+  Montana: the dead hands of empty seats, then the woodpile; Eighty: the tiles lying out;
+  two-box, Rummikub: the boneyard).
 - ``before``: moves played from the deal up to the learner's turn (anyone's), told in words
   on the page; ``continue = true`` starts from the previous step's end instead of a new deal.
 - ``text`` (what to do and why), ``accept`` (the moves it teaches, in the action notation),
