@@ -22,6 +22,7 @@ from .conftest import Server, artifact, free_port
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 SHOTS = Path("/tmp/shots")
 TILE = re.compile(r"^\d+-\d+$")
+QUOTED = re.compile(r"“([^”]+)”")
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +42,12 @@ def shot(page: Any, name: str) -> None:
     shutil.copy(path, SHOTS / f"{name}.png")
 
 
-def click_move(page: Any, action: str) -> None:
+def click_move(page: Any, action: str, seen: list[str] | None = None) -> None:
     """Play ``action`` as a learner would: its button, else its tile in the hand (then the
-    tile's choice when the tile has several moves)."""
+    tile's choice when the tile has several moves). ``seen`` collects the words of the
+    player's area at each moment (the buttons and marks a learner is told to press)."""
+    if seen is not None:
+        seen.append(page.inner_text("#me"))
     answered = page.evaluate("document.body.dataset.answers || '0'")
     button = page.locator(f'#actions [data-action="{action}"], #board [data-board-action="{action}"]')
     bid = re.fullmatch(r"bid (\d+)", action)
@@ -52,6 +56,8 @@ def click_move(page: Any, action: str) -> None:
     elif bid:  # Eighty's bid stepper: "+" or "−" up to the number, then its "Bid N" button
         while (shown := int(page.get_attribute("#bid-go", "data-bid"))) != int(bid[1]):
             page.click("#bid-up" if shown < int(bid[1]) else "#bid-down")
+        if seen is not None:
+            seen.append(page.inner_text("#me"))
         page.click("#bid-go")
     else:
         tiles = [w for w in action.split() if TILE.match(w)]
@@ -60,6 +66,8 @@ def click_move(page: Any, action: str) -> None:
         page.wait_for_function(f"() => (document.body.dataset.answers || '0') !== '{answered}' "
                                f"|| !!document.querySelector('#actions [data-action=\"{action}\"]')")
         if page.evaluate("document.body.dataset.answers || '0'") == answered:
+            if seen is not None:
+                seen.append(page.inner_text("#me"))
             page.locator(f'#actions [data-action="{action}"]').click()
     page.wait_for_function(f"() => (document.body.dataset.answers || '0') !== '{answered}'")
 
@@ -93,7 +101,11 @@ def play_lesson(page: Any, lesson: Lesson, size: str) -> None:
         if n == 1 and not step.quiz:
             page.click("#show-me")
             page.wait_for_selector(".showme")
-        click_move(page, step.accept[0])
+        seen: list[str] = []
+        click_move(page, step.accept[0], seen)
+        said = " ".join([step.text, step.wrong, *step.why_not.values()])
+        for label in QUOTED.findall(said):  # what the words say to press is on the page
+            assert any(label in words for words in seen), (label, seen)
         page.wait_for_selector("#lesson-feedback.ok")
         assert step.done[:30] in page.inner_text("#lesson-feedback")
         shot(page, f"learn-{lesson.game}-{lesson.id}-{n}-{size}")
