@@ -117,5 +117,5 @@ def test_the_learn_page_is_served_for_every_game_path(client: TestClient) -> Non
 
 def test_the_rules_page_offers_the_lessons(client: TestClient) -> None:
     """Each game's rules page, as served, links to its lessons."""
-    for game in boneyard.games():
+    for game in lessons():
         assert f"href='/learn/{game}'" in client.get(f"/rules/{game}").text
