@@ -24,13 +24,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
 
+from . import lessons
 from .bodylimit import BodyLimit
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
-from .lessons import router as lessons_router
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
@@ -403,7 +403,7 @@ def create_app(
     app.include_router(social_router(social))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
-    app.include_router(lessons_router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)
+    app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:
