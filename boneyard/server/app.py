@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
 
+from . import lessons
 from .bodylimit import BodyLimit
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
@@ -447,6 +448,7 @@ def create_app(
     app.include_router(social_router(social))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
+    app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def lobby() -> HTMLResponse:

@@ -61,7 +61,21 @@ def rules_html(game_id: str) -> HTMLResponse:
         known = ", ".join(boneyard.games())
         return _page("No such game", f"<h1>No such game</h1><p>There is no game “{escape(game_id)}” here "
                      f"(the games are {escape(known)}).</p><p><a class='button' href='/'>Go to the lobby</a></p>", 404)
-    return _page(f"{boneyard.game_info(game_id)['name']} rules", body)
+    head, cut, rest = body.partition("</h1>")  # the way to the lessons goes under the title
+    return _page(f"{boneyard.game_info(game_id)['name']} rules",
+                 head + cut + _learn_line(game_id) + rest if cut else _learn_line(game_id) + body)
+
+
+def _learn_line(game_id: str) -> str:
+    """The rules page's way to the game's lessons (``/learn/<id>``), when it has any: a newcomer
+    who opens the rules is offered to learn at the table instead."""
+    from boneyard.lessons import load
+
+    if not load(game_id):
+        return ""
+    name = escape(boneyard.game_info(game_id)["name"])
+    return (f"<p class='learn-line'><a class='button primary' href='/learn/{escape(game_id)}'>Learn to play {name}</a> "
+            "<span class='muted'>short lessons at the table, one rule at a time</span></p>")
 
 
 # ----- the replay viewer's facts (finished games only) ----------------------------------------

@@ -33,8 +33,8 @@ def lobby_page(live_server: Server, browser: Any) -> Iterator[Any]:
 
 
 def test_shared_files_hold_no_game_id() -> None:
-    """No ``game === "rounce"`` dispatch (nor any game id) in the core or the lobby."""
-    shared = [*sorted((STATIC / "core").glob("*.js")), STATIC / "lobby.js"]
+    """No ``game === "rounce"`` dispatch (nor any game id) in the core, the lobby or the lessons' page."""
+    shared = [*sorted((STATIC / "core").glob("*.js")), STATIC / "lobby.js", *sorted((STATIC / "learn").glob("*.js"))]
     ids = "|".join(boneyard.games())
     for path in shared:
         text = path.read_text(encoding="utf-8")

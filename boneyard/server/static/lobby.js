@@ -16,7 +16,7 @@ function renderGames() {
         <h3>${tileSVG(sample[i % sample.length], { cls: "mini" })} ${escapeHtml(g.name)}</h3>
         <p class="meta">${g.players.min === g.players.max ? g.players.min : `${g.players.min}–${g.players.max}`} players${g.teams ? " · teams" : ""}</p>
         <p>${escapeHtml(g.summary)}</p>
-        <p><a href="/rules/${g.id}">Rules</a> · <a href="#create" data-new="${g.id}">New ${escapeHtml(g.name)} table</a></p>
+        <p><a href="/learn/${g.id}">Learn to play</a> · <a href="/rules/${g.id}">Rules</a> · <a href="#create" data-new="${g.id}">New ${escapeHtml(g.name)} table</a></p>
       </article>`
     )
     .join("");
