@@ -44,9 +44,13 @@ class WrongLessonMove(ServerError):
 
 
 class BrokenLesson(ServerError):
-    """A lesson the engine no longer plays as written (a rules change the lesson tests would catch)."""
+    """A lesson the engine no longer plays as written (410, like a quarantined table).
 
-    status = 500
+    A rules change the lesson tests would catch first; should one reach a server, the
+    learner reads why the lesson is closed instead of meeting a server error.
+    """
+
+    status = 410
 
 
 def _names(lesson: Lesson, step: Step) -> list[str]:

@@ -119,3 +119,20 @@ def test_the_rules_page_offers_the_lessons(client: TestClient) -> None:
     """Each game's rules page, as served, links to its lessons."""
     for game in lessons():
         assert f"href='/learn/{game}'" in client.get(f"/rules/{game}").text
+
+
+def test_a_lesson_the_engine_no_longer_plays_is_closed_with_its_reason(client: TestClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rules change that breaks a lesson (the lesson tests catch it first) answers 410 with why, never a 500."""
+    import boneyard.server.lessons as routes
+    from boneyard.lessons import LessonError
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise LessonError("step 2 expects play 6-5, which is no longer legal")
+
+    monkeypatch.setattr(routes, "begin", broken)
+    monkeypatch.setattr(routes, "play_step", broken)
+    r = client.get("/api/lessons/rounce/trumps/2")
+    assert r.status_code == 410 and "no longer plays with the rules" in r.json()["detail"]
+    r = client.post("/api/lessons/rounce/trumps/2", json={"action": "play 6-5"})
+    assert r.status_code == 410 and "play 6-5" in r.json()["detail"]
