@@ -46,6 +46,7 @@ from one run to the next.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -419,6 +420,8 @@ class Postgres:
 def raise_priority() -> bool:
     """Run this script, and so every server and load generator it starts, at nice :data:`PRIORITY`.
 
+    (The servers' compute workers lower themselves to the idle class whatever this does.)
+
     The machine may be shared with other work (tests, builds): at a raised priority the
     operating system gives the measured processes the CPU first, as a dedicated machine
     would, and every system of a run is measured the same way. Needs root; without it the
@@ -428,6 +431,10 @@ def raise_priority() -> bool:
         os.setpriority(os.PRIO_PROCESS, 0, PRIORITY)
     except (PermissionError, OSError, AttributeError):
         return False
+    # With Linux's autogroups a nice value weighs only within this session: the session's
+    # group as a whole is raised too, else each other session still gets an equal share.
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text(str(PRIORITY), encoding="ascii")
     return True
 
 
