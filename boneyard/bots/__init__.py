@@ -46,8 +46,12 @@ def bots() -> list[str]:
     return [*_REGISTRY, *_plugins()]
 
 
-def bot(name: str, **params: Any) -> Bot:
-    """Make a bot by name; ``ValueError`` naming the available bots if unknown."""
+def maker(name: str) -> Callable[..., Bot]:
+    """The class or factory that makes bot ``name`` (a plug-in's is loaded); ``ValueError`` if unknown.
+
+    What a caller reads to learn about a bot without making one: its parameters (the
+    server tells a searching bot by its ``ms`` budget), its docstring.
+    """
     factory = _REGISTRY.get(name)
     if factory is None:
         plugin = _plugins().get(name)
@@ -57,7 +61,12 @@ def bot(name: str, **params: Any) -> Bot:
             factory = plugin.load()
         except ImportError as err:
             raise ValueError(f"bot {name!r} needs an optional extra that is not installed ({err})") from None
-    return factory(**params)
+    return factory
+
+
+def bot(name: str, **params: Any) -> Bot:
+    """Make a bot by name; ``ValueError`` naming the available bots if unknown."""
+    return maker(name)(**params)
 
 
 def register(name: str, factory: Callable[..., Bot]) -> None:

@@ -25,6 +25,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import boneyard
+from boneyard.bots import maker
+from boneyard.words.bots import about as bot_about
 
 from . import lessons
 from .bodylimit import BodyLimit
@@ -32,7 +34,7 @@ from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
 from .commits import ShuttingDown
-from .compute import BOT_MS_CAP
+from .compute import BOT_MS_CAP, searches
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
 from .limitgate import LimitGate
@@ -342,6 +344,21 @@ def create_app(
     async def game_rules(game_id: str) -> str:
         """A game's rules page, in Markdown."""
         return _rules_markdown(game_id)
+
+    @app.get("/api/bots/about", tags=["games"])
+    async def about_bots() -> list[dict[str, Any]]:
+        """Each bot of ``GET /api/bots`` with a sentence on what it plays like: the lobby's "Which bot?".
+
+        ``{name, about, searches}``: ``about`` in a player's words (how strong, how long it
+        takes, the server's think-time cap for a searching bot); ``searches``: its moves run
+        in the compute pool and count against the ``search`` limit.
+        """
+        out = []
+        for name in service.bot_names:
+            thinks = searches(name)
+            out.append({"name": name, "about": bot_about(name, service.bot_ms_cap if thinks else None, maker(name)),
+                        "searches": thinks})
+        return out
 
     @app.get("/api/bots", tags=["games"])
     async def list_bots() -> list[str]:

@@ -44,7 +44,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from boneyard.bots import Bot, bot, bots
+from boneyard.bots import Bot, bot, maker
 
 log = logging.getLogger("boneyard.server")
 
@@ -68,16 +68,10 @@ def searches(name: str) -> bool:
     from the position alone (``random``, ``greedy``, a policy network) takes no budget.
     An unknown or unloadable bot is not a search bot (it cannot take a seat anyway).
     """
-    if name not in bots():
+    try:
+        factory = maker(name)
+    except ValueError:
         return False
-    from boneyard.bots import _REGISTRY, _plugins
-
-    factory: Any = _REGISTRY.get(name)
-    if factory is None:
-        try:
-            factory = _plugins()[name].load()
-        except Exception:
-            return False
     try:
         return "ms" in inspect.signature(factory).parameters
     except (TypeError, ValueError):

@@ -40,3 +40,14 @@ def test_an_unplayable_bot_is_refused_at_start_and_as_stand_in(client: TestClien
     assert r.status_code == 400 and "cannot play on this server" in r.json()["detail"]
     r = client.post(f"/api/tables/{table_id}/start", json={"bot": "greedy"}, headers={"X-Host-Token": host})
     assert r.status_code == 200, r.text
+
+
+def test_each_bot_listed_is_said_in_a_players_words(client: TestClient) -> None:
+    """/api/bots/about: the bots of /api/bots, each with what it plays like; the searching one names the cap."""
+    about = client.get("/api/bots/about").json()
+    assert [b["name"] for b in about] == client.get("/api/bots").json()
+    by_name = {b["name"]: b for b in about}
+    assert by_name["ismcts"]["searches"] and not by_name["greedy"]["searches"]
+    assert "up to a second a move" in by_name["ismcts"]["about"] and "strongest" in by_name["ismcts"]["about"]
+    assert "at random" in by_name["random"]["about"]
+    assert all(b["about"] and "_" not in b["about"] for b in about)

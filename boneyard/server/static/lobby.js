@@ -2,7 +2,7 @@
 import { escapeHtml, tileSVG } from "./core/tiles.js";
 import { api, loadSeat, playerName, savePlayerName, saveSeat } from "./core/api.js";
 
-const state = { games: [], bots: [] };
+const state = { games: [], bots: [], botsAbout: [] };
 
 function gameById(id) {
   return state.games.find((g) => g.id === id);
@@ -104,6 +104,9 @@ function renderSeats() {
   }
   html += `<small id="seats-help" class="help">To play with friends, set their seats to "a friend (open seat)", create the
     table and send them its link ("copy link" at the table): each takes an open seat with their name.</small>`;
+  // what each bot plays like, in the server's words (GET /api/bots/about), so a choice is never a guess
+  html += `<details id="bots-help" class="help"><summary>Which bot?</summary><dl>${state.botsAbout
+    .map((b) => `<dt>${escapeHtml(b.name)} bot</dt><dd>${escapeHtml(b.about)}</dd>`).join("")}</dl></details>`;
   document.getElementById("seats").innerHTML = html;
 }
 
@@ -210,7 +213,8 @@ async function main() {
   const nameInput = document.getElementById("name");
   nameInput.value = playerName();
   nameInput.addEventListener("input", () => savePlayerName(nameInput.value));
-  [state.games, state.bots] = await Promise.all([api("/api/games"), api("/api/bots")]);
+  [state.games, state.botsAbout] = await Promise.all([api("/api/games"), api("/api/bots/about")]);
+  state.bots = state.botsAbout.map((b) => b.name);
   renderGames();
   const select = document.getElementById("game");
   select.innerHTML = state.games.map((g) => `<option value="${g.id}">${escapeHtml(g.name)}</option>`).join("");
