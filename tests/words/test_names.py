@@ -14,3 +14,17 @@ def test_a_score_after_a_name_ending_in_a_figure_gets_a_colon() -> None:
         "totals": [13, 15, 12],
     }
     assert teller.tell(end).endswith("points left: you 13, random bot 1: 15, random bot 2: 12.")
+
+
+def test_the_board_names_the_suits_as_the_sentences_do() -> None:
+    """The board's suit labels (core/board.js) are the words' suits: "threes are trumps" on both, never "treys"."""
+    import json
+    import re
+    from pathlib import Path
+
+    from boneyard.words import Words
+
+    board = Path(__file__).resolve().parents[2] / "boneyard" / "server" / "static" / "core" / "board.js"
+    found = re.search(r"PIPNAMES = (\[[^\]]*\])", board.read_text(encoding="utf-8"))
+    assert found is not None
+    assert json.loads(found.group(1)) == [Words.suit(k) for k in range(7)]

@@ -175,7 +175,8 @@ export function resultHTML(view, r, ctx) {
   return `<div class="facts dark">${facts.join("")}</div>${grid(sideHeads, perSide)}${grid(seatHeads, perSeat)}`;
 }
 
-export const PIPNAMES = ["blanks", "aces", "deuces", "treys", "fours", "fives", "sixes"];
+// the suits as boneyard/words names them (Words.suit), so the board and the sentences agree
+export const PIPNAMES = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
 export const suitName = (n) => (n === null || n === undefined ? "—" : PIPNAMES[n] || String(n));
 
 // The tiles of a group, whether the engine sends it as a list or as {tiles: [...]}.
