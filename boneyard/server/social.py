@@ -811,17 +811,22 @@ class Social:
             row = s.execute(select(RoomRow.rematch, RoomRow.rematch_by).where(RoomRow.table_id == table_id)).first()
         return (row[0], row[1]) if row is not None else (None, None)
 
+    async def _proposed(self, table: Table, room: Room) -> str:
+        """The rematch proposed at ``table`` (read from the database when another process recorded it);
+        ``Conflict`` when there is none."""
+        if room.rematch is None:
+            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
+        if room.rematch is None:
+            raise Conflict("nobody proposed a rematch at this table")
+        return room.rematch
+
     async def accept(self, table_id: str, token: str | None, seat: int | None = None) -> dict[str, Any]:
         """Take one's seat at the rematch proposed at this table (kept for one until one's time is up)."""
         table, room = await self.room(table_id)
         if seat is None:
             seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
-        if room.rematch is None:
-            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
-        if room.rematch is None:
-            raise Conflict("nobody proposed a rematch at this table")
-        new = await self.service.get(room.rematch)
+        new = await self.service.get(await self._proposed(table, room))
         if seat in new.names:
             raise Conflict(f"{new.names[seat]} sits in your seat at the rematch already (it was kept for you "
                            f"{REMATCH_HOLD:.0f} s, unless you declined)")
@@ -835,13 +840,10 @@ class Social:
         table, room = await self.room(table_id)
         seat = await self.service.seat_for(table, token, required=True)
         assert seat is not None
-        if room.rematch is None:
-            room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
-        if room.rematch is None:
-            raise Conflict("nobody proposed a rematch at this table")
+        rematch = await self._proposed(table, room)
         if room.rematch_by == seat:
             raise Conflict("you proposed this rematch: leave its table instead")
-        new = await self.service.get(room.rematch)
+        new = await self.service.get(rematch)
         if seat in new.names:
             raise Conflict("you already took your seat at the rematch: leave its table instead")
         try:

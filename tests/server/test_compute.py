@@ -42,6 +42,19 @@ def table(client: TestClient, seats: list[str], game: str = "rounce", **body: An
     return client.post("/api/tables", json={"game": game, "players": len(seats), "seats": seats, **body})
 
 
+def play_out(client: TestClient, table_id: str, token: str) -> None:
+    """Play seat 0's first legal action whenever it is to act, until the game ends (or a good while passes)."""
+    for _ in range(300):
+        s = state(client, table_id, token)
+        if s["is_over"]:
+            return
+        if s["current_player"] == 0:
+            client.post(f"/api/tables/{table_id}/actions", json={"action": s["legal_actions"][0]},
+                        headers=auth(token))
+        else:
+            time.sleep(0.05)
+
+
 # ----- the queue -------------------------------------------------------------------------
 
 
@@ -147,15 +160,7 @@ def test_search_bots_play_in_the_pool_and_the_game_goes_on(tmp_path: Path) -> No
     r = table(client, ["human", "bot:ismcts"], rules={"max_hands": 1})
     table_id = r.json()["id"]
     token = join(client, table_id, 0, "Ann")
-    for _ in range(60):
-        s = state(client, table_id, token)
-        if s["is_over"]:
-            break
-        if s["current_player"] == 0:
-            client.post(f"/api/tables/{table_id}/actions", json={"action": s["legal_actions"][0]},
-                        headers=auth(token))
-        else:
-            time.sleep(0.1)
+    play_out(client, table_id, token)
     s = wait_for(lambda: (x := state(client, table_id, token))["is_over"] and x, 60)
     assert s["is_over"]
     assert service.compute.served >= 1  # the bot's decisions were made in a worker process
@@ -217,15 +222,7 @@ def test_polling_a_review_costs_one_coach_request(tmp_path: Path, asks: int) -> 
     r = table(client, ["human", "bot:greedy"], rules={"max_hands": 1})
     table_id = r.json()["id"]
     token = join(client, table_id, 0, "Ann")
-    for _ in range(200):
-        s = state(client, table_id, token)
-        if s["is_over"]:
-            break
-        if s["current_player"] == 0:
-            client.post(f"/api/tables/{table_id}/actions", json={"action": s["legal_actions"][0]},
-                        headers=auth(token))
-        else:
-            time.sleep(0.05)
+    play_out(client, table_id, token)
     assert state(client, table_id, token)["is_over"]
     codes = [client.get(f"/api/tables/{table_id}/review", headers=auth(token)).status_code for _ in range(asks)]
     assert all(c in (200, 202) for c in codes), codes  # asking again while it runs is free
