@@ -918,6 +918,10 @@ class TableService:
                     return table, seat
                 raise Stale(f"the table has moved on: your view is of version {expected_version}, the table is at "
                             f"version {version}; here is the current state", self.state(table, seat))
+            if table.held and self.shared:
+                # the last seat may have been taken at another process, whose notice has not
+                # come yet: read the seats before refusing (taking them starts the game here too)
+                await self._catch_up_locked(table)
             game = table.game
             if table.hold is not None:
                 raise Conflict(self._holding(table))
