@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bots_speed.py [--decisions N] [--games a,b]``. Prints,
 for every registered game (or those named), the CPU time of a greedy decision and of one
-ismcts iteration with the game's own search knobs (tree games: a sampled deal, a walk
+ismcts iteration with the game's own search profile (tree games: a sampled deal, a walk
 down the tree and a playout; flat games: one candidate's playout on a sampled world, the
 world's sampling shared by the round; two-box: one compiled whole-hand playout, a world
 giving 16 rounds), measured on positions from seeded greedy games; decisions where the
@@ -12,8 +12,8 @@ still mean something; wall time is shown beside it.
 
 The last column is the number of ismcts playouts a 200 ms decision affords through the
 engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
-the same search with a game's own fast playouts (two-box's ``outcomes`` knob, the C
-file ``bots/_twobox_playout.c``; the ``finish`` knob of Eighty and Rounce,
+the same search with a game's own fast playouts (two-box's profile's ``outcomes``, the C
+file ``bots/_twobox_playout.c``; the profile's ``finish`` in Eighty and Rounce,
 ``bots/_eighty_playout.c`` and ``_rounce_playout.c``, and of Montana, which reads the
 sampled world's state) switched off, so every playout goes through ``legal_actions()``
 and ``apply()`` with one call of the playout policy a move, on a view. For two-box it is
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -59,20 +60,29 @@ def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[dict[str, A
 
 @contextlib.contextmanager
 def engine_playouts(game_id: str) -> Iterator[bool]:
-    """Switch off a game's own compiled playouts for a while; yields whether it had any."""
-    knobs = policy(game_id)
-    names = ("outcomes", "finish", "COMPILED", "_compiled")
-    saved = {name: getattr(knobs, name) for name in names if hasattr(knobs, name)}
-    own = saved.get("outcomes") is not None or saved.get("finish") is not None
+    """Switch off a game's own compiled playouts for a while; yields whether it had any.
+
+    The profile's fast paths (``outcomes``, ``finish``) go, and the module's compiled
+    handles too, so that greedy's own moves run through the engine as well.
+    """
+    module = policy(game_id)
+    prof = getattr(module, "PROFILE", None)
+    names = ("COMPILED", "_compiled")
+    saved = {name: getattr(module, name) for name in names if hasattr(module, name)}
+    own = prof is not None and (prof.outcomes is not None or prof.finish is not None)
     had = own and bool(saved.get("COMPILED", True))
     try:
-        for name, off in (("outcomes", None), ("finish", None), ("COMPILED", False), ("_compiled", None)):
+        if prof is not None:
+            module.PROFILE = dataclasses.replace(prof, outcomes=None, finish=None)
+        for name, off in (("COMPILED", False), ("_compiled", None)):
             if name in saved:
-                setattr(knobs, name, off)
+                setattr(module, name, off)
         yield had
     finally:
+        if prof is not None:
+            module.PROFILE = prof
         for name, value in saved.items():
-            setattr(knobs, name, value)
+            setattr(module, name, value)
 
 
 def iteration_ms(spots: list[tuple[dict[str, Any], tuple[Any, ...]]]) -> tuple[float, float]:

@@ -12,7 +12,7 @@ mean something) and the mean number of plays searched.
 ``--search`` prints instead what the solver costs inside ``ismcts``: the CPU ms of one
 search iteration from play positions of seeded greedy games (a few tricks in, 4 players),
 with the solver taking over the playouts at each number of tricks left (0: off) and with
-inference on (the game's ``INFER_CANDIDATES``) or off. The games' ``ENDGAME_TRICKS``
+inference on (the profile's ``infer_candidates``) or off. The profiles' ``endgame_tricks``
 thresholds are the most tricks at which an iteration costs at most about one and a half
 times a plain one.
 """

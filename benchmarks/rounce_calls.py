@@ -13,7 +13,7 @@ With ``--samplers K`` it also judges the search's sampled worlds where the choic
 most, the dealer's call when the dealer may defend: the value of playing on (``pass``)
 less defending, on the real deal and averaged over K worlds drawn from the view by the
 uniform sampler (``sample_game``) and by the sampler with the other seats' calls
-replayed (the ``explain`` knob): the closer a sampler's mean lies to the real deal's, the
+replayed (the profile's ``explain``): the closer a sampler's mean lies to the real deal's, the
 better the search's judgement of that call can be. The real deals are read here, and only
 here, to judge: no bot ever sees them.
 

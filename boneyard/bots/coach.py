@@ -2,17 +2,17 @@
 
 :func:`analyse` answers "how good is each of my actions here?" from the seat's view
 alone. Each *round* deals the hidden tiles afresh (``boneyard.sample_game``, then the
-game's ``explain`` knob, as the ``ismcts`` search draws them: in Rounce the other seats'
+game profile's ``explain``, as the ``ismcts`` search draws them: in Rounce the other seats'
 calls are replayed, see :mod:`boneyard.bots.inference`), and in that one world plays
 every legal action followed by the same playout to the end of the hand (common random
 numbers: two actions' results in a round differ only by what the actions
 cause). The playout is the search's own loop, :func:`boneyard.bots.ismcts.play_out`, with
-the search's default policy (:func:`~boneyard.bots.ismcts.playout_chooser`): the game's
-``playout`` policy for every seat where its greedy module has one (Montana's cheaper one,
+the search's default policy (:func:`~boneyard.bots.ismcts.playout_chooser`): the game
+profile's ``playout`` policy for every seat where it has one (Montana's cheaper one,
 two-box's, Rummikub's that holds plays back), else the ``greedy`` bot, a stretch at a time
-through the game's ``finish`` knob where it has one. Unlike the search, the coach plays
-every round to the hand's end (no ``PLAYOUT_DEPTH`` estimate), and in Eighty and Rounce,
-once at most :data:`ENDGAME_TRICKS` tricks are left, whatever the decision's phase, the
+through the profile's ``finish`` where it has one. Unlike the search, the coach plays
+every round to the hand's end (no ``playout_depth`` estimate), and in Eighty and Rounce,
+once at most the profile's ``endgame_tricks`` tricks are left, whatever the decision's phase, the
 exact endgame solver plays the rest (:mod:`boneyard.bots.endgame`): a judge's accuracy
 over a search's speed. An action's value is its mean over the rounds, its uncertainty the
 standard error of that mean.
@@ -38,8 +38,8 @@ breaking ties. :func:`analysis` returns that ranking with what the reasons need
 holdings can be told, and each action's mean score gain per seat.
 
 :func:`marks` turns a value loss into *inaccuracy*, *mistake* or *blunder* with
-per-game thresholds proportional to each game's typical hand swing (the ``MARGIN_SCALE``
-knob beside its greedy heuristic): see :data:`MARK_SHARES` and ``docs/coach.md``.
+per-game thresholds proportional to each game's typical hand swing (its search profile's
+``margin_scale``, beside its greedy heuristic): see :data:`MARK_SHARES` and ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -53,15 +53,14 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..games import game_class
-from .greedy import policy
 from .inference import Inference
 from .ismcts import margin_scale, play_out, playout_chooser, playout_finisher
+from .profile import profile
 
-ENDGAME_TRICKS = {"eighty": 3, "rounce": 3}  # tricks left at which the exact solver takes over
 DEFAULT_MS = 1000.0
 MAX_SAMPLE_FAILURES = 5
 # A loss counts as inaccuracy / mistake / blunder from these shares of the game's typical
-# hand swing (its MARGIN_SCALE), and only when it is also SIGNIFICANT_Z standard errors.
+# hand swing (its profile's margin_scale), and only when it is also SIGNIFICANT_Z standard errors.
 MARK_SHARES = (("blunder", 0.5), ("mistake", 0.25), ("inaccuracy", 0.1))
 SIGNIFICANT_Z = 2.0
 # Late in a game the marks are losses of the chance of winning it (a share, 0 to 1).
@@ -177,7 +176,7 @@ def is_late(view: dict[str, Any]) -> bool:
     """Whether the game may well end with this hand, so that the coach ranks by the chance of winning it.
 
     Late means, from the scores and the game's target: a seat (or side) within
-    :data:`LATE_SWINGS` typical hand swings (the game's ``MARGIN_SCALE``) of the target
+    :data:`LATE_SWINGS` typical hand swings (the profile's ``margin_scale``) of the target
     (:data:`LATE_MARKS` marks when Eighty is played for marks). Montana has no target: its
     game ends when the deal has gone round, so its last deal is late. The hand limit
     (``max_hands``) is not read: it is a cap on a game's length, and a game cut short by it
@@ -266,12 +265,12 @@ def analysis(
     totals: list[list[float]] = [[0.0] * players for _ in legal_actions]
     won: list[list[float]] = [[] for _ in legal_actions]
     hands: list[tuple[frozenset[str], ...]] = []
-    knobs = policy(game_id)
-    chooser = playout_chooser(knobs)  # the search's default playout policy ...
-    finish = playout_finisher(knobs)  # ... a stretch of its plays in one call where the game can: far cheaper
+    prof = profile(game_id)
+    chooser = playout_chooser(prof)  # the search's default playout policy ...
+    finish = playout_finisher(prof)  # ... a stretch of its plays in one call where the game can: far cheaper
     hand = view.get("hand_number", 1)
-    solve_at = ENDGAME_TRICKS.get(game_id, 0)
-    sampler = Inference(view, 0)  # uniform worlds, through the game's explain knob where it is on by default
+    solve_at = prof.endgame_tricks  # the coach always lets the exact solver finish where the game has one
+    sampler = Inference(view, 0)  # uniform worlds, through the game's explain where it is on by default
     done = failures = 0
     started = time.perf_counter()
     while True:
@@ -375,7 +374,7 @@ def thresholds(game_id: str, measure: str = BY_MARGIN) -> list[tuple[str, float]
     """The game's marks and the loss from which each applies, worst first.
 
     By the hand's margin (score points): shares of the game's typical hand swing
-    (:data:`MARK_SHARES` times ``MARGIN_SCALE``), so a mark means the same thing in every
+    (:data:`MARK_SHARES` times the profile's ``margin_scale``), so a mark means the same thing in every
     game whatever its score scale. Late in a game (``measure="win"``): losses of the chance
     of winning the game, :data:`WIN_MARKS`, the same in every game.
     """

@@ -9,31 +9,31 @@ it, under a model of how they play, and resamples by that weight (sampling impor
 resampling, SIR):
 
 - **The model.** Each other seat is taken to play the game's greedy heuristic, departing
-  from it with probability ``epsilon`` (the game's ``INFER_EPSILON`` knob, else
+  from it with probability ``epsilon`` (the game profile's ``infer_epsilon``, else
   :data:`DEFAULT_EPSILON`) spread evenly over the other legal actions: an action greedy
   would have chosen has likelihood ``1 - epsilon``, any other ``epsilon / (n - 1)`` among
   ``n`` legal actions, and a forced action 1. A world's weight is the product over the
   other seats' past decisions (seats decide independently given their hands).
 - **The past decisions.** Which decisions can be re-asked, and with what hand, is a fact
-  of each game: its greedy module's ``past_decisions(view, world, seat)`` knob lists them
+  of each game: its profile's ``past_decisions(view, world, seat)`` lists them
   (a past view of that seat, the legal actions then, and a test for the action taken),
   built from the searching seat's view (its public tricks and bids) and that seat's hand
-  in the sampled world. A game without the knob is not weighted (every world counts the same).
-- **A cheaper model.** A game may instead give a ``seat_weight(view, world, seat)`` knob:
+  in the sampled world. A game without it is not weighted (every world counts the same).
+- **A cheaper model.** A game's profile may instead give a ``seat_weight(view, world, seat)``:
   the likelihood of a seat's hand in the world, read from the view's public state without
   re-asking past decisions (Montana: how far the hand is from going out, against how far
   real hands are at that point of a hand). It is used in place of ``past_decisions``.
-- **Importance weights.** With one candidate and a ``seat_weight`` knob, the flat
+- **Importance weights.** With one candidate and a ``seat_weight``, the flat
   search draws worlds uniformly and weighs each one's playouts by its weight
   (:meth:`Inference.sample_weighted`): the same reading with no world drawn in vain.
-- **Exchanges replayed.** A game may give an ``explain(view, world, rng)`` knob that
+- **Exchanges replayed.** A game's profile may give an ``explain(view, world, rng)`` that
   rebuilds, in each uniformly drawn world, what another seat kept when it exchanged
   tiles face down, by the same model (Rounce: a dummy's or a taking dealer's best five
   of what it drew), and may reject a world whose hands contradict a call (a weight of
   0 or 1: a seat that passed on a weak hand), which is then drawn again, at most
-  :data:`EXPLAIN_TRIES` times. Montana's knob instead gives each seat what its claim
+  :data:`EXPLAIN_TRIES` times. Montana's instead gives each seat what its claim
   windows proved it holds (a pair it passed on, the tiles of a claim it lost). It is on
-  wherever the knob exists unless the game's ``EXPLAIN`` knob is false (Montana's: no
+  wherever the game has one unless its profile's ``explain_by_default`` is false (Montana's: no
   gain measured), whatever ``candidates``; ``explain=0`` or ``1`` decides instead.
 - **The cost cap.** Each weighted sample draws ``candidates`` worlds and keeps one with
   probability proportional to its weight, so a sample costs ``candidates`` uniform draws
@@ -52,12 +52,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..api import sample_game
-from .greedy import policy
+from .profile import profile
 
-DEFAULT_EPSILON = 0.3  # chance the model gives a seat of departing from greedy's choice
-DEFAULT_CANDIDATES = 4  # worlds drawn per weighted sample (the game's INFER_CANDIDATES knob overrides)
 MAX_DECISIONS = 16  # per other seat: the most recent decisions judged
-EXPLAIN_TRIES = 64  # worlds drawn at most for one that the game's explain knob accepts
+EXPLAIN_TRIES = 64  # worlds drawn at most for one that the game's explain accepts
 
 # A past decision of another seat: its view then, the legal actions then, and a test of
 # whether an action (as greedy would return it) is the one the seat took.
@@ -65,15 +63,13 @@ Decision = tuple[dict[str, Any], Sequence[Any], Callable[[Any], bool]]
 
 
 def candidates_for(game_id: str) -> int:
-    """Worlds drawn per weighted sample for a game: its ``INFER_CANDIDATES`` knob, else the default.
+    """Worlds drawn per weighted sample for a game: its profile's ``infer_candidates``.
 
-    0 for a game whose greedy module has neither a ``past_decisions`` nor a ``seat_weight``
-    knob: there is nothing to weigh, so the search samples uniformly.
+    0 for a game whose profile has neither a ``past_decisions`` nor a ``seat_weight``:
+    there is nothing to weigh, so the search samples uniformly.
     """
-    knobs = policy(game_id)
-    if knobs is None or not (hasattr(knobs, "past_decisions") or hasattr(knobs, "seat_weight")):
-        return 0
-    return int(getattr(knobs, "INFER_CANDIDATES", DEFAULT_CANDIDATES))
+    prof = profile(game_id)
+    return prof.infer_candidates if prof.weighs else 0
 
 
 class Inference:
@@ -81,8 +77,8 @@ class Inference:
 
     ``Inference(view, candidates)``: ``candidates`` worlds are drawn per :meth:`sample`
     (0 or 1: no weighing). Every world is drawn by :meth:`draw`, which applies the game's
-    ``explain`` knob when ``explain`` is true (``None``: the game's ``EXPLAIN`` default,
-    true unless it says otherwise). ``ValueError`` from the game's sampler passes through.
+    ``explain`` when ``explain`` is true (``None``: the profile's
+    ``explain_by_default``). ``ValueError`` from the game's sampler passes through.
     """
 
     def __init__(
@@ -90,37 +86,31 @@ class Inference:
     ) -> None:
         self.view = view
         self.seat: int | None = view.get("seat")
-        knobs = policy(view["game"])
-        if explain is None:  # the game's own default: on unless its EXPLAIN knob says off
-            explain = bool(getattr(knobs, "EXPLAIN", True))
+        prof = profile(view["game"])
+        if explain is None:  # the game's own default: on unless its profile says off
+            explain = prof.explain_by_default
         self.explain: Callable[[dict[str, Any], Any, random.Random], Any] | None = (
-            getattr(knobs, "explain", None) if knobs is not None and explain and self.seat is not None else None
+            prof.explain if explain and self.seat is not None else None
         )
-        self.decisions: Callable[[dict[str, Any], Any, int], list[Decision]] | None = (
-            getattr(knobs, "past_decisions", None) if knobs is not None else None
-        )
-        self.choose: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None = (
-            getattr(knobs, "choose", None) if knobs is not None else None
-        )
-        self.seat_weight: Callable[[dict[str, Any], Any, int], float] | None = (
-            getattr(knobs, "seat_weight", None) if knobs is not None else None
-        )
+        self.decisions: Callable[[dict[str, Any], Any, int], list[Decision]] | None = prof.past_decisions
+        self.choose: Callable[[dict[str, Any], Sequence[Any], random.Random], Any] | None = prof.choose
+        self.seat_weight: Callable[[dict[str, Any], Any, int], float] | None = prof.seat_weight
         weighable = self.decisions is not None or self.seat_weight is not None
         self.candidates = candidates if weighable and self.seat is not None else 0
-        eps = epsilon if epsilon is not None else float(getattr(knobs, "INFER_EPSILON", DEFAULT_EPSILON))
+        eps = epsilon if epsilon is not None else prof.infer_epsilon
         if not 0 < eps <= 1:
             raise ValueError(f"inference epsilon must be in (0, 1], got {eps!r}")
         self.epsilon = eps
         self._cache: dict[tuple[int, tuple[str, ...]], float] = {}
         self._judged = False  # some other seat had a decision with a choice (known after the first world)
         self.weighed = 0  # worlds weighed (for tests and benchmarks)
-        self.explained = 0  # worlds the explain knob accepted ...
+        self.explained = 0  # worlds the game's explain accepted ...
         self.rejected = 0  # ... and rejected (for tests and benchmarks)
 
     def draw(self, rng: random.Random) -> Any:
-        """One world dealt uniformly within the rules, then the game's ``explain`` knob (if on).
+        """One world dealt uniformly within the rules, then the game's ``explain`` (if on).
 
-        A world the knob rejects (its hands contradict another seat's call) is drawn again,
+        A world it rejects (its hands contradict another seat's call) is drawn again,
         at most :data:`EXPLAIN_TRIES` times; after that the last one is used as dealt, so a
         view the model cannot explain costs a bounded time and still gets a world.
         """
@@ -163,7 +153,7 @@ class Inference:
     def sample_weighted(self, rng: random.Random) -> tuple[Any, float]:
         """One world and the weight its statistics should carry (for the flat search).
 
-        With ``candidates`` 1 and the game's ``seat_weight`` knob (*importance weights*),
+        With ``candidates`` 1 and the game's ``seat_weight`` (*importance weights*),
         one uniform world and its weight: nothing is drawn in vain, and the search weighs
         each world's playouts instead of choosing among worlds. Otherwise :meth:`sample`'s
         world with weight 1.
@@ -185,7 +175,7 @@ class Inference:
     def seat_likelihood(self, world: Any, seat: int) -> float:
         """The likelihood of ``seat``'s past actions given its hand in ``world`` (cached by hand).
 
-        With the game's ``seat_weight`` knob, that knob's weight of the hand instead.
+        With the game's ``seat_weight``, its weight of the hand instead.
         """
         key = (seat, tuple(str(t) for t in world.hands[seat]))
         found = self._cache.get(key)

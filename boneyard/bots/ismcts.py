@@ -9,20 +9,20 @@ seat's reward to the nodes where that seat moved.
 The playout policy (``rollout``) is the game's cheap playout policy where its greedy
 module has one (``playout``: montana, whose full greedy costs milliseconds a move), else
 the ``greedy`` bot; by default a game may play a playout's stretch of that policy's
-moves in one call, its ``finish`` knob (compiled in Eighty and Rounce, read from the
+moves in one call, its profile's ``finish`` (compiled in Eighty and Rounce, read from the
 engine's state in Montana). ``policy`` plays the same policy one call a move through
 the seats' views, ``greedy`` the greedy bot one call a move, ``random`` uniformly
 (:func:`playout_chooser`, :func:`playout_finisher`). One loop plays every playout through
 the engines, :func:`play_out`, and the coach (:mod:`boneyard.bots.coach`) plays its rounds
 with the same loop and the same policy choice. The playout runs to the end of the
 current hand (or the game), never further, or stops after ``depth`` actions (default:
-the game's ``PLAYOUT_DEPTH``, if its greedy module sets one), where the game's
+the profile's ``playout_depth``, if it sets one), where the profile's
 ``evaluate(game)`` estimates what each seat still gains in the hand from the sampled
 game's own views. The hand's end is read from the game's declared ``hand_number`` (a
 hand that ends with nobody scoring, a blocked two-box hand, ends the playout too). The
 reward is the score margin the hand brought (plus that estimate), counted the other way
 for a game that declares ``lower_is_better``, squashed into [0, 1] by the game's
-``MARGIN_SCALE`` knob (else :data:`DEFAULT_MARGIN_SCALE`; the ``scale`` parameter
+profile's ``margin_scale`` (else :data:`DEFAULT_MARGIN_SCALE`; the ``scale`` parameter
 overrides it); a finished game counts the win
 as well: see :func:`seat_reward`. The bot sees nothing but
 its view and legal actions: the simulations run only on sampled games.
@@ -31,42 +31,42 @@ The final choice is the most visited action, the greedy bot's choice counting ``
 (a share of the iterations) extra visits: when the search cannot tell the actions apart
 the bot plays like ``greedy``, and it overrules greedy only on clear evidence. A search
 whose budget ran out before it had tried every legal action once plays greedy's choice.
-Where the game's ``FAVOURITE`` knob says ``"playout"`` (Rummikub, whose playout policy
+Where the game's profile names the ``"playout"`` favourite (Rummikub, whose playout policy
 holds plays back), the playout policy's choice takes greedy's place in both; where it
-names another function of the game's greedy module (Montana's ``widest``), that
-function's choice does. ``favourite="greedy"`` puts greedy's choice back.
-With ``evidence`` z > 0 (default: the game's ``EVIDENCE_Z``, else 0) the search also
+names its own (``"own"``, Montana's ``widest``), that function's choice does.
+``favourite="greedy"`` puts greedy's choice back.
+With ``evidence`` z > 0 (default: the profile's ``evidence_z``) the search also
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.
 
-With ``shape="flat"`` (or a game's ``SEARCH = "flat"``, or ``SEARCH_BY_PHASE`` naming the
+With ``shape="flat"`` (or a profile's ``search="flat"``, or ``search_by_phase`` naming the
 decision's phase: Rounce's calls) the bot instead compares a few candidates (the game's
-``candidates`` knob, else every legal action) on common sampled worlds: see
+profile's ``candidates``, else every legal action) on common sampled worlds: see
 :meth:`IsmctsBot._flat` and :func:`search_shape`. A game may play those rounds itself,
-faster (the ``outcomes`` knob: two-box's compiled greedy playouts); the bot uses them
+faster (the profile's ``outcomes``: two-box's compiled greedy playouts); the bot uses them
 unless it was given its own ``rollout`` or ``depth``.
 
 In the tree, another seat's node is chosen from statistics pooled over every sampled
 world, blind to the hand the world gave that seat. With ``others="policy"`` (every phase)
-or ``others="auto"`` and the game's ``OTHERS_BY_POLICY`` knob naming the phase, the other
+or ``others="auto"`` and the profile's ``others_by_policy`` naming the phase, the other
 seats' decisions in the tree are instead the playout policy's on their own hands; their
 nodes stay in the tree, so the searcher's later decisions are still kept apart by what
 they did: see :func:`policy_phases`.
 
 Three ingredients read more than the rules prove, each switched by a parameter (0: off;
-default: the game's knob): ``infer`` draws that many worlds a sample and keeps one by the
+default: the game's profile): ``infer`` draws that many worlds a sample and keeps one by the
 likelihood of the other seats' past actions (:mod:`boneyard.bots.inference`; with
-``infer=1`` in a game whose hands are weighed by its ``seat_weight`` knob, Montana's, the
+``infer=1`` in a game whose hands are weighed by its profile's ``seat_weight``, Montana's, the
 flat search instead weighs each uniform world's playouts by that weight);
 ``endgame`` hands a play-phase playout with that many tricks left to the exact solver
 (:mod:`boneyard.bots.endgame`); ``defence`` judges a game's discards on that many worlds
-before the search (Montana's ``defend`` knob). A fourth, ``explain`` (1: on; 0: off; by default on
-wherever the game has the knob, unless its ``EXPLAIN`` knob says off), rebuilds in every
+before the search (Montana's profile's ``defend``). A fourth, ``explain`` (1: on; 0: off; by default on
+wherever the game's profile has an ``explain``, unless its ``explain_by_default`` says off), rebuilds in every
 sampled world what the other seats' calls showed of their hands, by the greedy model
 (Rounce: a dummy's and a taking dealer's best five; Montana, off by default: the pairs
 and runs its claim windows proved). ``draw=0`` keeps a voluntary draw (the action ``draw``
 when it is not greedy's own choice) out of the flat search's candidates, such as the
-one two-box's ``candidates`` knob offers (its ``SEARCH_DRAW``). See ``docs/bots.md``.
+one two-box's ``candidates`` offers (its ``SEARCH_DRAW``). See ``docs/bots.md``.
 
 The budget is ``iterations`` per decision, ``ms`` (wall-clock milliseconds) per decision,
 or both (whichever ends first). With an iteration budget alone the choice depends only on
@@ -80,19 +80,17 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from ..games import game_class
 from . import endgame
-from .greedy import GreedyBot, finisher, policy
+from .greedy import GreedyBot
 from .inference import Inference, candidates_for
+from .profile import DEFAULT_MARGIN_SCALE, DEFAULT_PRIOR, Chooser, Finisher, SearchProfile, profile
 
-# The typical size of a hand's score swing, to squash margins into [0, 1], for a game whose
-# greedy module sets no ``MARGIN_SCALE``.
-DEFAULT_MARGIN_SCALE = 20.0
-# Share of the iterations credited to the favourite in a tree's final count (a game's
-# ``FAVOURITE_PRIOR`` knob overrides it for a playout policy's favourite; ``prior`` both).
-DEFAULT_PRIOR = 0.1
+__all__ = ["DEFAULT_MARGIN_SCALE", "DEFAULT_PRIOR", "Chooser", "Finisher", "IsmctsBot", "head_start",
+           "margin_scale", "play_out", "playout_chooser", "playout_finisher", "policy_phases", "search_shape",
+           "seat_reward"]
 ROLLOUTS = ("auto", "policy", "greedy", "random")  # see IsmctsBot: the playout policy's names
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
@@ -101,19 +99,15 @@ HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 MAX_SAMPLE_FAILURES = 3
 # Share of an ``ms`` budget a game's defence may spend drawing worlds before the search.
 DEFENCE_SHARE = 0.25
-# Search shapes: ``auto`` takes the game's ``SEARCH_BY_PHASE`` knob for the decision's
-# phase, else its ``SEARCH`` knob (default ``tree``): see :func:`search_shape`.
+# Search shapes: ``auto`` takes the game profile's shape for the decision's phase
+# (``search_by_phase``, else ``search``): see :func:`search_shape`.
 SHAPES = ("auto", "tree", "flat")
-FAVOURITES = ("auto", "greedy")  # see IsmctsBot._favourite: the game's FAVOURITE knob, or greedy's choice
+FAVOURITES = ("auto", "greedy")  # see IsmctsBot._favourite: the profile's favourite, or greedy's choice
 # How the tree search decides the other seats' moves: ``tree`` by the tree's statistics,
 # ``policy`` by the playout policy on the mover's own hand in the sampled world, ``auto``
-# by the policy in the phases the game's ``OTHERS_BY_POLICY`` knob names: see
+# by the policy in the phases the profile's ``others_by_policy`` names: see
 # :func:`policy_phases`.
 OTHERS = ("auto", "tree", "policy")
-# A playout policy: a move for the mover's view and legal actions. A fast playout: plays a
-# stretch of that policy's moves on the game itself (``finish(game, stop)``; ``False``: none).
-Chooser = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
-Finisher = Callable[[Any, int], bool]
 
 
 class _Node:
@@ -234,8 +228,8 @@ class IsmctsBot:
         # of the visits: the search must clearly prefer another action to overrule it (an
         # uninformative search plays greedy).
         game_id = view["game"]
-        knobs = policy(game_id)
-        greedy_action = self._favourite(knobs)(view, legal_actions, random.Random(0))
+        prof = profile(game_id)
+        greedy_action = self._favourite(prof)(view, legal_actions, random.Random(0))
         favourite = str(greedy_action)
         # the search plans to stop a little early: headroom for the final choice and for
         # stalls it cannot foresee (a garbage collection, another process on the core)
@@ -245,8 +239,8 @@ class IsmctsBot:
             self.infer if self.infer is not None else candidates_for(game_id),
             explain=None if self.explain is None else self.explain != 0,
         )
-        defend = getattr(knobs, "defend", None) if knobs is not None else None
-        worlds = self.defence if self.defence is not None else int(getattr(knobs, "DEFENCE_WORLDS", 0))
+        defend = prof.defend
+        worlds = self.defence if self.defence is not None else prof.defence_worlds
         if defend is not None and worlds and seat is not None:
             # the game's defence may replace greedy's choice by a safer one, judged on
             # worlds from the search's own sampler; the search then starts from it
@@ -254,9 +248,9 @@ class IsmctsBot:
                 view, legal_actions, greedy_action, self._drawer(sampler, search_rng, started), worlds
             )
             favourite = str(greedy_action)
-        shape = self.shape if self.shape != "auto" else search_shape(knobs, view.get("phase"))
+        shape = self.shape if self.shape != "auto" else search_shape(prof, view.get("phase"))
         if shape == "flat":
-            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, knobs, sampler)
+            return self._flat(view, legal_actions, greedy_action, search_rng, deadline, prof, sampler)
         looping = time.perf_counter()
         done = tried = 0
         cost_key = self._cost_key(view)
@@ -281,7 +275,7 @@ class IsmctsBot:
         if sum(1 for k in legal if k in root.children) < len(legal):
             # the budget did not let the search try every action once: it knows too little
             return greedy_action
-        bonus = head_start(knobs, self.prior, self._favours_policy(knobs)) * done
+        bonus = head_start(prof, self.prior, self._favours_policy(prof)) * done
 
         def score(k: str) -> tuple[float, float]:
             child = root.children.get(k)
@@ -290,7 +284,7 @@ class IsmctsBot:
             return (visits + (bonus if k == favourite else 0.0), mean)
 
         pick = max(legal, key=score)
-        z = self.evidence if self.evidence is not None else float(getattr(policy(view["game"]), "EVIDENCE_Z", 0.0))
+        z = self.evidence if self.evidence is not None else prof.evidence_z
         if z and pick != favourite and not self._clearly_better(root, pick, favourite, z):
             return greedy_action
         return legal[pick]
@@ -350,7 +344,7 @@ class IsmctsBot:
         greedy_action: Any,
         rng: random.Random,
         deadline: float | None,
-        knobs: Any,
+        prof: SearchProfile,
         sampler: Inference,
     ) -> Any:
         """Flat determinized search: every candidate played out on the same sampled worlds.
@@ -363,18 +357,17 @@ class IsmctsBot:
         candidate with the best mean reward, kept only when its mean paired difference
         from greedy's choice beats zero by ``evidence`` standard errors; else greedy's.
 
-        With the game's ``outcomes(world, actions, seat, seed)`` knob (and no ``rollout`` or
+        With the game profile's ``outcomes(world, actions, seat, seed)`` (and no ``rollout`` or
         ``depth`` of the bot's own), each sampled world is handed to it and gives several
         rounds at once (rows of one outcome per candidate: the scores at the hand's end and
         the winners if the game ended); those are scored by :func:`seat_reward` like every
-        other playout. The knob returns ``None`` where it cannot, and the round is played
-        out here.
+        other playout. It returns ``None`` where it cannot, and the round is played out here.
         """
         seat = view["seat"]
         game_id = view["game"]
         favourite = str(greedy_action)
         legal = {str(a): a for a in legal_actions}
-        picker = getattr(knobs, "candidates", None) if knobs is not None else None
+        picker = prof.candidates
         chosen = list(picker(view, legal_actions, greedy_action)) if picker is not None else list(legal_actions)
         if self.draw == 0:  # no voluntary draw (greedy's own draw, when nothing plays, stays)
             chosen = [a for a in chosen if str(a) != "draw"]
@@ -386,15 +379,15 @@ class IsmctsBot:
         actions = [greedy_action, *(legal[k] for k in keys[1:])]
         rewards: list[list[float]] = [[] for _ in keys]
         weights: list[float] = []  # each round's importance weight (1 unless the game reads hands)
-        chooser = self._chooser(knobs)
-        depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        solve_at = self._solve_at(knobs, view)
-        evaluate = getattr(knobs, "evaluate", None) if knobs is not None else None
+        chooser = self._chooser(prof)
+        depth = self.depth if self.depth is not None else prof.playout_depth
+        solve_at = self._solve_at(prof, view)
+        evaluate = prof.evaluate
         # a game's own fast whole-hand playouts (compiled): rounds of rewards per sampled
         # world; not when the bot was given its own rollout policy or playout depth
         own = self.rollout != "auto" or self.depth is not None
-        fast = getattr(knobs, "outcomes", None) if knobs is not None and not own else None
-        finish = self._finisher(knobs, depth)
+        fast = prof.outcomes if not own else None
+        finish = self._finisher(prof, depth)
         scale = self.scale if self.scale is not None else margin_scale(game_id)
         lower = bool(game_class(game_id).lower_is_better)
         hand = view["hand_number"]
@@ -448,7 +441,7 @@ class IsmctsBot:
         best = max(range(len(keys)), key=lambda i: (totals[i], i == 0))
         if best == 0:
             return greedy_action
-        z = self.evidence if self.evidence is not None else float(getattr(knobs, "EVIDENCE_Z", 0.0))
+        z = self.evidence if self.evidence is not None else prof.evidence_z
         if _paired_lead(rewards[best], rewards[0], weights) > z:
             return actions[best]
         return greedy_action
@@ -465,9 +458,9 @@ class IsmctsBot:
             return False
         start = list(game.scores)
         hand = view["hand_number"]
-        knobs = policy(view["game"])
-        chooser = self._chooser(knobs)
-        by_policy = policy_phases(knobs, self.others)
+        prof = profile(view["game"])
+        chooser = self._chooser(prof)
+        by_policy = policy_phases(prof, self.others)
         seat = view["seat"]
         node = root
         path = [root]
@@ -518,10 +511,10 @@ class IsmctsBot:
             path.append(node)
             if self._hand_over(game, start, hand):
                 break
-        depth = self.depth if self.depth is not None else getattr(knobs, "PLAYOUT_DEPTH", None)
-        finish = self._finisher(knobs, depth)
-        cut = self._playout(game, start, hand, rng, chooser, depth, seat, self._solve_at(knobs, view), finish)
-        rest = knobs.evaluate(game) if cut and knobs is not None and hasattr(knobs, "evaluate") else None
+        depth = self.depth if self.depth is not None else prof.playout_depth
+        finish = self._finisher(prof, depth)
+        cut = self._playout(game, start, hand, rng, chooser, depth, seat, self._solve_at(prof, view), finish)
+        rest = prof.evaluate(game) if cut and prof.evaluate is not None else None
         reward = self._reward(view["game"], game, start, rest, self.scale)
         for n in path[1:]:
             n.visits += 1
@@ -541,42 +534,40 @@ class IsmctsBot:
                 best, best_value = (k, a), value
         return best
 
-    def _chooser(self, knobs: Any) -> Chooser | None:
+    def _chooser(self, prof: SearchProfile) -> Chooser | None:
         """The playout policy: ``None`` for uniform random play (see :func:`playout_chooser`)."""
-        return playout_chooser(knobs, self.rollout, self._greedy)
+        return playout_chooser(prof, self.rollout, self._greedy)
 
-    def _favourite(self, knobs: Any) -> Chooser:
+    def _favourite(self, prof: SearchProfile) -> Chooser:
         """Who picks the action the search starts from (its head start, and its fallback).
 
-        Greedy's choice, unless the game's ``FAVOURITE`` knob names one of its own policies
-        (and the bot's ``favourite`` is ``auto``): ``"playout"``, the playout policy, when
-        the playouts play it (``rollout`` ``auto`` or ``policy``), so the search starts from
-        the play its playouts assume of the seat later (Rummikub: a play held back until it
-        goes out; with ``rollout=greedy`` both are greedy's again); any other name, that
-        function of the game's greedy module (Montana's ``widest``: greedy's discard,
-        widened by how many tiles would help). ``favourite=greedy`` puts greedy's choice
-        back in every game.
+        Greedy's choice, unless the game profile's ``favourite`` names one of its own
+        policies (and the bot's ``favourite`` is ``auto``): ``"playout"``, the playout
+        policy, when the playouts play it (``rollout`` ``auto`` or ``policy``), so the search
+        starts from the play its playouts assume of the seat later (Rummikub: a play held
+        back until it goes out; with ``rollout=greedy`` both are greedy's again); ``"own"``,
+        the profile's ``favourite_chooser`` (Montana's ``widest``: greedy's discard, widened
+        by how many tiles would help). ``favourite=greedy`` puts greedy's choice back in
+        every game.
         """
-        if self._favours_policy(knobs):
-            return cast(Chooser, knobs.playout)
-        name = getattr(knobs, "FAVOURITE", "greedy") if knobs is not None else "greedy"
-        if self.favourite == "auto" and name not in ("greedy", "playout") and hasattr(knobs, name):
-            return cast(Chooser, getattr(knobs, name))
+        if self._favours_policy(prof) and prof.playout is not None:
+            return prof.playout
+        if self.favourite == "auto" and prof.favourite == "own" and prof.favourite_chooser is not None:
+            return prof.favourite_chooser
         return self._greedy.choose
 
-    def _favours_policy(self, knobs: Any) -> bool:
-        """Whether :meth:`_favourite` is the game's playout policy (its ``FAVOURITE`` knob) here."""
+    def _favours_policy(self, prof: SearchProfile) -> bool:
+        """Whether :meth:`_favourite` is the game's playout policy (its profile's ``favourite``) here."""
         return (
-            knobs is not None
-            and self.favourite == "auto"
-            and getattr(knobs, "FAVOURITE", "greedy") == "playout"
+            self.favourite == "auto"
+            and prof.favourite == "playout"
             and self.rollout in ("auto", "policy")
-            and hasattr(knobs, "playout")
+            and prof.playout is not None
         )
 
-    def _finisher(self, knobs: Any, depth: int | None) -> Finisher | None:
+    def _finisher(self, prof: SearchProfile, depth: int | None) -> Finisher | None:
         """The game's fast playout for this bot's ``rollout`` and ``depth`` (see :func:`playout_finisher`)."""
-        return playout_finisher(knobs, self.rollout, depth)
+        return playout_finisher(prof, self.rollout, depth)
 
     def _playout(
         self,
@@ -596,20 +587,21 @@ class IsmctsBot:
         """
         return play_out(game, hand, rng, chooser, depth, seat, solve_at, finish)
 
-    def _solve_at(self, knobs: Any, view: dict[str, Any]) -> int:
+    def _solve_at(self, prof: SearchProfile, view: dict[str, Any]) -> int:
         """Tricks left at which playouts hand over to the exact solver; 0: never.
 
-        The bot's ``endgame`` parameter, else the game's ``ENDGAME_TRICKS`` knob (set for
-        the trick games whose solver :mod:`boneyard.bots.endgame` has), else 0; and only for
-        a decision in the play phase. A bid or a call compares whole hands, and there the
-        solver's values are biased: it sees every hand (too hopeful), and in Rounce it lets
-        the other seats play together against the searcher (too fearful).
+        The bot's ``endgame`` parameter, else the profile's ``endgame_tricks`` where its
+        ``search_solves`` (no game's does by default: the solver costs the search
+        iterations), else 0; and only for a decision in the play phase. A bid or a call
+        compares whole hands, and there the solver's values are biased: it sees every hand
+        (too hopeful), and in Rounce it lets the other seats play together against the
+        searcher (too fearful).
         """
         if view.get("phase") != "play":
             return 0
         if self.endgame is not None:
             return self.endgame
-        return int(getattr(knobs, "ENDGAME_TRICKS", 0)) if knobs is not None else 0
+        return prof.endgame_tricks if prof.search_solves else 0
 
     @staticmethod
     def _hand_over(game: Any, start: list[Any], hand: int) -> bool:
@@ -623,7 +615,7 @@ class IsmctsBot:
         """Each seat's reward in [0, 1]: the squashed score margin, with the win if the game ended.
 
         ``rest``: the estimated further gain of each seat in the hand (a cut-off playout);
-        ``scale``: the bot's own margin scale (``None``: the game's ``MARGIN_SCALE``).
+        ``scale``: the bot's own margin scale (``None``: the game profile's ``margin_scale``).
         """
         delta = [float(a) - float(b) for a, b in zip(game.scores, start, strict=True)]
         if rest is not None:
@@ -644,34 +636,35 @@ def hand_over(game: Any, hand: int) -> bool:
     return bool(game.is_over or game.hand_number != hand)
 
 
-def playout_chooser(knobs: Any, rollout: str = "auto", greedy: GreedyBot | None = None) -> Chooser | None:
+def playout_chooser(prof: SearchProfile, rollout: str = "auto", greedy: GreedyBot | None = None) -> Chooser | None:
     """The policy that plays a playout's moves, one call a move: the search's and the coach's.
 
-    ``rollout`` (one of :data:`ROLLOUTS`): ``auto`` and ``policy`` take the game's cheap
-    ``playout`` policy where its greedy module has one (Montana's, two-box's without its
-    follow term, Rummikub's that holds plays back), else greedy's ``choose``; ``greedy``
-    always greedy's; ``random`` gives ``None``, uniform random play. ``greedy``: the bot
-    whose ``choose`` is used (a new one when not given).
+    ``rollout`` (one of :data:`ROLLOUTS`): ``auto`` and ``policy`` take the game profile's
+    cheap ``playout`` policy where it has one (Montana's, two-box's without its follow
+    term, Rummikub's that holds plays back), else greedy's ``choose``; ``greedy`` always
+    greedy's; ``random`` gives ``None``, uniform random play. ``greedy``: the bot whose
+    ``choose`` is used (a new one when not given).
     """
     if rollout == "random":
         return None
-    if rollout in ("auto", "policy") and knobs is not None and hasattr(knobs, "playout"):
-        return cast(Chooser, knobs.playout)
+    if rollout in ("auto", "policy") and prof.playout is not None:
+        return prof.playout
     return (greedy if greedy is not None else GreedyBot()).choose
 
 
-def playout_finisher(knobs: Any, rollout: str = "auto", depth: int | None = None) -> Finisher | None:
-    """The game's fast playout (its ``finish`` knob) where it may stand in for :func:`playout_chooser`'s moves.
+def playout_finisher(prof: SearchProfile, rollout: str = "auto", depth: int | None = None) -> Finisher | None:
+    """The game's fast playout (its profile's ``finish``) where it may stand in for :func:`playout_chooser`'s moves.
 
     ``finish(game, stop)`` plays the playout policy's choices to the hand's end (or until
     ``stop`` tricks are left) in one call: the same actions the policy would take one call
-    a move, far cheaper. Only with the default ``rollout`` (``rollout=policy`` plays the
-    same policy one Python call a move, as the search did before the knob) and no playout
-    ``depth`` (a cut-off playout counts its actions).
+    a move, far cheaper. ``finish`` must play exactly the moves of the playout policy (its
+    ``playout`` where it has one, Montana's, else greedy's ``choose``: Eighty and Rounce,
+    compiled). Only with the default ``rollout`` (``rollout=policy`` plays the same policy
+    one Python call a move) and no playout ``depth`` (a cut-off playout counts its actions).
     """
     if rollout != "auto" or depth is not None:
         return None
-    return cast(Finisher | None, finisher(knobs))
+    return prof.finish
 
 
 def play_out(
@@ -694,7 +687,7 @@ def play_out(
     for ``seat``, and ``finish`` stops there. With ``depth`` the playout stops after that
     many moves; ``True`` when it was cut off so before the hand ended (the caller may then
     estimate the rest), else ``False``. Where the solver takes over and how deep a playout
-    runs are the callers' choices: the search reads the game's knobs and the decision's
+    runs are the callers' choices: the search reads the game's prof and the decision's
     phase, the coach plays every hand to its end (``bots/coach.py``).
     """
     limit = MAX_PLAYOUT if depth is None else depth
@@ -717,8 +710,8 @@ def play_out(
     return depth is not None and not hand_over(game, hand)
 
 
-def search_shape(knobs: Any, phase: Any) -> str:
-    """The shape a game's decision is searched in: its phase's entry in ``SEARCH_BY_PHASE``, else ``SEARCH``.
+def search_shape(prof: SearchProfile, phase: Any) -> str:
+    """The shape a game's decision is searched in: the profile's for its phase, else the profile's own.
 
     A tree's nodes for the other seats' decisions are chosen from statistics pooled over
     every sampled world, so in the tree those seats decide without regard to the hands
@@ -726,17 +719,14 @@ def search_shape(knobs: Any, phase: Any) -> str:
     keep a strong hand, fold a weak one), a game searches that phase flat instead: each
     candidate is followed by the playout policy, which reads every seat's own hand.
     """
-    if knobs is None:
-        return "tree"
-    by_phase = getattr(knobs, "SEARCH_BY_PHASE", None) or {}
-    return str(by_phase.get(phase, getattr(knobs, "SEARCH", "tree")))
+    return prof.shape(phase)
 
 
-def policy_phases(knobs: Any, others: str) -> frozenset[str] | None:
+def policy_phases(prof: SearchProfile, others: str) -> frozenset[str] | None:
     """The phases in which the tree search lets the playout policy decide for the other seats.
 
     ``None``: none (every decision in the tree is chosen by its statistics); an empty set:
-    every phase. ``others="auto"`` reads the game's ``OTHERS_BY_POLICY`` knob (no knob:
+    every phase. ``others="auto"`` reads the profile's ``others_by_policy`` (empty:
     none). A tree's node for another seat is chosen from statistics pooled over every
     sampled world, blind to the hand the world gave that seat; the policy reads that hand,
     at the price of modelling the seat as playing like the policy.
@@ -745,33 +735,32 @@ def policy_phases(knobs: Any, others: str) -> frozenset[str] | None:
         return None
     if others == "policy":
         return frozenset()
-    phases = getattr(knobs, "OTHERS_BY_POLICY", None) if knobs is not None else None
-    return frozenset(phases) if phases else None
+    return prof.others_by_policy or None
 
 
-def head_start(knobs: Any, prior: float | None, by_policy: bool) -> float:
+def head_start(prof: SearchProfile, prior: float | None, by_policy: bool) -> float:
     """The share of a tree search's iterations credited to its favourite in the final count.
 
     The bot's own ``prior`` when given. Else, when the favourite is the playout policy's
-    choice (``by_policy``: the game's ``FAVOURITE`` knob, see ``IsmctsBot._favourite``),
-    the game's ``FAVOURITE_PRIOR`` knob: a favourite that is a plan, such as Rummikub's
+    choice (``by_policy``: the profile's ``favourite``, see ``IsmctsBot._favourite``),
+    the profile's ``favourite_prior``: a favourite that is a plan, such as Rummikub's
     held draw, should seldom be dropped on a few noisy playouts. Else
     :data:`DEFAULT_PRIOR`, so ``rollout=greedy`` keeps greedy's usual head start.
     """
     if prior is not None:
         return prior
-    if by_policy and knobs is not None:
-        return float(getattr(knobs, "FAVOURITE_PRIOR", DEFAULT_PRIOR))
+    if by_policy:
+        return prof.favourite_prior
     return DEFAULT_PRIOR
 
 
 def margin_scale(game_id: str) -> float:
-    """The score swing that squashes a hand's margin into [0, 1]: the game's knob, else the default.
+    """The score swing that squashes a hand's margin into [0, 1]: the game profile's ``margin_scale``.
 
-    A bot tuning fact, so it sits beside the game's greedy heuristic (``MARGIN_SCALE``); a
-    game without one gets :data:`DEFAULT_MARGIN_SCALE`.
+    A bot tuning fact, so it sits in the profile beside the game's greedy heuristic; a game
+    without one gets :data:`DEFAULT_MARGIN_SCALE`.
     """
-    return float(getattr(policy(game_id), "MARGIN_SCALE", DEFAULT_MARGIN_SCALE))
+    return profile(game_id).margin_scale
 
 
 def seat_reward(

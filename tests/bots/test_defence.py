@@ -14,6 +14,8 @@ from boneyard.bots.ismcts import IsmctsBot
 from boneyard.games.montana import analysis as an
 from boneyard.tiles import Tile
 
+from .profiles import use_profile
+
 
 def _turn(seed: int) -> Any:
     """A Montana game at a discard decision with several discards (greedy play before it)."""
@@ -105,13 +107,13 @@ def test_search_reads_the_defence_switch(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append(worlds)
         return real(view, legal, action, sample, worlds)
 
-    monkeypatch.setattr(greedy_montana, "defend", spy)
+    use_profile(monkeypatch, greedy_montana, defend=spy)
     game = _turn(3)
     view, legal = game.view(game.current_player), game.legal_actions()
     IsmctsBot(iterations=12, defence=0).choose(view, legal, random.Random(1))
     assert calls == []
     IsmctsBot(iterations=12).choose(view, legal, random.Random(1))
-    assert calls == [greedy_montana.DEFENCE_WORLDS]
+    assert calls == [greedy_montana.PROFILE.defence_worlds]
     IsmctsBot(iterations=12, defence=5).choose(view, legal, random.Random(1))
     assert calls[-1] == 5
 

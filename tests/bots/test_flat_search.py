@@ -15,6 +15,8 @@ from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead, seat_reward
 
+from .profiles import use_profile
+
 
 def decision(game_id: str, seed: int, skip: int = 0) -> tuple[dict[str, Any], tuple[Any, ...]]:
     """A view and legal actions with a real choice, after ``skip`` greedy decisions."""
@@ -166,11 +168,11 @@ def test_flat_search_uses_the_games_compiled_rounds(monkeypatch: pytest.MonkeyPa
         for row in rows:
             for a, (final, winners) in zip(actions, row, strict=True):
                 gains = [f - s for f, s in zip(final, start, strict=True)]
-                r = seat_reward(gains, seat, winners, False, greedy_twobox.MARGIN_SCALE)
+                r = seat_reward(gains, seat, winners, False, greedy_twobox.PROFILE.margin_scale)
                 totals[str(a)] = totals.get(str(a), 0.0) + r
         return rows
 
-    monkeypatch.setattr(greedy_twobox, "outcomes", spy)
+    use_profile(monkeypatch, greedy_twobox, outcomes=spy)
     overruled = 0
     for skip in range(12):
         view, legal = decision("twobox", 2, skip)
@@ -192,7 +194,7 @@ def test_flat_search_uses_the_games_compiled_rounds(monkeypatch: pytest.MonkeyPa
 
 def test_an_explicit_depth_or_rollout_plays_out_through_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled rounds stand for greedy whole-hand playouts only: other settings skip them."""
-    monkeypatch.setattr(greedy_twobox, "outcomes", lambda *args: pytest.fail("compiled rounds used"))
+    use_profile(monkeypatch, greedy_twobox, outcomes=lambda *args: pytest.fail("compiled rounds used"))
     view, legal = decision("twobox", 2)
     found = greedy_twobox.candidates(view, legal, GreedyBot().choose(view, legal, random.Random(0)))
     assert len(found) >= 2
@@ -256,15 +258,13 @@ def test_rounce_searches_its_calls_flat_and_its_tricks_in_the_tree(
 
 
 def test_search_shape_reads_the_phase_before_the_game_wide_knob() -> None:
-    from types import SimpleNamespace
-
     from boneyard.bots.ismcts import search_shape
+    from boneyard.bots.profile import SearchProfile
 
-    knobs = SimpleNamespace(SEARCH="flat", SEARCH_BY_PHASE={"bid": "tree"})
+    knobs = SearchProfile(search="flat", search_by_phase={"bid": "tree"})
     assert search_shape(knobs, "bid") == "tree"
     assert search_shape(knobs, "play") == "flat"
-    assert search_shape(SimpleNamespace(), "play") == "tree"
-    assert search_shape(None, "call") == "tree"
-    assert search_shape(greedy_rounce, "call") == "flat"
-    assert search_shape(greedy_rounce, "discard") == "flat"
-    assert search_shape(greedy_rounce, "play") == "tree"
+    assert search_shape(SearchProfile(), "play") == "tree"
+    assert search_shape(greedy_rounce.PROFILE, "call") == "flat"
+    assert search_shape(greedy_rounce.PROFILE, "discard") == "flat"
+    assert search_shape(greedy_rounce.PROFILE, "play") == "tree"

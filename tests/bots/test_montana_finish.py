@@ -14,6 +14,8 @@ from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.tiles import Tile
 
+from .profiles import use_profile
+
 
 def _positions(count: int, seed: int) -> Iterator[Any]:
     """Montana games at random moments (discards, claims, ready seats), two to four players.
@@ -100,7 +102,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         made.append(real(game, stop))
         return made[-1]
 
-    monkeypatch.setattr(greedy_montana, "finish", spy)
+    use_profile(monkeypatch, greedy_montana, finish=spy)
     return made
 
 
@@ -131,7 +133,7 @@ def test_the_coach_values_are_the_same_with_the_fast_playout(
     spots = _spots(3)
     fast = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
     assert any(calls), "the coach did not use the fast playout"
-    monkeypatch.setattr(greedy_montana, "finish", None)
+    use_profile(monkeypatch, greedy_montana, finish=None)
     slow = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
     assert fast == slow
 

@@ -13,6 +13,7 @@ from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot
 from boneyard.tiles import Tile, double_six
 
+from .profiles import use_profile
 from .scripted import valid
 
 T = Tile.parse
@@ -184,7 +185,7 @@ def test_the_search_reads_the_windows_only_when_asked(monkeypatch: Any) -> None:
         calls.append(1)
         return world
 
-    monkeypatch.setattr(gm, "explain", counted)
+    use_profile(monkeypatch, gm, explain=counted)
     legal = g.legal_actions()
     IsmctsBot(iterations=40).choose(g.view(seat), legal, random.Random(1))
     assert not calls

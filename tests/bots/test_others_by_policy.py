@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot, _Node, policy_phases
+from boneyard.bots.profile import SearchProfile
 
 from .test_flat_search import _rounce_decision
 
@@ -86,11 +86,10 @@ def test_with_policy_everywhere_the_tree_asks_it_in_the_tricks_too(monkeypatch: 
 
 
 def test_policy_phases_reads_the_parameter_then_the_games_knob() -> None:
-    assert policy_phases(greedy_rounce, "tree") is None
-    assert policy_phases(greedy_rounce, "policy") == frozenset()
-    assert policy_phases(greedy_rounce, "auto") == {"call", "discard", "defend"}
-    assert policy_phases(SimpleNamespace(), "auto") is None
-    assert policy_phases(None, "auto") is None
+    assert policy_phases(greedy_rounce.PROFILE, "tree") is None
+    assert policy_phases(greedy_rounce.PROFILE, "policy") == frozenset()
+    assert policy_phases(greedy_rounce.PROFILE, "auto") == {"call", "discard", "defend"}
+    assert policy_phases(SearchProfile(), "auto") is None
 
 
 def test_ismcts_rejects_an_unknown_others() -> None:

@@ -20,6 +20,8 @@ from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import EXPLAIN_TRIES, Inference
 from boneyard.tiles import Tile
 
+from .profiles import use_profile
+
 
 def _at_dealers_call(players: int, seed: int, dummy: bool) -> Any:
     """A greedy hand stopped at the dealer's call; with ``dummy``, the first caller calls dummy."""
@@ -133,7 +135,7 @@ def test_switched_off_the_sampler_deals_as_sample_game_does() -> None:
 
 
 def test_a_view_the_model_cannot_explain_still_gets_a_world(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(greedy_rounce, "explain", lambda view, world, rng: None)
+    use_profile(monkeypatch, greedy_rounce, explain=lambda view, world, rng: None)
     game = _at_dealers_call(4, 5, dummy=True)
     sampler = Inference(game.view(game.dealer), 0)
     world = sampler.draw(random.Random(1))

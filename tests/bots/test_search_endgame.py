@@ -14,6 +14,7 @@ import pytest
 
 import boneyard
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.profile import SearchProfile
 
 from .test_endgame import _hand_result, _margin, _minimax, _position
 
@@ -22,7 +23,7 @@ from .test_endgame import _hand_result, _margin, _minimax, _position
 def test_playout_with_the_solver_reaches_the_brute_force_score(game_id: str) -> None:
     rng = random.Random(f"search-endgame-{game_id}")
     bot = IsmctsBot(iterations=10)
-    greedy = bot._chooser(None)
+    greedy = bot._chooser(SearchProfile())  # no playout policy of the game's: greedy's choose
     differed = 0
     for _ in range(150):
         world = _position(game_id, rng, 2)
@@ -45,19 +46,21 @@ def test_playout_with_the_solver_reaches_the_brute_force_score(game_id: str) -> 
 
 
 def test_endgame_knob_defaults_to_the_games_threshold_and_switches_off() -> None:
-    from boneyard.bots.greedy import policy
+    from boneyard.bots.profile import profile
 
     play = {"phase": "play"}
-    # off by default in both trick games (the arena, docs/bots.md); endgame=N switches it on
-    assert IsmctsBot()._solve_at(policy("rounce"), play) == policy("rounce").ENDGAME_TRICKS == 0
-    assert IsmctsBot()._solve_at(policy("eighty"), play) == policy("eighty").ENDGAME_TRICKS == 0
-    assert IsmctsBot(endgame=3)._solve_at(policy("eighty"), play) == 3
-    assert IsmctsBot(endgame=4)._solve_at(policy("rounce"), play) == 4
-    assert IsmctsBot(endgame=0)._solve_at(policy("rounce"), play) == 0
-    assert IsmctsBot()._solve_at(policy("twobox"), {"phase": "turn"}) == 0
+    # the solver reaches three tricks in both trick games (the coach always uses it), but the
+    # search's playouts do not by default (the arena, docs/bots.md); endgame=N switches it on
+    for game in ("rounce", "eighty"):
+        assert profile(game).endgame_tricks == 3 and not profile(game).search_solves
+        assert IsmctsBot()._solve_at(profile(game), play) == 0
+    assert IsmctsBot(endgame=3)._solve_at(profile("eighty"), play) == 3
+    assert IsmctsBot(endgame=4)._solve_at(profile("rounce"), play) == 4
+    assert IsmctsBot(endgame=0)._solve_at(profile("rounce"), play) == 0
+    assert IsmctsBot()._solve_at(profile("twobox"), {"phase": "turn"}) == 0
     # bids and calls compare whole hands: the solver's biased values stay out of them
-    assert IsmctsBot()._solve_at(policy("eighty"), {"phase": "bid"}) == 0
-    assert IsmctsBot(endgame=3)._solve_at(policy("rounce"), {"phase": "call"}) == 0
+    assert IsmctsBot()._solve_at(profile("eighty"), {"phase": "bid"}) == 0
+    assert IsmctsBot(endgame=3)._solve_at(profile("rounce"), {"phase": "call"}) == 0
     assert boneyard.bot("ismcts", endgame=2).endgame == 2
 
 

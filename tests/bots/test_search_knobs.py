@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from types import SimpleNamespace
 
 import pytest
 
 import boneyard
-from boneyard.bots.greedy import GreedyBot, policy
+from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import DEFAULT_PRIOR, IsmctsBot, head_start
+from boneyard.bots.profile import SearchProfile, profile
 from boneyard.games.twobox import engine as twobox_rules
 from boneyard.tiles import Tile
+
+from .profiles import use_profile
 
 
 @pytest.mark.parametrize("depth", [-1, True, 1.5])
@@ -131,7 +133,7 @@ def test_ismcts_cut_off_playouts_evaluate_the_rest_of_the_hand(monkeypatch: pyte
         calls["evaluate"] += 1
         return real(game)
 
-    monkeypatch.setattr(greedy_twobox, "evaluate", spy)
+    use_profile(monkeypatch, greedy_twobox, evaluate=spy)
     g = boneyard.new_game("twobox", seed=1)
     bot = IsmctsBot(iterations=20, depth=2)
     bot.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))
@@ -219,40 +221,39 @@ def test_a_view_the_game_cannot_sample_gets_greedys_choice(monkeypatch: pytest.M
 
 
 def test_the_favourites_head_start_is_the_bots_prior_else_the_games_knob_for_a_policy_favourite() -> None:
-    """``prior`` wins; a playout policy's favourite takes ``FAVOURITE_PRIOR``; greedy's keeps the default."""
-    knobs = SimpleNamespace(FAVOURITE_PRIOR=0.3)
+    """``prior`` wins; a playout policy's favourite takes the profile's ``favourite_prior``; greedy's the default."""
+    knobs = SearchProfile(favourite_prior=0.3)
     assert head_start(knobs, None, True) == 0.3
     assert head_start(knobs, 0.2, True) == 0.2
     assert head_start(knobs, None, False) == DEFAULT_PRIOR
-    assert head_start(SimpleNamespace(), None, True) == DEFAULT_PRIOR
-    assert head_start(None, None, True) == DEFAULT_PRIOR
+    assert head_start(SearchProfile(), None, True) == DEFAULT_PRIOR
 
 
 def test_only_rummikub_favours_its_playout_policy_and_rollout_greedy_undoes_it() -> None:
-    assert IsmctsBot()._favours_policy(policy("rummikub"))
-    assert IsmctsBot(rollout="policy")._favours_policy(policy("rummikub"))
-    assert not IsmctsBot(rollout="greedy")._favours_policy(policy("rummikub"))
+    assert IsmctsBot()._favours_policy(profile("rummikub"))
+    assert IsmctsBot(rollout="policy")._favours_policy(profile("rummikub"))
+    assert not IsmctsBot(rollout="greedy")._favours_policy(profile("rummikub"))
     for game in ("montana", "twobox", "eighty", "rounce"):
-        assert not IsmctsBot()._favours_policy(policy(game))
+        assert not IsmctsBot()._favours_policy(profile(game))
 
 
 def test_rummikubs_held_draw_gets_its_knobs_head_start_and_rollout_greedy_the_default() -> None:
-    knobs = policy("rummikub")
-    assert head_start(knobs, None, IsmctsBot()._favours_policy(knobs)) == knobs.FAVOURITE_PRIOR > DEFAULT_PRIOR
+    knobs = profile("rummikub")
+    assert head_start(knobs, None, IsmctsBot()._favours_policy(knobs)) == knobs.favourite_prior > DEFAULT_PRIOR
     assert head_start(knobs, None, IsmctsBot(rollout="greedy")._favours_policy(knobs)) == DEFAULT_PRIOR
 
 
 def test_each_games_favourite_and_favourite_greedy_puts_greedys_back() -> None:
     """Montana starts from ``widest``, Rummikub from its playout policy, the rest from greedy."""
     auto = IsmctsBot()
-    assert auto._favourite(policy("montana")) is policy("montana").widest
-    assert auto._favourite(policy("rummikub")) is policy("rummikub").playout
+    assert auto._favourite(profile("montana")) is greedy_montana.widest
+    assert auto._favourite(profile("rummikub")) is profile("rummikub").playout
     for game in ("twobox", "eighty", "rounce"):
-        assert auto._favourite(policy(game)) == auto._greedy.choose
+        assert auto._favourite(profile(game)) == auto._greedy.choose
     for game in ("montana", "rummikub"):
         bot = IsmctsBot(favourite="greedy")
-        assert bot._favourite(policy(game)) == bot._greedy.choose
-        assert not bot._favours_policy(policy(game))
+        assert bot._favourite(profile(game)) == bot._greedy.choose
+        assert not bot._favours_policy(profile(game))
 
 
 def test_an_unknown_favourite_is_refused_by_name() -> None:

@@ -15,6 +15,8 @@ from boneyard.bots.greedy import eighty as greedy_eighty
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.ismcts import IsmctsBot
 
+from .profiles import use_profile
+
 GREEDY = {"eighty": greedy_eighty, "rounce": greedy_rounce}
 TRICKS = {"eighty": 10, "rounce": 5}
 needs_c = pytest.mark.skipif(
@@ -179,7 +181,7 @@ def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
         calls.append(played)
         return played
 
-    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
+    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
     fast = IsmctsBot(iterations=40, endgame=0, infer=0)
     slow = IsmctsBot(iterations=40, rollout="greedy", endgame=0, infer=0)
     for i, (view, legal) in enumerate(_spots(game_id, 12)):
@@ -210,7 +212,7 @@ def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch
         solved.append(len(game.tricks))
         real_solve(game, seat)
 
-    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
+    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
     monkeypatch.setattr(ismcts_module.endgame, "finish_hand", solve)
     view, legal = next(
         (v, la) for v, la in _spots(game_id, 40) if v["phase"] == "play" and len(v["tricks"]) < TRICKS[game_id] - 3
@@ -235,10 +237,10 @@ def test_the_coach_values_are_the_same_with_the_compiled_playouts(
         played.append(real(game, stop))
         return played[-1]
 
-    monkeypatch.setattr(GREEDY[game_id], "finish", spy)
+    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
     fast = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
     assert any(played), "the coach did not use the compiled playout"
-    monkeypatch.setattr(GREEDY[game_id], "finish", None)
+    use_profile(monkeypatch, GREEDY[game_id], finish=None)
     slow = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
     assert [[(str(j.action), j.samples) for j in a] for a in fast] == [
         [(str(j.action), j.samples) for j in a] for a in slow

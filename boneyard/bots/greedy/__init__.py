@@ -2,7 +2,8 @@
 
 Each game's heuristic lives in ``boneyard/bots/greedy/<id>.py`` (found by name: no list
 of game ids is kept) and exposes ``choose(view, legal_actions, rng) -> action``, plus
-optional knobs the ``ismcts`` search reads (see ``docs/bots.md``). It reads only the
+optionally ``PROFILE``, the :class:`~boneyard.bots.profile.SearchProfile` that the
+``ismcts`` search, the coach and inference read (see ``docs/bots.md``). It reads only the
 seat's view and the legal actions, and returns one of the legal actions. A game living
 outside ``boneyard`` gives its heuristic with :func:`register`.
 
@@ -21,18 +22,37 @@ from typing import Any
 
 from ...plugins import PerGame
 
-_POLICIES: PerGame[Any] = PerGame(__name__, lambda module: module, None)
+
+def _found(module: Any) -> Any:
+    """A game's heuristic module, found by name: its ``PROFILE`` checked once, as it is first used."""
+    _check_profile(module.__name__.rsplit(".", 1)[-1], module)
+    return module
+
+
+_POLICIES: PerGame[Any] = PerGame(__name__, _found, None)
 
 
 def register(game_id: str, heuristic: Any) -> None:
     """Give a game (one living outside ``boneyard``, say) its heuristic: anything with ``choose``.
 
     ``heuristic`` is a module or object with ``choose(view, legal_actions, rng)`` and,
-    optionally, the search knobs of ``docs/bots.md``. ``ValueError`` if it has no ``choose``.
+    optionally, a ``PROFILE`` (:class:`~boneyard.bots.profile.SearchProfile`). ``ValueError``
+    if it has no ``choose`` or its ``PROFILE`` is not a search profile: checked here, once,
+    rather than found wrong in the middle of a search.
     """
     if not callable(getattr(heuristic, "choose", None)):
         raise ValueError(f"a greedy heuristic needs choose(view, legal_actions, rng), got {heuristic!r}")
+    _check_profile(game_id, heuristic)
     _POLICIES.register(game_id, heuristic)
+
+
+def _check_profile(game_id: str, heuristic: Any) -> None:
+    """``ValueError`` unless ``heuristic`` has no ``PROFILE`` or a :class:`SearchProfile` one."""
+    from ..profile import SearchProfile
+
+    found = getattr(heuristic, "PROFILE", None)
+    if found is not None and not isinstance(found, SearchProfile):
+        raise ValueError(f"{game_id}: a greedy heuristic's PROFILE must be a SearchProfile, got {found!r}")
 
 
 def unregister(game_id: str) -> None:
@@ -49,20 +69,10 @@ def policy(game_id: str) -> Any:
     return _POLICIES.get(game_id)
 
 
-def finisher(knobs: Any) -> Any:
-    """A game's fast playout (its ``finish`` knob), or ``None``.
-
-    ``finish(game, stop)`` must play exactly the moves of the game's playout policy: its
-    ``playout`` knob where it has one (Montana), else greedy's ``choose`` (Eighty and
-    Rounce, compiled). The search and the coach both ask here.
-    """
-    return None if knobs is None else getattr(knobs, "finish", None)
-
-
 def play_phase_view(game: Any, built: bool) -> dict[str, Any] | None:
     """The view of the seat to play when ``game`` is in its play phase, else ``None``.
 
-    Where a game's compiled trick playout (its ``finish`` knob) starts: never while the
+    Where a game's compiled trick playout (its profile's ``finish``) starts: never while the
     module is not ``built`` or the game is over, and never in the bids or calls, which
     stay with the heuristic's Python.
     """

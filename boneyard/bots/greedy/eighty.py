@@ -42,6 +42,7 @@ from ...games.eighty.engine import (
 )
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
+from ..profile import SearchProfile
 from . import play_phase_view
 
 _compiled: ModuleType | None
@@ -52,14 +53,6 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
 COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
 
-MARGIN_SCALE = 40.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
-# ismcts: playouts hand over to the exact solver with this many tricks left. Off by default:
-# an exact solve of the last three tricks costs about four compiled playouts, and the search
-# is short of iterations in Eighty (docs/bots-measurements.md); ismcts:endgame=3 switches it on.
-ENDGAME_TRICKS = 0
-# ismcts inference is off by default here: at 200 ms it cost the search more than it gained
-# (the arena rows in docs/bots-measurements.md); ismcts:infer=2 switches it on.
-INFER_CANDIDATES = 0
 _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)
 _TRUMP_ODDS = (1.0, 0.85, 0.65, 0.45, 0.3, 0.2, 0.1, 0.05)
@@ -256,7 +249,7 @@ def _table_bytes(trump: int, doubles: bool) -> bytes:
 
 
 def finish(game: Any, stop: int = 0) -> bool:
-    """``ismcts`` knob: greedy plays the rest of the hand's tricks in one compiled call.
+    """In the search profile: greedy plays the rest of the hand's tricks in one compiled call.
 
     The same tiles, in the same order, as :func:`choose` would pick one call at a time
     (``tests/bots`` compare them over thousands of positions), each played on ``game``
@@ -352,3 +345,20 @@ def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[di
         out.append((past, legal, lambda a, w=played: a.tile == w))
         held.remove(played)
     return out
+
+
+#: How ``ismcts`` and the coach play Eighty (:mod:`boneyard.bots.profile`).
+PROFILE = SearchProfile(
+    margin_scale=40.0,  # a hand's typical score swing, squashing margins into [0, 1]
+    finish=finish,
+    # the exact solver takes the last three tricks over in the coach's playouts; not in the
+    # search's by default: a solve costs about four compiled playouts, and the search is short
+    # of iterations in Eighty (docs/bots-measurements.md); ismcts:endgame=3 switches it on
+    endgame_tricks=3,
+    search_solves=False,
+    # inference is off by default: at 200 ms it cost the search more than it gained (the
+    # arena rows in docs/bots-measurements.md); ismcts:infer=2 switches it on
+    past_decisions=past_decisions,
+    infer_candidates=0,
+    choose=choose,
+)

@@ -20,10 +20,10 @@ analysis costs milliseconds a discard, over hands of about a hundred moves): go 
 quads and adds as above, claim every quad and triple and the runs made of two tiles held
 singly, declare ready whenever a discard allows it, and discard the tile least connected
 to the rest of its suit in hand (copies, then neighbours one and two apart). Playouts
-run to the hand's end. :data:`SEARCH` makes the bot search flat over :func:`candidates` (on
+run to the hand's end. :data:`PROFILE` makes the bot search flat over :func:`candidates` (on
 the same sampled worlds for every candidate), keeping its favourite unless another
-candidate's paired lead is :data:`EVIDENCE_Z` standard errors above zero. The favourite
-(:data:`FAVOURITE`) is :func:`widest`: greedy's choice, but between discards equally near
+candidate's paired lead is one standard error above zero. The favourite
+(the profile's ``favourite_chooser``) is :func:`widest`: greedy's choice, but between discards equally near
 going out, the one that more unseen tiles would help.
 """
 
@@ -38,16 +38,12 @@ from ...games.montana import analysis as hands
 from ...games.montana.engine import HAND, SEATS
 from ...games.montana.sampling import _sample_fits
 from ...tiles import Tile, double_six, tile_of
+from ..profile import SearchProfile
 
-MARGIN_SCALE = 30.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(4)
 tile = tile_of  # a tile from its notation (a table lookup)
 READY_MIN_WAITS = 2
-EVIDENCE_Z = 1.0  # ismcts overrules greedy only on this many standard errors of evidence
-SEARCH = "flat"  # ismcts compares a few candidates on common sampled worlds (see candidates)
 MAX_CANDIDATES = 5
-# ismcts starts from widest's choice (greedy's, widened by acceptance) instead of greedy's
-FAVOURITE = "widest"
 
 
 def unseen(view: dict[str, Any]) -> Counter[Tile]:
@@ -140,7 +136,7 @@ def widest(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rando
     help is ready sooner, and three hands in four are won by the seat that gets there
     first. Among equally wide hands, greedy's own order; a ready declaration, a claim or
     a hand one tile away (where greedy already counts its live waits) stay greedy's.
-    ``ismcts`` starts from this choice (:data:`FAVOURITE`): it wins about eight chips a
+    ``ismcts`` starts from this choice (:data:`PROFILE`): it wins about eight chips a
     hand more than greedy's in duplicate self-play (``benchmarks/montana_widest.py``).
     """
     chosen = choose(view, legal_actions, rng)
@@ -324,7 +320,7 @@ def _loosest(hand: Sequence[Tile], discards: Sequence[tuple[Tile, Any]]) -> Any:
 
 
 def finish(game: Any, stop: int = 0) -> bool:
-    """``ismcts`` knob: the hand played to its end with :func:`playout`'s choices, in one call.
+    """In the search profile: the hand played to its end with :func:`playout`'s choices, in one call.
 
     The same actions, in the same order, as calling :func:`playout` on every seat's view
     (checked in ``tests/bots``), but read from the sampled world's own state (each seat's
@@ -347,7 +343,6 @@ def finish(game: Any, stop: int = 0) -> bool:
 
 # ----- defence (read by ismcts; see defend) ------------------------------------------
 
-DEFENCE_WORLDS = 24  # sampled worlds a defended discard is judged on (the ismcts ``defence`` knob overrides)
 SAFE_DANGER = 0.05  # expected seats going out on greedy's discard below which it stands
 BAIL_DANGER = 0.3  # ... at or above which a discard one tile further from going out is taken if safer
 DANGER_MARGIN = 0.05  # a safer discard must cut the danger by at least this much
@@ -428,8 +423,6 @@ def defend(view: dict[str, Any], legal_actions: Sequence[Any], greedy_action: An
 
 # ----- reading the other hands (read by ismcts's inference; see seat_weight) ---------
 
-# ismcts: worlds drawn per weighted sample; 0: off unless asked for (ismcts:infer=N)
-INFER_CANDIDATES = 0
 _WOODPILE = len(_FULL) - SEATS * HAND  # the woodpile at the start of a hand
 READING_STEP = 8  # pulls from the woodpile a stage of the hand spans (see reading_stage)
 READING_STAGES = 5  # stages told apart; later pulls count as the last
@@ -480,9 +473,6 @@ def seat_weight(view: dict[str, Any], world: Any, seat: int) -> float:
 
 # ----- what the claim windows proved the others hold (read by ismcts; see explain) -----
 
-# ismcts: whether the explain knob is on unless asked (ismcts:explain=1); off, since
-# head to head it gained nothing measurable (docs/bots-measurements.md, "Montana reads the claim windows")
-EXPLAIN = False
 
 # One requirement: the hand holds at least one of these multisets of tiles.
 Requirement = list[Counter[Tile]]
@@ -604,7 +594,7 @@ def _held(view: dict[str, Any]) -> dict[int, list[Requirement]]:
 
 
 def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
-    """The claim windows replayed in a sampled ``world`` (the ``ismcts`` knob).
+    """The claim windows replayed in a sampled ``world`` (in the search profile).
 
     The sampler respects what the windows a seat was *not* asked in proved (it holds at
     most so many copies), but not what the windows it *was* asked in proved: that it
@@ -685,3 +675,27 @@ def _swap_in(world: Any, seat: int, t: Tile, wanted: dict[int, Counter[Tile]], k
     give = rng.choice(spare)
     where[at], hand[give] = hand[give], where[at]
     return True
+
+
+#: How ``ismcts`` and the coach play Montana (:mod:`boneyard.bots.profile`).
+PROFILE = SearchProfile(
+    margin_scale=30.0,  # a hand's typical score swing, squashing margins into [0, 1]
+    search="flat",  # a few candidates compared on common sampled worlds (see candidates) ...
+    evidence_z=1.0,  # ... greedy overruled only on this many standard errors of evidence
+    candidates=candidates,
+    # the search starts from widest's choice (greedy's, widened by acceptance) instead of greedy's
+    favourite="own",
+    favourite_chooser=widest,
+    playout=playout,
+    finish=finish,
+    defend=defend,
+    defence_worlds=24,  # sampled worlds a defended discard is judged on (ismcts's ``defence`` parameter overrides)
+    # inference: worlds drawn per weighted sample; 0: off unless asked for (ismcts:infer=N)
+    seat_weight=seat_weight,
+    infer_candidates=0,
+    # the claim windows' reading: off unless asked (ismcts:explain=1), since head to head it
+    # gained nothing measurable (docs/bots-measurements.md, "Montana reads the claim windows")
+    explain=explain,
+    explain_by_default=False,
+    choose=choose,
+)

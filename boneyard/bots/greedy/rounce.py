@@ -24,6 +24,7 @@ from typing import Any
 
 from ...games.rounce.engine import Placed, RounceAction, beats, legal_plays, placement, trick_winner
 from ...tiles import Tile, double_six, tile_of
+from ..profile import SearchProfile
 from . import play_phase_view
 
 _compiled: ModuleType | None
@@ -34,19 +35,6 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
 COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
 
-MARGIN_SCALE = 2.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
-# ismcts: playouts hand over to the exact solver with this many tricks left; 0: off (with the
-# calls searched flat, the solver and inference lost points in the arena, docs/bots-measurements.md);
-# ismcts:endgame=4:infer=4 switches both on
-ENDGAME_TRICKS = 0
-INFER_CANDIDATES = 0  # ismcts: inference from the plays off by default (see ENDGAME_TRICKS)
-# ismcts: the calls, the discards after them and the dealer's defend are searched flat, so
-# that the other seats' calls in its playouts follow their own hands (in a tree they would
-# be chosen blind to them); the tricks are searched in the tree
-SEARCH_BY_PHASE = {"call": "flat", "discard": "flat", "defend": "flat"}
-# ismcts searching those phases in the tree (shape=tree): the other seats' calls, discards
-# and defend there follow the playout policy on their own hands, not the tree's statistics
-OTHERS_BY_POLICY = ("call", "discard", "defend")
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
 tile = tile_of  # a tile from its notation (a table lookup)
@@ -195,7 +183,7 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
 
 
 def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:
-    """``seat``'s plays of this hand as decisions to re-ask (the ``ismcts`` inference knob).
+    """``seat``'s plays of this hand as decisions to re-ask (in the search profile, for inference).
 
     Its hand before each play is its hand in the sampled ``world`` plus the tiles it has
     played since (a seat draws and discards only before the play starts); the trick then
@@ -242,7 +230,7 @@ def _kept(hand: Sequence[Tile], trump: int, turn_up: Tile) -> bool:
 
 
 def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
-    """The other seats' calls and exchanges replayed in a sampled ``world`` (the ``ismcts`` knob).
+    """The other seats' calls and exchanges replayed in a sampled ``world`` (in the search profile).
 
     ``sample_game`` deals every hidden tile at random, but a call tells about the hand
     that made it. Each other seat is modelled as this heuristic, before the first play:
@@ -337,7 +325,7 @@ def _keep_bytes(trump: int) -> bytes:
 
 
 def finish(game: Any, stop: int = 0) -> bool:
-    """``ismcts`` knob: the hand's remaining tricks as greedy plays them, picked in one C call.
+    """In the search profile: the hand's remaining tricks as greedy plays them, picked in one C call.
 
     Rounce's counterpart of greedy Eighty's ``finish``: ``_rounce_playout.c`` picks the
     plays (checked against :func:`choose` in ``tests/bots``), and the engine applies and
@@ -379,3 +367,27 @@ def finish(game: Any, stop: int = 0) -> bool:
 def _taken(t: Tile, suit: int | None) -> Any:
     """A test: is an action the play of ``t`` (named as ``suit`` where the action names one)?"""
     return lambda a: a.tile == t and (a.suit is None or a.suit == suit)
+
+
+#: How ``ismcts`` and the coach play Rounce (:mod:`boneyard.bots.profile`).
+PROFILE = SearchProfile(
+    margin_scale=2.0,  # a hand's typical score swing, squashing margins into [0, 1]
+    # the calls, the discards after them and the dealer's defend are searched flat, so that
+    # the other seats' calls in its playouts follow their own hands (in a tree they would be
+    # chosen blind to them); the tricks are searched in the tree
+    search_by_phase={"call": "flat", "discard": "flat", "defend": "flat"},
+    # searching those phases in the tree (shape=tree): the other seats' calls, discards and
+    # defend there follow the playout policy on their own hands, not the tree's statistics
+    others_by_policy=frozenset({"call", "discard", "defend"}),
+    finish=finish,
+    # the exact solver takes the last three tricks over in the coach's playouts; not in the
+    # search's by default, nor inference from the plays: with the calls searched flat, both
+    # lost points in the arena (docs/bots-measurements.md); ismcts:endgame=4:infer=4 switches
+    # both on
+    endgame_tricks=3,
+    search_solves=False,
+    past_decisions=past_decisions,
+    infer_candidates=0,
+    explain=explain,
+    choose=choose,
+)

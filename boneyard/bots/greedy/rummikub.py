@@ -16,11 +16,11 @@ The ``ismcts`` search plays :func:`playout` in its playouts: greedy's play, but 
 (a draw instead) after opening until it goes out, while the boneyard lasts. Laid tiles
 are every seat's to rework, so each play feeds the others' next plays; a seat that holds
 gives them nothing and goes out in one play from its own tiles and everything they laid.
-The search also starts from the held choice (:data:`FAVOURITE`), with three times the
-usual head start (:data:`FAVOURITE_PRIOR`). The ``greedy`` bot itself
+The search also starts from the held choice (:data:`PROFILE`'s favourite), with three times the
+usual head start (its ``favourite_prior``). The ``greedy`` bot itself
 still plays as above; what holding is worth is in ``docs/bots-measurements.md``.
 
-For the ``ismcts`` bot, :data:`EVIDENCE_Z` is 0: the most visited action is played. Each
+For the ``ismcts`` bot, the profile's ``evidence_z`` is 0: the most visited action is played. Each
 simulated turn of an opened player asks the engine for its legal plays, which runs the
 exact solver; with the compiled solver (about a millisecond) an iteration costs about
 2 ms, so a 200 ms decision affords about a hundred playouts, enough for the search's
@@ -39,20 +39,15 @@ from ...games.rummikub import solver
 from ...games.rummikub.engine import distinct_sums, has_opened, table_groups
 from ...games.rummikub.groups import best_opening, is_joker, order_group, play_notation, valid_triples
 from ...tiles import Tile
+from ..profile import SearchProfile
 
 JOKER_SAVING = 2  # spend jokers only to lay this many more tiles (or to go out)
 # States the exact search may visit (the engine's own bound on listing plays): past it
 # the solver's quick play is used, so a dense table never stalls a decision.
 SOLVER_BUDGET = 20_000
-EVIDENCE_Z = 0.0  # ismcts plays its most visited action (see the module docstring)
-MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 # the search's playout policy holds plays while every other seat has more tiles than this
 # (0: until the seat goes out or the boneyard is empty); see playout
 HOLD_UNTIL = 0
-FAVOURITE = "playout"  # ismcts: its head start goes to the playout policy's choice, not greedy's
-# ... and is this share of the iterations: the held draw is a plan, seldom worth dropping on
-# a few noisy playouts (with the usual 0.1 the search overruled it in a third of its turns)
-FAVOURITE_PRIOR = 0.3
 
 
 def best_text(view: dict[str, Any]) -> str | None:
@@ -136,3 +131,17 @@ def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Rand
             if str(candidate) == "draw":
                 return candidate
     return action
+
+
+#: How ``ismcts`` and the coach play Rummikub (:mod:`boneyard.bots.profile`).
+PROFILE = SearchProfile(
+    margin_scale=25.0,  # a hand's typical score swing, squashing margins into [0, 1]
+    evidence_z=0.0,  # the most visited action is played (see the module docstring)
+    playout=playout,
+    # the head start goes to the playout policy's choice, not greedy's, and is this share of
+    # the iterations: the held draw is a plan, seldom worth dropping on a few noisy playouts
+    # (with the usual 0.1 the search overruled it in a third of its turns)
+    favourite="playout",
+    favourite_prior=0.3,
+    choose=choose,
+)

@@ -14,7 +14,7 @@ The heuristic, as a decent player would put it. Each play (or stack) is valued a
 
 Draw only when nothing can be played; pass only when nothing else is legal.
 
-For the ``ismcts`` bot: :data:`SEARCH` makes it search *flat* (candidates compared on
+For the ``ismcts`` bot: :data:`PROFILE` makes it search *flat* (candidates compared on
 common sampled worlds), and :func:`outcomes` gives that search its playouts. Where the C
 module ``_twobox_playout`` is built (``make`` builds it), every play and stack is a
 candidate (:data:`COMPILED_CANDIDATES`) and each is played out by this heuristic with
@@ -30,7 +30,7 @@ decisions where it could play, and wins far more than the search that never draw
 engine), which is :func:`playout`,
 the policy of the engine's playouts. Without the module the search plays
 greedy's :data:`MAX_CANDIDATES` best plays out through the engine for
-:data:`PLAYOUT_DEPTH` actions, then :func:`evaluate` estimates the rest of the hand from
+the profile's ``playout_depth`` actions, then :func:`evaluate` estimates the rest of the hand from
 the sampled game's views: each seat expects the going-out award (the pips in the other
 hands) in proportion to its chance of going out, taken as ``1 / tiles in hand**2``
 normalised over the seats. See ``docs/bots-measurements.md`` for what each setting measured.
@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 
 from ...games.twobox.engine import ArmEnd, end_value, open_ends_and_count, scored
 from ...tiles import Tile, double_six, tile_of
+from ..profile import SearchProfile
 
 _compiled: ModuleType | None
 try:  # built from _twobox_playout.c at install time; without it ismcts plays out through the engine
@@ -55,7 +56,6 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
 COMPILED = _compiled is not None
 """Whether the compiled playouts are built (``ismcts`` then plays every candidate out to the hand's end)."""
 
-MARGIN_SCALE = 25.0  # ismcts: a hand's typical score swing, squashing margins into [0, 1]
 _FULL = double_six(2)
 tile = tile_of  # a tile from its notation (a table lookup)
 _NOTHING: ArmEnd = (Tile(0, 0), 0)  # an arm end that adds nothing to the count
@@ -65,12 +65,9 @@ _BY_KEY: list[Any] = [None] * 64
 for _t in _FULL:
     _BY_KEY[_t.key] = _t
 _PAIRS = tuple(tuple(Tile(a, b) for b in range(7)) for a in range(7))
-SEARCH = "flat"  # ismcts plays every legal action out on common sampled worlds
-EVIDENCE_Z = 0.0  # the best mean over those worlds is played
 MAX_CANDIDATES = 3  # greedy's best plays compared by the flat search (engine playouts)
 SEARCH_DRAW = True  # with the compiled playouts: compare a voluntary draw too (ismcts draw=0: never)
 COMPILED_CANDIDATES: int | None = None  # with the compiled playouts: every play (None) or greedy's best few
-PLAYOUT_DEPTH = 6  # actions played out after each candidate before evaluate() guesses the hand's rest
 ROUNDS_PER_WORLD = 16  # compiled playouts: boneyard orders tried per sampled world
 
 
@@ -216,7 +213,7 @@ def _value(
 
 
 def playout(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-    """``ismcts`` knob: the playout policy, greedy with :data:`PLAYOUT_WEIGHTS` (as the compiled playouts).
+    """In the search profile: the playout policy, greedy with :data:`PLAYOUT_WEIGHTS` (as the compiled playouts).
 
     Used where the compiled playouts are not built, so that both paths play the same policy.
     """
@@ -257,7 +254,7 @@ def evaluate(game: Any) -> list[float]:
     return [w / total * (all_pips - p) for w, p in zip(weights, pips, strict=True)]
 
 
-# ----- compiled playouts (the ismcts bot's ``rewards`` knob) ------------------------------
+# ----- compiled playouts (the search profile's ``outcomes``) ------------------------------
 
 
 def _tid(t: Tile) -> int:
@@ -329,7 +326,7 @@ Outcome = tuple[list[int], list[int] | None]
 
 
 def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[list[Outcome]] | None:
-    """``ismcts`` knob: each candidate played out by the playout policy to the hand's end, compiled.
+    """In the search profile: each candidate played out by the playout policy to the hand's end, compiled.
 
     One row per round, one outcome per action: the seats' scores at the hand's end and the
     winners if the game ended there, else ``None`` (the search turns outcomes into rewards
@@ -353,3 +350,17 @@ def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[li
         winner = flat[i + width - 1]
         found.append((flat[i : i + width - 1], None if winner < 0 else [winner]))
     return [found[i : i + n] for i in range(0, len(found), n)]
+
+
+#: How ``ismcts`` and the coach play two-box (:mod:`boneyard.bots.profile`).
+PROFILE = SearchProfile(
+    margin_scale=25.0,  # a hand's typical score swing, squashing margins into [0, 1]
+    search="flat",  # every candidate played out on common sampled worlds ...
+    evidence_z=0.0,  # ... and the best mean over those worlds is played
+    candidates=candidates,
+    outcomes=outcomes,  # the compiled rounds, where built
+    playout=playout,
+    playout_depth=6,  # engine playouts: actions after each candidate before evaluate() guesses the rest
+    evaluate=evaluate,
+    choose=choose,
+)
