@@ -911,7 +911,7 @@ class TableService:
             raise BadRequest(f"action must be at most {MAX_ACTION} characters; this one has {len(action)}")
         async with table.lock:
             if self.shared and expected_version is not None and expected_version > table.version:
-                await self._catch_up_locked(table)  # the client saw a version another process committed
+                await self._caught_up_to_act(table)  # the client saw a version another process committed
             version = table.version
             if expected_version is not None and expected_version != version:
                 if expected_version == version - 1 and table.last_seat == seat and self._repeats(table, action):
@@ -921,7 +921,7 @@ class TableService:
             if table.held and self.shared:
                 # the last seat may have been taken at another process, whose notice has not
                 # come yet: read the seats before refusing (taking them starts the game here too)
-                await self._catch_up_locked(table)
+                await self._caught_up_to_act(table)
             game = table.game
             if table.hold is not None:
                 raise Conflict(self._holding(table))
@@ -1111,6 +1111,14 @@ class TableService:
             changed = await self._catch_up_locked(table, seats, known)
         if changed:
             self.kick(table)
+
+    async def _caught_up_to_act(self, table: Table) -> None:
+        """:meth:`_catch_up_locked` before an action; the database away is a 503 naming the action, not a 500."""
+        try:
+            await self._catch_up_locked(table)
+        except STORE_ERRORS:
+            raise Unavailable("the database cannot be reached, so this action was not played; the table is as it "
+                              "was: try again in a moment") from None
 
     async def _catch_up_locked(self, table: Table, seats: bool = True,
                                known: tuple[int, str, int] | None = None) -> bool:

@@ -274,7 +274,7 @@ def test_the_rummikub_hint_is_loaded_into_the_builder_and_played(live_server: Se
         if hint["action"] is None:
             page.locator("#actions [data-action='draw'], #actions [data-action='pass']").first.click()
             page.wait_for_function(f"!document.getElementById('status').textContent.startsWith('Your turn') || "
-                                   f"document.querySelectorAll('#log li').length > {len(state['view']['history'])}")
+                                   f"document.querySelectorAll('#log li').length > {len(state['log'])}")
             page.wait_for_timeout(100)
             continue
         break
