@@ -27,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import boneyard
 
 from .bodylimit import BodyLimit
+from .botapi import HEARTBEAT, Bots
+from .botapi import router as bots_router
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
@@ -248,6 +250,7 @@ def create_app(
     redis_url: str | None = None,
     bot_ms_cap: float | None = BOT_MS_CAP,
     compute_workers: int | None = None,
+    bot_heartbeat: float = HEARTBEAT,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -261,6 +264,7 @@ def create_app(
     ``bot_ms_cap`` (``--bot-ms-cap``) is the most a search bot thinks per move, in
     milliseconds; ``compute_workers`` (``--compute-workers``) the worker processes that run
     the searches and the coach (``compute.py``; default: half the cores).
+    ``bot_heartbeat`` is the seconds between the empty lines of a quiet bot stream (``botapi.py``).
     """
     store = Store(db_url)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
@@ -271,6 +275,7 @@ def create_app(
         service.hooks.append(rate)  # the shared cap on open tables follows their changes
     social = Social(service, public_url, limiter=rate.window)
     coach = Coach(service)  # hints and reviews (coaching.py)
+    bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -293,6 +298,7 @@ def create_app(
     app.state.rate = rate
     app.state.social = social
     app.state.coach = coach
+    app.state.bots = bots
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
@@ -445,6 +451,7 @@ def create_app(
     # Included after the play routes, whose paths they do not share: a request is matched
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
+    app.include_router(bots_router(bots))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
 

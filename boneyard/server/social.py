@@ -1008,6 +1008,8 @@ class Social:
                     who.append((claims[s], table.names.get(s, "?")))
                 else:
                     return []
+            # bot accounts among themselves count on the bots' board (rating.board_keys)
+            who = list(zip(rating.board_keys([k for k, _ in who]), [n for _, n in who], strict=True))
             if db.get(RatedRow, table.id) is not None:
                 return []
             db.add(RatedRow(table_id=table.id))
@@ -1112,11 +1114,12 @@ class Social:
         self._winners[row.id] = won
         return won
 
-    def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
+    def leaderboard(self, game: str, players: int | None, bots: bool = False) -> list[dict[str, Any]]:
         """Everyone rated at ``game``, best first by ``mu - 3 sigma``: one board per player count.
 
         ``players`` picks a board; without it every board's rows come together (each says
-        its ``players`` and ``board``), as the endpoint always answered.
+        its ``players`` and ``board``), as the endpoint always answered. ``bots`` gives the
+        bots' board instead: bot accounts rated on their games among themselves.
         """
         if game not in boneyard.games():
             raise NotFound(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
@@ -1124,9 +1127,11 @@ class Social:
             query = select(RatingRow).where(RatingRow.game == game)
             if players is not None:
                 query = query.where(RatingRow.players == players)
-            rows = list(s.scalars(query))
+            rows = [r for r in s.scalars(query) if r.who.startswith(rating.BOTS_BOARD) == bots]
         out: list[dict[str, Any]] = [
-            {"name": r.name, "bot": r.who.startswith("bot:"), "players": r.players, "games": r.games,
+            {"name": r.name, "bot": r.who.startswith(("bot:", rating.BOT_ACCOUNT, rating.BOTS_BOARD)),
+             "account": "bot" if r.who.startswith((rating.BOT_ACCOUNT, rating.BOTS_BOARD)) else None,
+             "players": r.players, "games": r.games,
              "board": rating.board_label(r.players), **self._shown(r)} for r in rows]
         out.sort(key=lambda r: r["ordinal"], reverse=True)
         return out
@@ -1301,9 +1306,13 @@ def router(social: Social) -> APIRouter:
         return await social.games(x_player, request.client.host if request.client else "unknown")
 
     @r.get("/api/games/{game_id}/leaderboard")
-    async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> list[dict[str, Any]]:
-        """Ratings at a game (best first by mu - 3 sigma, one board per ``players``); bots on the same scale."""
-        return await social.service._run(social.leaderboard, game_id, players)
+    async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64),
+                          board: str | None = Query(default=None, pattern="^(people|bots)$")) -> list[dict[str, Any]]:
+        """Ratings at a game (best first by mu - 3 sigma, one board per ``players``); bots on the same scale.
+
+        ``board=bots``: the bots' board, bot accounts rated on their games among themselves.
+        """
+        return await social.service._run(social.leaderboard, game_id, players, board == "bots")
 
     @r.get("/leaderboard/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def leaderboard_page(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> HTMLResponse:
