@@ -251,6 +251,8 @@ def create_app(
     bot_ms_cap: float | None = BOT_MS_CAP,
     compute_workers: int | None = None,
     bot_heartbeat: float = HEARTBEAT,
+    ladder: float | None = None,
+    ladder_rules: dict[str, Any] | None = None,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -264,7 +266,9 @@ def create_app(
     ``bot_ms_cap`` (``--bot-ms-cap``) is the most a search bot thinks per move, in
     milliseconds; ``compute_workers`` (``--compute-workers``) the worker processes that run
     the searches and the coach (``compute.py``; default: half the cores).
-    ``bot_heartbeat`` is the seconds between the empty lines of a quiet bot stream (``botapi.py``).
+    ``bot_heartbeat`` is the seconds between the empty lines of a quiet bot stream (``botapi.py``);
+    ``ladder`` (``--ladder``) the seconds between the ladder's pairings of online bots, its games
+    played with the rules options ``ladder_rules`` where a game has them (``--ladder-rules``).
     """
     store = Store(db_url)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
@@ -280,8 +284,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        if ladder:
+            bots.start_ladder(ladder, ladder_rules)
         async with quiet_collector() if tune_gc else contextlib.nullcontext():
             yield
+        await bots.stop()
         await service.stop()
         coach.close()
         await rate.close()

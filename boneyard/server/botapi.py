@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import logging
 import math
+import random
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -65,13 +66,17 @@ log = logging.getLogger("boneyard.server.bots")
 
 PROTOCOL = 1  # the version every stream line and answer carries; bumped when a line changes meaning
 HEARTBEAT = 10.0  # seconds between empty lines on a quiet stream (keeps proxies from closing it)
-ACTION_RATE = "20/second"  # bot actions one account may post
+ACTION_RATE = "100/second"  # bot actions one account may post (a fast bot plays many games at once)
+REFUSED_RATE = "10/second"  # refused actions (illegal, out of turn, stale) one account may post: a loop
 OPEN_RATE = "30/minute"  # streams one account may open
 CHALLENGE_RATE = "30/minute"  # challenges one address (or bot) may make
 CHALLENGE_TTL = 120.0  # seconds a challenge waits for its answer before it is cancelled
 MAX_DESCRIPTION = 400
 OTHERS_BOT = "greedy"  # the server bot that fills a challenge's seats beyond the two players
 STREAM_QUEUE = 64  # lines a stream may fall behind before it is closed
+LADDER = "ladder"  # the address the ladder's tables are opened under (their turn in the compute pool)
+LADDER_MOST = 8  # ladder tables unfinished at once
+LADDER_CLOCK = 30.0  # seconds a ladder game's bot has per decision before the server's stand-in plays it
 
 
 def seat_token(account_key: str, table_id: str) -> str:
@@ -188,6 +193,7 @@ class Bots:
         self.rate = rate
         self.heartbeat = heartbeat
         self.action_rate = parse(ACTION_RATE)
+        self.refused_rate = parse(REFUSED_RATE)
         self.open_rate = parse(OPEN_RATE)
         self.challenge_rate = parse(CHALLENGE_RATE)
         self._accounts: dict[str, Account] = {}  # token hash -> account
@@ -195,6 +201,8 @@ class Bots:
         self._games: dict[tuple[str, str], Channel] = {}  # (account id, table id) -> its game stream
         self.challenges: dict[str, Challenge] = {}
         self._finished: set[str] = set()  # tables whose gameFinish was told
+        self._rng = random.Random()
+        self._ladder: asyncio.Future[None] | None = None
         service.hooks.append(self)
 
     # ----- accounts ------------------------------------------------------------------
@@ -344,7 +352,7 @@ class Bots:
         others = [f"bot:{OTHERS_BOT}"] * (made.players - 2)
         if others:
             check_seat_bot(OTHERS_BOT)
-        creator = "ladder" if made.ladder else address
+        creator = LADDER if made.ladder else address
         table = await self.service.create(made.game, made.players, made.rules, ["human", "human", *others],
                                           creator=creator, next_timeout=0 if made.by_bot else None)
         await self.social.created(table, made.clock)
@@ -603,7 +611,12 @@ class Bots:
         """Play the account's action; an illegal one is refused with the engine's reason (its clock runs on)."""
         self._limit(self.action_rate, "botact", account.id, "actions")
         table, seat = await self.seat_of(table_id, account)
-        await self.service.act(table.id, seat_token(account.key, table.id), action, version, bot_api=True)
+        try:
+            await self.service.act(table.id, seat_token(account.key, table.id), action, version, bot_api=True)
+        except (BadRequest, Conflict):
+            # a bot that loops on a refused action is a flood: answered 429 past the limit, else the reason
+            self._limit(self.refused_rate, "botrefused", account.id, "refused actions")
+            raise
         state = self.service.state(table, seat)
         return {"protocol": PROTOCOL, "ok": True, "version": state["version"], "is_over": state["is_over"]}
 
@@ -621,10 +634,70 @@ class Bots:
 
     # ----- the ladder ----------------------------------------------------------------
 
-    def ladder_busy(self, account_id: str) -> bool:
+    def busy(self, account_id: str) -> bool:
         """Whether an account is at an unfinished table now (the ladder pairs only idle bots)."""
         return any(a == account_id and not t.game.is_over
                    for t in self.service.tables.values() for a in t.accounts.values())
+
+    def ladder_tables(self) -> int:
+        """The ladder's unfinished tables (its games run in the ``ladder`` address's turn of the compute pool)."""
+        return sum(1 for t in self.service.tables.values() if t.creator == LADDER and not t.game.is_over)
+
+    def start_ladder(self, period: float, rules: dict[str, Any] | None = None, most: int = LADDER_MOST) -> None:
+        """Pair the online bots every ``period`` seconds (``--ladder``), so the bots' board fills by itself."""
+        self._ladder = asyncio.ensure_future(self._ladder_forever(period, rules or {}, most))
+
+    async def stop(self) -> None:
+        """Stop the ladder and end every open stream (the server is stopping)."""
+        task = self._ladder
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for channel in [*self.online.values(), *self._games.values()]:
+            channel.close("the server is stopping: reconnect in a moment")
+
+    async def _ladder_forever(self, period: float, rules: dict[str, Any], most: int) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.ladder_round(rules, most)
+            except Exception:  # a round that failed (the database away) is tried again next period
+                log.exception("the ladder's round failed")
+
+    async def ladder_round(self, rules: dict[str, Any], most: int = LADDER_MOST) -> list[str]:
+        """One round of the ladder: idle online bots that play a game in common are paired and their game
+        started at once (going online is the bot's consent); returns the tables opened.
+
+        Bounded by the fair-compute budget: at most ``most`` ladder tables at once, and their
+        server bots (beyond two players) are the greedy bot, which needs no search; the
+        tables are opened under the ``ladder`` address, so the compute pool serves them in
+        turn with every person's searches, never before them.
+        """
+        known = {a.id: a for a in self._accounts.values()}
+        idle = [known[i] for i in self.online if i in known and not self.busy(i)]
+        self._rng.shuffle(idle)
+        opened: list[str] = []
+        paired: set[str] = set()
+        for first in idle:
+            for second in idle:
+                if self.ladder_tables() >= most:
+                    return opened
+                if first.id in paired or second.id in paired or first.id == second.id:
+                    continue
+                common = [g for g in first.games if g in second.games]
+                if not common:
+                    continue
+                game = self._rng.choice(common)
+                info = boneyard.game_info(game)
+                options = {k: v for k, v in rules.items() if k in info["options"]}
+                made = Challenge(id=secrets.token_urlsafe(6), bot=second, game=game, players=info["players"]["min"],
+                                 rules=options, clock=LADDER_CLOCK, by_name=first.name, by_bot=first, ladder=True,
+                                 status="accepted")
+                self.challenges[made.id] = made
+                opened.append(await self._start(made, LADDER))
+                paired.update((first.id, second.id))
+        return opened
 
 
 class AccountBody(BaseModel):
