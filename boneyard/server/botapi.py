@@ -29,6 +29,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 import orjson
@@ -178,6 +179,13 @@ class Channel:
         if not self.closed.is_set():
             self.reason = reason
             self.closed.set()
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of every line of the bot streams (``bot_protocol.schema.json``, shipped in the package)."""
+    text = resources.files("boneyard.server").joinpath("bot_protocol.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = orjson.loads(text)
+    return schema
 
 
 def _line(value: dict[str, Any]) -> bytes:
@@ -763,6 +771,11 @@ def router(bots: Bots) -> APIRouter:
     async def register(body: AccountBody) -> dict[str, Any]:
         """Register a bot account; the answer's ``token`` is shown once: keep it secret."""
         return await bots.register(body.name, body.owner, body.description, body.games)
+
+    @r.get("/api/bots/protocol")
+    async def protocol() -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) of the streams' lines, version :data:`PROTOCOL`."""
+        return protocol_schema()
 
     @r.get("/api/bots/online")
     async def online() -> list[dict[str, Any]]:

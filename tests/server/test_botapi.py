@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 
-from .botkit import bot_seat_token, challenge, new_bot, play_person
+from boneyard.server.botapi import protocol_schema
+
+from .botkit import bot_seat_token, new_bot, play_person
 from .conftest import Server, free_port
 
 
@@ -31,8 +35,12 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+VALIDATOR = jsonschema.Draft202012Validator(protocol_schema())
+
+
 class Stream:
-    """An open NDJSON stream read line by line (heartbeats counted, not returned)."""
+    """An open NDJSON stream read line by line (heartbeats counted, not returned), each line checked
+    against the protocol's JSON Schema."""
 
     def __init__(self, answer: httpx.Response) -> None:
         self.answer = answer
@@ -44,6 +52,7 @@ class Stream:
         for raw in self._lines:
             if raw.strip():
                 line: dict[str, Any] = json.loads(raw)
+                VALIDATOR.validate(line)
                 return line
             self.heartbeats += 1
         raise EOFError("the stream ended")
@@ -54,6 +63,7 @@ class Stream:
         for raw in self._lines:
             if raw.strip():
                 out.append(json.loads(raw))
+                VALIDATOR.validate(out[-1])
         return out
 
 
@@ -97,10 +107,12 @@ def test_a_bot_account_is_registered_once_shown_as_a_bot_and_never_played_from_t
         assert "token" not in public and public["online"] is False
         offline = http.post(f"/api/challenge/{bot['name']}", json={"game": "montana"})
         assert offline.status_code == 409 and "not online" in offline.json()["detail"]
+        assert http.get("/api/bots/protocol").json() == protocol_schema()
+        assert not VALIDATOR.is_valid({"type": "gameState", "protocol": 2, "id": "x"})
         assert http.get("/api/stream/event").status_code == 401
         assert http.get("/api/stream/event", headers=bearer("bot_nobody")).status_code == 403
 
-    events, ctx, table, person = start_game(server, bot, {"game": "montana", "players": 2, "name": "Ann"})
+    _events, ctx, table, person = start_game(server, bot, {"game": "montana", "players": 2, "name": "Ann"})
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
             state = http.get(f"/api/tables/{table}", headers=bearer(person)).json()
@@ -148,9 +160,7 @@ def test_the_game_stream_then_a_cut_and_a_resume_lose_and_repeat_no_event(server
             assert full["type"] == "gameFull" and full["protocol"] == 1 and full["seat"] == 1
             assert full["state"]["view"]["events_from"] == 0
             seen.extend(full["state"]["view"]["events"])
-            # the person plays in between: a thread of its own is not needed, the bot's turns wait
-            import threading
-
+            # the person plays on a thread of its own meanwhile
             person_done: dict[str, Any] = {}
             mover = threading.Thread(target=lambda: person_done.update(play_person(server, table, person, person_rng)))
             mover.start()
@@ -165,7 +175,8 @@ def test_the_game_stream_then_a_cut_and_a_resume_lose_and_repeat_no_event(server
             assert lines.heartbeats >= 0
         mover.join(60)
         assert person_done["is_over"]
-        final = httpx.get(f"{server.url}/api/tables/{table}", headers=bearer(bot_seat_token(bot["token"], table))).json()
+        as_bot = bearer(bot_seat_token(bot["token"], table))
+        final = httpx.get(f"{server.url}/api/tables/{table}", headers=as_bot).json()
         assert final["view"]["events_from"] == 0
         assert seen == final["view"]["events"], "an event was lost or told twice across the cut"
         assert versions == sorted(versions)
@@ -177,7 +188,7 @@ def test_the_game_stream_then_a_cut_and_a_resume_lose_and_repeat_no_event(server
 
 def test_an_illegal_action_is_refused_with_the_reason_and_the_clock_keeps_running(server: Server) -> None:
     bot = new_bot(server, ["montana"])
-    events, ctx, table, person = start_game(server, bot, {"game": "montana", "players": 2, "clock": 2,
+    _events, ctx, table, person = start_game(server, bot, {"game": "montana", "players": 2, "clock": 2,
                                                           "name": "Ann"})
     try:
         with stream(server, f"/api/bot/game/stream/{table}", bot["token"]) as lines:
@@ -205,7 +216,7 @@ def test_an_illegal_action_is_refused_with_the_reason_and_the_clock_keeps_runnin
 
 def test_a_flood_of_actions_is_answered_429(server: Server) -> None:
     bot = new_bot(server, ["montana"])
-    events, ctx, table, _person = start_game(server, bot, {"game": "montana", "players": 2, "name": "Ann"})
+    _events, ctx, table, _person = start_game(server, bot, {"game": "montana", "players": 2, "name": "Ann"})
     try:
         with httpx.Client(base_url=server.url, headers=bearer(bot["token"]), timeout=10) as http:
             codes = [http.post(f"/api/bot/game/{table}/action", json={"action": "nonsense"}).status_code
