@@ -35,6 +35,9 @@ def test_two_bots_play_twenty_ladder_games_and_appear_on_the_bots_board(tmp_path
         assert all(row["account"] == "bot" and row["board"] == "2 players" for row in rows)
         people = httpx.get(f"{server.url}/api/games/montana/leaderboard", timeout=10).json()
         assert not any(row["name"] in (first["name"], second["name"]) for row in people)
+        page = httpx.get(f"{server.url}/leaderboard/montana", params={"players": 2, "board": "bots"}, timeout=10).text
+        assert first["name"] in page and second["name"] in page and "Bots' board" in page
+        assert "<span class=badge>bot</span>" in page
         history = httpx.get(f"{server.url}/api/history", params={"game": "montana"}, timeout=10).json()
         assert len(history) >= GAMES
         assert all(set(h["seats"]) == {first["name"], second["name"]} for h in history)
