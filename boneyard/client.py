@@ -240,7 +240,11 @@ class BotRunner:
         if not legal:
             return
         actions = [game_class.parse_action(a) for a in legal]
-        choice = str(bot.choose(view, actions, self.rng))
+        try:
+            choice = str(bot.choose(view, actions, self.rng))
+        except Exception as err:  # a broken bot must not stall the table: it plays a legal action instead
+            choice = str(self.rng.choice(actions))
+            self.say(f"game {table_id}: the bot failed ({type(err).__name__}: {err}); played {choice!r} instead")
         try:
             self.client.act(table_id, choice, version)
         except BotApiError as err:

@@ -110,3 +110,29 @@ def test_the_node_example_plays_a_game(server: Server, tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_policy_from_the_rl_adapters_is_hosted_with_its_weights_file(server: Server, tmp_path: Path) -> None:
+    weights = Path(__file__).resolve().parents[2] / "examples" / "rounce_policy.npz"
+    bot = new_bot(server, ["rounce"])
+    log = tmp_path / "policy.log"
+    process = run_bot(server, bot["token"], log, f"policy:weights={weights}")
+    try:
+        wait_online(server, bot["name"])
+        # the example policy was trained for two players
+        answer = challenge(server, bot["name"], {"game": "rounce", "players": 2, "rules": {"max_hands": 1},
+                                                 "name": "Ann"})
+        final = play_person(server, answer["challenge"]["table"], answer["token"], random.Random(9))
+        assert final["is_over"]
+        assert "the bot failed" not in log.read_text()  # the policy made every decision itself
+        # at four players it cannot decide: the runner says why and plays a legal action, the table goes on
+        answer = challenge(server, bot["name"], {"game": "rounce", "players": 4, "rules": {"max_hands": 1},
+                                                 "name": "Ann"})
+        final = play_person(server, answer["challenge"]["table"], answer["token"], random.Random(9))
+        assert final["is_over"]
+        said = log.read_text()
+        assert f"hosting policy:weights={weights}" in said
+        assert said.count("the bot failed (ValueError: this policy plays rounce with 2 players") >= 1
+    finally:
+        process.kill()
+        process.wait()
