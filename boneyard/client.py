@@ -209,7 +209,7 @@ class BotRunner:
                         since = line["version"]
                         if state["is_over"]:
                             return
-                        if line["version"] > decided:
+                        if line["version"] > decided and not state.get("between_hands"):
                             decided = line["version"]
                             self._decide(table_id, bot, game_class, state["view"], state["legal_actions"],
                                          line["version"])

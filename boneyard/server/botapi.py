@@ -188,6 +188,13 @@ def protocol_schema() -> dict[str, Any]:
     return schema
 
 
+def _legal(state: dict[str, Any]) -> list[str]:
+    """The actions the seat may send now: none while the table waits between hands (the people's
+    "Next hand"), so that the line that ends the wait is the one that gives the bot its turn."""
+    legal: list[str] = [] if state.get("between_hands") else state["legal_actions"]
+    return legal
+
+
 def _line(value: dict[str, Any]) -> bytes:
     return orjson.dumps(value) + b"\n"
 
@@ -550,7 +557,7 @@ class Bots:
                 record = {**table.record(), "actions": list(table.actions[:version])}
                 story = await self.service._run(story_of, record, seat)
                 yield _line(self._state_line(table, seat, state, [dict(e) for step, e in story if step > since]))
-            last = (version, bool(state["legal_actions"]), state["is_over"])
+            last = (version, bool(_legal(state)), state["is_over"])
             if state["is_over"]:
                 return
             closed = asyncio.ensure_future(channel.closed.wait())
@@ -569,7 +576,7 @@ class Bots:
                         yield b"\n"
                         continue
                     state = orjson.loads(got.result())
-                    now = (state["version"], bool(state["legal_actions"]), state["is_over"])
+                    now = (state["version"], bool(_legal(state)), state["is_over"])
                     if now == last:
                         continue
                     events, told = await self._new_events(table, seat, state, told, last[0])
@@ -603,12 +610,13 @@ class Bots:
 
     def _state_line(self, table: Any, seat: int, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
         """One change: the new events, and on the bot's turn its view, legal actions and clock."""
+        legal = _legal(state)
         line = {"type": "gameState", "protocol": PROTOCOL, "id": table.id, "version": state["version"],
                 "events": events, "current_player": state["current_player"],
-                "legal_actions": state["legal_actions"], "clock": self._clock(table, seat),
+                "legal_actions": legal, "clock": self._clock(table, seat),
                 "scores": state["scores"], "is_over": state["is_over"], "winners": state["winners"],
                 "between_hands": state.get("between_hands")}
-        if state["legal_actions"]:
+        if legal:
             line["view"] = state["view"]  # what a bot decides from (bots see views, never the game)
         return line
 

@@ -73,7 +73,10 @@ def play_person(server: Server, table: str, token: str, rng: random.Random, unti
             state: dict[str, Any] = http.get(f"/api/tables/{table}").json()
             if state["is_over"] or (until_version is not None and state["version"] >= until_version):
                 return state
-            if state["legal_actions"]:
+            hold = state.get("between_hands")
+            if hold and state["seat"] in hold["waiting"]:
+                http.post(f"/api/tables/{table}/next", json={"hand": hold["hand"]})  # "Next hand", as on the page
+            elif state["legal_actions"] and not hold:
                 http.post(f"/api/tables/{table}/actions",
                           json={"action": rng.choice(state["legal_actions"]), "expected_version": state["version"]})
             else:

@@ -136,3 +136,20 @@ def test_a_policy_from_the_rl_adapters_is_hosted_with_its_weights_file(server: S
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_game_of_several_hands_goes_on_after_each_hand_end(server: Server, tmp_path: Path) -> None:
+    # between hands the table waits for the person's "Next hand", never for the bot; the bot's
+    # stream gives it its turn only once the next hand may be played (no clock: nobody stands in)
+    bot = new_bot(server, ["montana"])
+    process = run_bot(server, bot["token"], tmp_path / "bot.log", "greedy")
+    try:
+        wait_online(server, bot["name"])
+        answer = challenge(server, bot["name"], {"game": "montana", "players": 2, "rules": {"max_hands": 3},
+                                                 "name": "Ann"})
+        final = play_person(server, answer["challenge"]["table"], answer["token"], random.Random(11), within=60)
+        assert final["is_over"] and final["view"]["hand_number"] >= 2
+        assert "refused" not in (tmp_path / "bot.log").read_text()
+    finally:
+        process.kill()
+        process.wait()
