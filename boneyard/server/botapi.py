@@ -72,6 +72,8 @@ REFUSED_RATE = "10/second"  # refused actions (illegal, out of turn, stale) one 
 OPEN_RATE = "120/minute"  # streams one account may open (one a game: the ladder starts many)
 CHALLENGE_RATE = "30/minute"  # challenges one address (or bot) may make
 CHALLENGE_TTL = 120.0  # seconds a challenge waits for its answer before it is cancelled
+CHALLENGE_KEPT = 600.0  # seconds an answered challenge stays readable
+FINISHED_KEPT = 10_000  # finished tables remembered as told (those still in memory are kept past it)
 MAX_DESCRIPTION = 400
 OTHERS_BOT = "greedy"  # the server bot that fills a challenge's seats beyond the two players
 STREAM_QUEUE = 64  # lines a stream may fall behind before it is closed
@@ -319,6 +321,7 @@ class Bots:
         player = None
         if player_code:
             player, _name = await self.service._run(self.social._player, player_code)
+        self._forget_old()
         key = secrets.token_urlsafe(18)
         made = Challenge(id=secrets.token_urlsafe(6), bot=bot, game=body.game, players=players, rules=rules,
                          clock=body.clock, by_name=challenger.name if challenger else clean_name(body.name or "Guest"),
@@ -327,6 +330,16 @@ class Bots:
         self.online[bot.id].send({"type": "challenge", "protocol": PROTOCOL, "challenge": made.public()})
         asyncio.get_running_loop().call_later(CHALLENGE_TTL, self._expire, made.id)
         return {"challenge": made.public(), "key": key, "protocol": PROTOCOL}
+
+    def _forget_old(self) -> None:
+        """Drop answered challenges after :data:`CHALLENGE_KEPT` seconds (their challenger has read the answer)."""
+        old = time.time() - CHALLENGE_KEPT
+        answered = [c.id for c in self.challenges.values() if c.status not in ("created", "accepting")]
+        for challenge_id in answered:
+            if self.challenges[challenge_id].created < old:
+                del self.challenges[challenge_id]
+        if len(self._finished) > FINISHED_KEPT:
+            self._finished = {t for t in self._finished if t in self.service.tables}
 
     def _expire(self, challenge_id: str) -> None:
         made = self.challenges.get(challenge_id)
