@@ -106,7 +106,9 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s)"
                    f"{', limits shared through Redis' if redis else ''})")
         # No access log: at the warning level it prints nothing, yet would format every request.
+        # timeout_graceful_shutdown: a backstop for open streams (each process ends its bots' streams itself)
         options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
+                                   "timeout_graceful_shutdown": 10,
                                    "ws_max_size": 65536,
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
@@ -114,7 +116,16 @@ def register(app: typer.Typer) -> None:
                              public_url=public_url, tune_gc=True, redis_url=redis or None, bot_ms_cap=bot_ms_cap,
                              compute_workers=compute_workers or None, bot_heartbeat=bot_heartbeat,
                              ladder=ladder or None, ladder_rules=rules_of_ladder)
-            uvicorn.run(app, **options)
+            server = uvicorn.Server(uvicorn.Config(app, **options))
+            handle_exit = server.handle_exit
+
+            def stop(sig: int, frame: Any) -> None:
+                # the bot streams never end by themselves: end them, or the server waits for them
+                app.state.bots.stopping()
+                handle_exit(sig, frame)
+
+            server.handle_exit = stop  # type: ignore[method-assign]
+            server.run()
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,

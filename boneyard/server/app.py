@@ -284,6 +284,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        bots.started()
         if ladder:
             bots.start_ladder(ladder, ladder_rules)
         async with quiet_collector() if tune_gc else contextlib.nullcontext():

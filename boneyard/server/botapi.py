@@ -220,6 +220,7 @@ class Bots:
         self._finished: set[str] = set()  # tables whose gameFinish was told
         self._rng = random.Random()
         self._ladder: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         service.hooks.append(self)
 
     # ----- accounts ------------------------------------------------------------------
@@ -672,6 +673,25 @@ class Bots:
         """The ladder's unfinished tables (its games run in the ``ladder`` address's turn of the compute pool)."""
         return sum(1 for t in self.service.tables.values() if t.creator == LADDER and not t.game.is_over)
 
+    def started(self) -> None:
+        """The server runs: remember its event loop, which :meth:`stopping` may be called from outside."""
+        self._loop = asyncio.get_running_loop()
+
+    def stopping(self) -> None:
+        """The server was asked to stop (a signal handler, any thread): end every open stream.
+
+        Why: a bot's streams never end by themselves, and the HTTP server waits for every
+        open response before it stops, so without this a connected bot would hold the
+        server up. Each stream ends with a ``closed`` line; the bot reconnects later.
+        """
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._close_streams, "the server is stopping: reconnect in a moment")
+
+    def _close_streams(self, reason: str) -> None:
+        for channel in [*self.online.values(), *self._games.values()]:
+            channel.close(reason)
+
     def start_ladder(self, period: float, rules: dict[str, Any] | None = None, most: int = LADDER_MOST) -> None:
         """Pair the online bots every ``period`` seconds (``--ladder``), so the bots' board fills by itself."""
         self._ladder = asyncio.ensure_future(self._ladder_forever(period, rules or {}, most))
@@ -683,8 +703,7 @@ class Bots:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for channel in [*self.online.values(), *self._games.values()]:
-            channel.close("the server is stopping: reconnect in a moment")
+        self._close_streams("the server is stopping: reconnect in a moment")
 
     async def _ladder_forever(self, period: float, rules: dict[str, Any], most: int) -> None:
         while True:

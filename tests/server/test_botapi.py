@@ -278,3 +278,19 @@ def test_a_bot_challenges_a_bot_and_a_decline_reaches_the_challenger(server: Ser
         other = httpx.post(f"{server.url}/api/challenge/{heard['challenge']['id']}/accept",
                            headers=bearer(second["token"]))
         assert other.status_code == 409
+
+
+def test_a_stopping_server_ends_the_bot_streams_instead_of_waiting_for_them(tmp_path: Any) -> None:
+    own = Server(f"sqlite:///{tmp_path / 'stop.db'}", port=free_port()).start()
+    try:
+        bot = new_bot(own, ["rounce"])
+        with stream(own, "/api/stream/event", bot["token"]) as events:
+            started = time.monotonic()
+            assert own.proc is not None
+            own.proc.terminate()  # what Ctrl-C or a service manager sends
+            closing = events.next()
+            assert closing["type"] == "closed" and "stopping" in closing["reason"]
+            assert own.proc.wait(10) in (0, -15)  # uvicorn ends by the signal it handled
+            assert time.monotonic() - started < 5
+    finally:
+        own.kill()
