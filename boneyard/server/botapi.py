@@ -30,10 +30,10 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from limits import parse
 from pydantic import BaseModel, ConfigDict, Field
@@ -71,6 +71,7 @@ ACTION_RATE = "100/second"  # bot actions one account may post (a fast bot plays
 REFUSED_RATE = "10/second"  # refused actions (illegal, out of turn, stale) one account may post: a loop
 OPEN_RATE = "120/minute"  # streams one account may open (one a game: the ladder starts many)
 CHALLENGE_RATE = "30/minute"  # challenges one address (or bot) may make
+AUTH_RATE = "20/minute"  # unknown bot tokens one address may try
 CHALLENGE_TTL = 120.0  # seconds a challenge waits for its answer before it is cancelled
 CHALLENGE_KEPT = 600.0  # seconds an answered challenge stays readable
 FINISHED_KEPT = 10_000  # finished tables remembered as told (those still in memory are kept past it)
@@ -213,6 +214,7 @@ class Bots:
         self.refused_rate = parse(REFUSED_RATE)
         self.open_rate = parse(OPEN_RATE)
         self.challenge_rate = parse(CHALLENGE_RATE)
+        self.auth_rate = parse(AUTH_RATE)
         self._accounts: dict[str, Account] = {}  # token hash -> account
         self.online: dict[str, Channel] = {}  # account id -> its event stream
         self._games: dict[tuple[str, str], Channel] = {}  # (account id, table id) -> its game stream
@@ -251,8 +253,11 @@ class Bots:
     def _account(row: BotAccountRow) -> Account:
         return Account(row.id, row.name, row.owner, row.description, tuple(row.games), row.token_hash)
 
-    async def account(self, authorization: str | None) -> tuple[Account, str]:
-        """The account a request's ``Authorization: Bearer TOKEN`` names, and the token: 401/403 otherwise."""
+    async def account(self, authorization: str | None, address: str | None = None) -> tuple[Account, str]:
+        """The account a request's ``Authorization: Bearer TOKEN`` names, and the token: 401/403 otherwise.
+
+        Unknown tokens are counted per ``address``: one that tries many is answered 429.
+        """
         token = bearer(authorization)
         if not token:
             raise Unauthorized("a bot token is required: send 'Authorization: Bearer BOT_TOKEN'")
@@ -265,6 +270,8 @@ class Bots:
 
             row = await self.service._run(read)
             if row is None:
+                if address is not None:
+                    self._limit(self.auth_rate, "botauth", address, "unknown bot tokens")
                 raise Forbidden("no bot account has this token")
             account = self._accounts[key] = self._account(row)
         return account, token
@@ -807,6 +814,12 @@ def router(bots: Bots) -> APIRouter:
     """The bot API's routes (docs/api.md, "Bot API")."""
     r = APIRouter(tags=["bots"])
 
+    async def authenticated(request: Request, authorization: str | None = Header(default=None)) -> Account:
+        """The bot account of the request's bearer token (401, 403; 429 for an address trying many)."""
+        return (await bots.account(authorization, _address(request)))[0]
+
+    TheBot = Annotated[Account, Depends(authenticated)]
+
     @r.post("/api/bots/accounts", status_code=201)
     async def register(body: AccountBody) -> dict[str, Any]:
         """Register a bot account; the answer's ``token`` is shown once: keep it secret."""
@@ -829,9 +842,8 @@ def router(bots: Bots) -> APIRouter:
         return {**found.public(), "online": found.id in bots.online}
 
     @r.get("/api/stream/event")
-    async def event_stream(authorization: str | None = Header(default=None)) -> StreamingResponse:
+    async def event_stream(found: TheBot) -> StreamingResponse:
         """NDJSON: challenge, challengeCanceled, challengeDeclined, gameStart, gameFinish; heartbeats."""
-        found, _token = await bots.account(authorization)
         channel = await bots.open_events(found)
 
         async def lines() -> AsyncIterator[bytes]:
@@ -844,29 +856,25 @@ def router(bots: Bots) -> APIRouter:
         return StreamingResponse(lines(), media_type=NDJSON)
 
     @r.get("/api/bot/game/stream/{table_id}")
-    async def game_stream(table_id: str, authorization: str | None = Header(default=None),
+    async def game_stream(table_id: str, found: TheBot,
                           since: int | None = Query(default=None, ge=0, le=10**7)) -> StreamingResponse:
         """NDJSON: gameFull first, then a gameState per change (events, legal actions and clock); heartbeats."""
-        found, _token = await bots.account(authorization)
         return StreamingResponse(await bots.game_stream(table_id, found, since), media_type=NDJSON)
 
     @r.post("/api/bot/game/{table_id}/action")
-    async def act(table_id: str, body: ActionBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def act(table_id: str, body: ActionBody, found: TheBot) -> dict[str, Any]:
         """Play the bot's action: 400 with the engine's reason when illegal, 409 when stale, 429 when flooding."""
-        found, _token = await bots.account(authorization)
         return await bots.act(table_id, found, body.action, body.version)
 
     @r.post("/api/bot/game/{table_id}/resign")
-    async def resign(table_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def resign(table_id: str, found: TheBot) -> dict[str, Any]:
         """The bot resigns (a server bot plays its seat to the end; it ranks last)."""
-        found, _token = await bots.account(authorization)
         return await bots.resign(table_id, found)
 
     @r.post("/api/bot/game/{table_id}/chat")
     async def chat(table_id: str, body: BotChatBody,
-                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
+                   found: TheBot) -> dict[str, Any]:
         """A chat line at the bot's table."""
-        found, _token = await bots.account(authorization)
         return await bots.chat(table_id, found, body.text)
 
     @r.post("/api/challenge/{bot}", status_code=201)
@@ -874,7 +882,7 @@ def router(bots: Bots) -> APIRouter:
                         authorization: str | None = Header(default=None),
                         x_player: str | None = Header(default=None)) -> dict[str, Any]:
         """Challenge an online bot account: a person (optionally with their player code), or a bot (its token)."""
-        by = (await bots.account(authorization))[0] if bearer(authorization) else None
+        by = (await bots.account(authorization, _address(request)))[0] if bearer(authorization) else None
         return await bots.challenge(bot, body, by, x_player, _address(request))
 
     @r.get("/api/challenge/{challenge_id}")
@@ -884,16 +892,13 @@ def router(bots: Bots) -> APIRouter:
 
     @r.post("/api/challenge/{challenge_id}/accept")
     async def accept(challenge_id: str, request: Request,
-                     authorization: str | None = Header(default=None)) -> dict[str, Any]:
+                     found: TheBot) -> dict[str, Any]:
         """The challenged bot accepts: the game starts and both players hear gameStart."""
-        found, _token = await bots.account(authorization)
         return await bots.accept(challenge_id, found, _address(request))
 
     @r.post("/api/challenge/{challenge_id}/decline")
-    async def decline(challenge_id: str, body: DeclineBody | None = None,
-                      authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def decline(challenge_id: str, found: TheBot, body: DeclineBody | None = None) -> dict[str, Any]:
         """The challenged bot declines (with an optional reason)."""
-        found, _token = await bots.account(authorization)
         return await bots.decline(challenge_id, found, body.reason if body else None)
 
     @r.post("/api/challenge/{challenge_id}/cancel")

@@ -234,6 +234,11 @@ def test_a_flood_of_actions_is_answered_429(server: Server) -> None:
         limited = httpx.post(f"{server.url}/api/bot/game/{table}/action", headers=bearer(bot["token"]),
                              json={"action": "nonsense"})
         assert limited.status_code == 429 and "Retry-After" in limited.headers
+        # an address trying token after token is stopped too; a real bot's token still works
+        guesses = [httpx.get(f"{server.url}/api/stream/event", headers=bearer(f"bot_guess{i}")).status_code
+                   for i in range(25)]
+        assert guesses[0] == 403 and guesses[-1] == 429
+        assert httpx.get(f"{server.url}/api/bots/accounts/{bot['name']}").status_code == 200
     finally:
         ctx.__exit__(None, None, None)
 
