@@ -810,15 +810,18 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+async def authenticated(request: Request, authorization: str | None = Header(default=None)) -> Account:
+    """The bot account of the request's bearer token (401, 403; 429 for an address trying many)."""
+    bots: Bots = request.app.state.bots
+    return (await bots.account(authorization, _address(request)))[0]
+
+
+TheBot = Annotated[Account, Depends(authenticated)]  # a route's bot account, from its Authorization header
+
+
 def router(bots: Bots) -> APIRouter:
     """The bot API's routes (docs/api.md, "Bot API")."""
     r = APIRouter(tags=["bots"])
-
-    async def authenticated(request: Request, authorization: str | None = Header(default=None)) -> Account:
-        """The bot account of the request's bearer token (401, 403; 429 for an address trying many)."""
-        return (await bots.account(authorization, _address(request)))[0]
-
-    TheBot = Annotated[Account, Depends(authenticated)]
 
     @r.post("/api/bots/accounts", status_code=201)
     async def register(body: AccountBody) -> dict[str, Any]:
