@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,3 +154,19 @@ def test_a_game_of_several_hands_goes_on_after_each_hand_end(server: Server, tmp
     finally:
         process.kill()
         process.wait()
+
+
+def test_boneyard_bot_register_prints_the_token_once(server: Server) -> None:
+    made = subprocess.run([sys.executable, "-m", "boneyard", "bot", "register", "--server", server.url, "--name",
+                           "Cli", "--owner", "Ann", "--games", "montana, rounce"], capture_output=True, text=True,
+                          timeout=60)
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip().rsplit(" ", 1)[-1]
+    assert token.startswith("bot_")
+    public = httpx.get(f"{server.url}/api/bots/accounts/Cli", timeout=10).json()
+    assert public["games"] == ["montana", "rounce"] and public["owner"] == "Ann"
+    again = subprocess.run([sys.executable, "-m", "boneyard", "bot", "register", "--server", server.url, "--name",
+                            "Cli", "--owner", "Ann", "--games", "montana"], capture_output=True, text=True, timeout=60)
+    assert again.returncode != 0 and "already called" in again.stderr
+    events = httpx.get(f"{server.url}/api/bots/online", timeout=10).json()
+    assert all(b["name"] != "Cli" for b in events)
