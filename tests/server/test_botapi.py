@@ -299,3 +299,27 @@ def test_a_stopping_server_ends_the_bot_streams_instead_of_waiting_for_them(tmp_
             assert time.monotonic() - started < 5
     finally:
         own.kill()
+
+
+def test_a_bot_chats_and_resigns_through_the_api(server: Server) -> None:
+    bot = new_bot(server, ["montana"])
+    _events, ctx, table, person = start_game(server, bot, {"game": "montana", "players": 2, "name": "Ann"})
+    try:
+        with httpx.Client(base_url=server.url, headers=bearer(bot["token"]), timeout=10) as http:
+            said = http.post(f"/api/bot/game/{table}/chat", json={"text": "good luck, Ann"})
+            assert said.status_code == 200
+            resigned = http.post(f"/api/bot/game/{table}/resign")
+            assert resigned.status_code == 200
+            again = http.post(f"/api/bot/game/{table}/resign")
+            assert again.status_code == 409 and "already resigned" in again.json()["detail"]
+            elsewhere = http.post("/api/bot/game/nosuchtab/resign")
+            assert elsewhere.status_code == 404
+        room = httpx.get(f"{server.url}/api/tables/{table}/friends", timeout=10).json()
+        lines = [(entry["kind"], entry["name"], entry["text"]) for entry in room["log"]]
+        assert ("chat", bot["name"], "good luck, Ann") in lines
+        assert any(kind == "resign" and bot["name"] in text and "Ann wins" in text for kind, _, text in lines)
+        assert room["decided"] == [0]
+        # the person may play on to the end against the server's bot, which now plays the resigned seat
+        assert play_person(server, table, person, random.Random(8))["is_over"]
+    finally:
+        ctx.__exit__(None, None, None)
