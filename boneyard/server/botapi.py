@@ -134,10 +134,11 @@ class Account:
 
 @dataclass
 class Challenge:
-    """A challenge to a bot account: the game it proposes, and who answers it with what."""
+    """A challenge to a bot account, or an open seek (``bot`` None until one takes it): the game it
+    proposes, and who answers it with what."""
 
     id: str
-    bot: Account
+    bot: Account | None
     game: str
     players: int
     rules: dict[str, Any]
@@ -153,13 +154,16 @@ class Challenge:
     token: str | None = None  # a person's seat token, handed to them once through ``status``
     created: float = field(default_factory=time.time)
     ladder: bool = False
+    seek: bool = False  # an open seek: any online bot that plays the game may take it
+    offered: set[str] = field(default_factory=set)  # the accounts told of it
+    declined: set[str] = field(default_factory=set)  # the accounts that turned a seek down
 
     def public(self) -> dict[str, Any]:
         """The challenge as its line on the event stream and the answers show it."""
         return {"id": self.id, "game": self.game, "players": self.players, "rules": self.rules,
                 "clock": self.clock, "challenger": {"name": self.by_name, "account": "bot" if self.by_bot else None},
-                "bot": self.bot.name, "status": self.status, "reason": self.reason, "table": self.table,
-                "ladder": self.ladder}
+                "bot": self.bot.name if self.bot else None, "status": self.status, "reason": self.reason,
+                "table": self.table, "ladder": self.ladder, "seek": self.seek}
 
 
 class Channel:
@@ -304,21 +308,31 @@ class Bots:
 
     # ----- challenges ----------------------------------------------------------------
 
-    async def challenge(self, bot_name: str, body: ChallengeBody, challenger: Account | None,
+    async def challenge(self, bot_name: str | None, body: ChallengeBody, challenger: Account | None,
                         player_code: str | None, address: str, ladder: bool = False) -> dict[str, Any]:
-        """Propose a game to an online bot account; the bot hears it on its event stream.
+        """Propose a game to an online bot account (``bot_name``), or to any that plays the game (None: an
+        open seek); the bots hear it on their event streams.
 
         A person's answer carries a ``key`` to read the challenge's outcome (and, once it
         is accepted, their seat's token) from ``GET /api/challenge/{id}``.
         """
         self._limit(self.challenge_rate, "challenge", challenger.id if challenger else address, "challenges")
-        bot = await self.by_name(bot_name)
-        if challenger is not None and challenger.id == bot.id:
-            raise BadRequest("a bot cannot challenge itself")
-        if bot.id not in self.online:
-            raise Conflict(f"{bot.name} is not online: a bot can be challenged while its program is connected")
-        if body.game not in bot.games:
-            raise BadRequest(f"{bot.name} plays {', '.join(bot.games)}, not {quote(body.game)}")
+        if bot_name is None:
+            known = {a.id: a for a in self._accounts.values()}
+            takers = [known[i] for i in self.online if i in known and body.game in known[i].games
+                      and (challenger is None or i != challenger.id)]
+            if not takers:
+                raise Conflict(f"no online bot plays {quote(body.game)} now: try another game, or later")
+            bot = None
+        else:
+            bot = await self.by_name(bot_name)
+            if challenger is not None and challenger.id == bot.id:
+                raise BadRequest("a bot cannot challenge itself")
+            if bot.id not in self.online:
+                raise Conflict(f"{bot.name} is not online: a bot can be challenged while its program is connected")
+            if body.game not in bot.games:
+                raise BadRequest(f"{bot.name} plays {', '.join(bot.games)}, not {quote(body.game)}")
+            takers = [bot]
         info = boneyard.game_info(body.game)
         players = body.players or info["players"]["default"]
         if not info["players"]["min"] <= players <= info["players"]["max"]:
@@ -333,9 +347,11 @@ class Bots:
         key = secrets.token_urlsafe(18)
         made = Challenge(id=secrets.token_urlsafe(6), bot=bot, game=body.game, players=players, rules=rules,
                          clock=body.clock, by_name=challenger.name if challenger else clean_name(body.name or "Guest"),
-                         by_bot=challenger, by_player=player, key_hash=hash_token(key), ladder=ladder)
+                         by_bot=challenger, by_player=player, key_hash=hash_token(key), ladder=ladder,
+                         seek=bot is None, offered={a.id for a in takers})
         self.challenges[made.id] = made
-        self.online[bot.id].send({"type": "challenge", "protocol": PROTOCOL, "challenge": made.public()})
+        for taker in takers:
+            self.online[taker.id].send({"type": "challenge", "protocol": PROTOCOL, "challenge": made.public()})
         asyncio.get_running_loop().call_later(CHALLENGE_TTL, self._expire, made.id)
         return {"challenge": made.public(), "key": key, "protocol": PROTOCOL}
 
@@ -356,9 +372,12 @@ class Bots:
 
     def _cancel(self, made: Challenge, reason: str) -> None:
         made.status, made.reason = "canceled", reason
-        for account in (made.bot, made.by_bot):
-            if account is not None and account.id in self.online:
-                self.online[account.id].send({"type": "challengeCanceled", "protocol": PROTOCOL,
+        self._tell_canceled(made, {*made.offered, *([made.by_bot.id] if made.by_bot else [])})
+
+    def _tell_canceled(self, made: Challenge, accounts: set[str]) -> None:
+        for account_id in accounts:
+            if account_id in self.online:
+                self.online[account_id].send({"type": "challengeCanceled", "protocol": PROTOCOL,
                                               "challenge": made.public()})
 
     def _pending(self, challenge_id: str) -> Challenge:
@@ -370,17 +389,21 @@ class Bots:
         return made
 
     async def accept(self, challenge_id: str, account: Account, address: str) -> dict[str, Any]:
-        """The challenged bot accepts: the table is made, both players seated, and it starts."""
+        """The challenged bot (or, for a seek, the first bot told of it) accepts: the table is made, both
+        players seated, and it starts; the other bots told of a seek hear it is taken."""
         made = self._pending(challenge_id)
-        if made.bot.id != account.id:
+        if account.id not in made.offered:
             raise Forbidden("only the challenged bot can accept this challenge")
-        made.status = "accepting"
+        made.status, made.bot = "accepting", account
         try:
             table_id = await self._start(made, address)
         except BaseException:
-            made.status = "created"
+            made.status, made.bot = "created", (None if made.seek else account)
             raise
         made.status = "accepted"
+        if made.seek:
+            made.reason = f"taken by {account.name}"
+            self._tell_canceled(made, made.offered - {account.id})
         return {"challenge": made.public(), "table": table_id, "protocol": PROTOCOL}
 
     async def _start(self, made: Challenge, address: str) -> str:
@@ -399,6 +422,7 @@ class Bots:
             made.token = seat_tok
             if made.by_player is not None:
                 await self.social._claim(table, seat, made.by_player)
+        assert made.bot is not None
         await self._seat(table.id, 1, made.bot)
         made.table, made.seat = table.id, 0
         for account in (made.bot, made.by_bot):
@@ -423,10 +447,16 @@ class Bots:
                                                "players": table.players}})
 
     async def decline(self, challenge_id: str, account: Account, reason: str | None) -> dict[str, Any]:
-        """The challenged bot declines; a bot challenger hears it on its event stream, a person from the status."""
+        """The challenged bot declines; a bot challenger hears it on its event stream, a person from the status.
+
+        A seek is declined only once every bot told of it has turned it down.
+        """
         made = self._pending(challenge_id)
-        if made.bot.id != account.id:
+        if account.id not in made.offered:
             raise Forbidden("only the challenged bot can decline this challenge")
+        made.declined.add(account.id)
+        if made.declined != made.offered:
+            return {"challenge": made.public(), "protocol": PROTOCOL}
         made.status, made.reason = "declined", (reason or "declined")[:200]
         if made.by_bot is not None and made.by_bot.id in self.online:
             self.online[made.by_bot.id].send({"type": "challengeDeclined", "protocol": PROTOCOL,
@@ -470,7 +500,9 @@ class Bots:
                 await self.service.get(table_id)  # loads it: its accounts are known from here on
             self._tell_start(account, table_id)
         for made in list(self.challenges.values()):
-            if made.bot.id == account.id and made.status == "created":
+            if made.status == "created" and (account.id in made.offered or (
+                    made.seek and made.game in account.games and account != made.by_bot)):
+                made.offered.add(account.id)
                 channel.send({"type": "challenge", "protocol": PROTOCOL, "challenge": made.public()})
         return channel
 
@@ -748,7 +780,7 @@ class Bots:
                 options = {k: v for k, v in rules.items() if k in info["options"]}
                 made = Challenge(id=secrets.token_urlsafe(6), bot=second, game=game, players=info["players"]["min"],
                                  rules=options, clock=LADDER_CLOCK, by_name=first.name, by_bot=first, ladder=True,
-                                 status="accepted")
+                                 status="accepted", offered={second.id})
                 self.challenges[made.id] = made
                 opened.append(await self._start(made, LADDER))
                 paired.update((first.id, second.id))
@@ -887,6 +919,13 @@ def router(bots: Bots) -> APIRouter:
         """Challenge an online bot account: a person (optionally with their player code), or a bot (its token)."""
         by = (await bots.account(authorization, _address(request)))[0] if bearer(authorization) else None
         return await bots.challenge(bot, body, by, x_player, _address(request))
+
+    @r.post("/api/seeks", status_code=201)
+    async def seek(body: ChallengeBody, request: Request, authorization: str | None = Header(default=None),
+                   x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """An open seek: the game goes to the first online bot that plays it and takes it (as a challenge)."""
+        by = (await bots.account(authorization, _address(request)))[0] if bearer(authorization) else None
+        return await bots.challenge(None, body, by, x_player, _address(request))
 
     @r.get("/api/challenge/{challenge_id}")
     async def challenge_status(challenge_id: str, x_challenge_key: str | None = Header(default=None)) -> dict[str, Any]:

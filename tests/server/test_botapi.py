@@ -323,3 +323,31 @@ def test_a_bot_chats_and_resigns_through_the_api(server: Server) -> None:
         assert play_person(server, table, person, random.Random(8))["is_over"]
     finally:
         ctx.__exit__(None, None, None)
+
+
+def test_an_open_seek_goes_to_the_first_bot_that_takes_it(server: Server) -> None:
+    game = "eighty"  # no other test's bot plays it: only these two are offered the seek
+    first, second = new_bot(server, [game]), new_bot(server, [game, "rounce"])
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        none = http.post("/api/seeks", json={"game": game, "name": "Ann"})
+        assert none.status_code == 409 and "no online bot plays" in none.json()["detail"]
+        with stream(server, "/api/stream/event", first["token"]) as one, \
+                stream(server, "/api/stream/event", second["token"]) as two:
+            made = http.post("/api/seeks", json={"game": game, "name": "Ann", "rules": {"max_hands": 1}}).json()
+            assert made["challenge"]["seek"] is True and made["challenge"]["bot"] is None
+            heard = [one.next(), two.next()]
+            assert all(h["type"] == "challenge" and h["challenge"]["id"] == made["challenge"]["id"] for h in heard)
+            # one bot turning it down leaves it open for the other
+            declined = http.post(f"/api/challenge/{made['challenge']['id']}/decline", headers=bearer(first["token"]))
+            assert declined.json()["challenge"]["status"] == "created"
+            taken = http.post(f"/api/challenge/{made['challenge']['id']}/accept", headers=bearer(second["token"]))
+            assert taken.status_code == 200 and taken.json()["challenge"]["bot"] == second["name"]
+            told = one.next()
+            assert told["type"] == "challengeCanceled" and told["challenge"]["reason"] == f"taken by {second['name']}"
+            assert two.next()["type"] == "gameStart"
+            late = http.post(f"/api/challenge/{made['challenge']['id']}/accept", headers=bearer(first["token"]))
+            assert late.status_code == 409
+            status = http.get(f"/api/challenge/{made['challenge']['id']}", headers={"X-Challenge-Key": made["key"]})
+            table = status.json()["challenge"]["table"]
+            seats = http.get(f"/api/tables/{table}", headers=bearer(status.json()["token"])).json()["seats"]
+            assert [(s["name"], s["account"]) for s in seats[:2]] == [("Ann", None), (second["name"], "bot")]
