@@ -110,3 +110,35 @@ def test_a_person_challenges_an_online_bot_from_the_lobby_and_plays_a_game(
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_any_bot_takes_an_open_seek_from_the_lobby(server: Server, page_factory: Any, tmp_path: Path,  # noqa: F811
+                                                   size: str) -> None:
+    bots = [new_bot(server, ["rounce"], name=f"Seeker{size}{i}") for i in range(2)]
+    processes = [run_bot(server, b["token"], tmp_path / f"{b['name']}.log", "random") for b in bots]
+    try:
+        for b in bots:
+            wait_online(server, b["name"])
+        page = page_factory(viewport=SIZES[size], is_mobile=size == "phone")
+        page.goto(server.url + "/")
+        page.fill("#name", "Bo")
+        card = page.locator(".bot-card[data-bot='']")
+        card.wait_for()
+        assert "Any bot" in card.text_content()
+        card.locator("select[name=game]").select_option("rounce")
+        card.locator("select[name=players]").select_option("2")
+        card.scroll_into_view_if_needed()
+        shot(page, f"lobby-any-bot-{size}.png")
+        card.locator("button[type=submit]").click()
+        page.wait_for_url("**/tables/*", timeout=20_000)
+        page.wait_for_selector("#players tbody tr")
+        table = table_id_of(page)
+        seats = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()["seats"]
+        assert seats[0]["name"] == "Bo" and seats[1]["account"] == "bot"
+        assert seats[1]["name"] in {b["name"] for b in bots}
+        assert page.js_errors == []
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()

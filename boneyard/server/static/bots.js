@@ -24,23 +24,38 @@ function playersOptions(gameId) {
   return html;
 }
 
-function botCard(b) {
-  const id = `bot-${b.id}`;
-  const games = b.games.map((g) => `<option value="${escapeHtml(g)}">${escapeHtml(gameName(g))}</option>`).join("");
-  return `<article class="card bot-card" data-bot="${escapeHtml(b.name)}" aria-labelledby="${id}-name">
-    <h3 id="${id}-name">${escapeHtml(b.name)} <span class="badge">bot</span></h3>
-    <p class="meta">run by ${escapeHtml(b.owner)} · plays ${b.games.map((g) => escapeHtml(gameName(g))).join(", ")}</p>
-    ${b.description ? `<p>${escapeHtml(b.description)}</p>` : ""}
-    <form class="challenge">
-      <label>Game <select name="game">${games}</select></label>
-      <label>Players <select name="players">${playersOptions(b.games[0])}</select></label>
+// The form of a card: game (those given), players, length, clock, and its button's words.
+function challengeForm(games, button) {
+  const options = games.map((g) => `<option value="${escapeHtml(g)}">${escapeHtml(gameName(g))}</option>`).join("");
+  return `<form class="challenge">
+      <label>Game <select name="game">${options}</select></label>
+      <label>Players <select name="players">${playersOptions(games[0])}</select></label>
       <label>Length <select name="length"><option value="full">a whole game</option>
         <option value="1">one hand</option></select></label>
       <label>Move clock <select name="clock"><option value="0">off</option><option value="30">30 s a decision</option>
         <option value="60">60 s a decision</option><option value="120">2 min a decision</option></select></label>
-      <button type="submit" class="primary">Challenge ${escapeHtml(b.name)}</button>
+      <button type="submit" class="primary">${escapeHtml(button)}</button>
       <p class="challenge-status" role="status" aria-live="polite"></p>
-    </form>
+    </form>`;
+}
+
+// "Any bot": an open seek, taken by the first online bot that plays the game.
+function seekCard() {
+  const games = [...new Set(state.online.flatMap((b) => b.games))];
+  return `<article class="card bot-card" data-bot="" aria-labelledby="seek-name">
+    <h3 id="seek-name">Any bot</h3>
+    <p class="meta">the first bot online that plays the game takes it</p>
+    ${challengeForm(games, "Find a bot")}
+  </article>`;
+}
+
+function botCard(b) {
+  const id = `bot-${b.id}`;
+  return `<article class="card bot-card" data-bot="${escapeHtml(b.name)}" aria-labelledby="${id}-name">
+    <h3 id="${id}-name">${escapeHtml(b.name)} <span class="badge">bot</span></h3>
+    <p class="meta">run by ${escapeHtml(b.owner)} · plays ${b.games.map((g) => escapeHtml(gameName(g))).join(", ")}</p>
+    ${b.description ? `<p>${escapeHtml(b.description)}</p>` : ""}
+    ${challengeForm(b.games, `Challenge ${b.name}`)}
   </article>`;
 }
 
@@ -54,7 +69,9 @@ function render() {
       this server with a bot account (see <a href="/docs#/bots">the bot API</a>); it shows here while it is connected.</p>`;
     return;
   }
-  el.innerHTML = `<div class="cards bot-cards">${state.online.map(botCard).join("")}</div>`;
+  // "Any bot" first: with several bots online it is the quickest way to a game
+  el.innerHTML = `<div class="cards bot-cards">${state.online.length > 1 ? seekCard() : ""}${
+    state.online.map(botCard).join("")}</div>`;
   el.querySelectorAll(".bot-card").forEach((card) => {
     const form = card.querySelector("form");
     form.game.addEventListener("change", () => {
@@ -93,12 +110,14 @@ async function challenge(bot, form) {
   const clock = Number(form.clock.value);
   if (clock) body.clock = clock;
   const code = playerCode();
-  const made = await api(`/api/challenge/${encodeURIComponent(bot)}`, {
+  // no bot named: an open seek, which the first online bot that plays the game takes
+  const path = bot ? `/api/challenge/${encodeURIComponent(bot)}` : "/api/seeks";
+  const made = await api(path, {
     method: "POST", body: JSON.stringify(body), headers: Object.assign({ "Content-Type": "application/json" },
       code ? { "X-Player": code } : {}),
   });
   button.disabled = true;
-  status.textContent = `Waiting for ${bot} to accept…`;
+  status.textContent = bot ? `Waiting for ${bot} to accept…` : "Waiting for a bot to take it…";
   const id = made.challenge.id;
   const headers = { "Content-Type": "application/json", "X-Challenge-Key": made.key };
   for (;;) {
@@ -111,7 +130,8 @@ async function challenge(bot, form) {
       return;
     }
     if (c.status === "declined" || c.status === "canceled") {
-      status.textContent = c.status === "declined" ? `${bot} declined: ${c.reason}` : `The challenge was cancelled: ${c.reason}`;
+      const who = bot || "every bot";
+      status.textContent = c.status === "declined" ? `${who} declined: ${c.reason}` : `The challenge was cancelled: ${c.reason}`;
       button.disabled = false;
       return;
     }
