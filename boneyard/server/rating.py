@@ -161,6 +161,8 @@ def rules_text() -> list[str]:
         "of the time is not rated for that game; the others are.",
         "A player who resigns ranks below everyone who did not. Tied players share their place.",
         "A bot playing several seats of one game is rated once for it.",
+        "A bot account (a program its owner connects) is rated like a person when it plays people; its "
+        "games against other bot accounts count on the bots' board only.",
         "Practice tables with a chosen deal never count.",
         f"The rating is {BASE} + {SCALE:g} × (μ − 3σ) of openskill's Bradley-Terry model: a new player shows {BASE}, "
         f"and a rating is provisional until {PROVISIONAL_GAMES} rated games.",
