@@ -27,7 +27,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any
@@ -78,6 +78,7 @@ FINISHED_KEPT = 10_000  # finished tables remembered as told (those still in mem
 MAX_DESCRIPTION = 400
 OTHERS_BOT = "greedy"  # the server bot that fills a challenge's seats beyond the two players
 STREAM_QUEUE = 64  # lines a stream may fall behind before it is closed
+ORPHAN_AFTER = 30.0  # seconds after which a stream whose answer never began is undone
 LADDER = "ladder"  # the address the ladder's tables are opened under (their turn in the compute pool)
 LADDER_MOST = 8  # ladder tables unfinished at once
 LADDER_CLOCK = 30.0  # seconds a ladder game's bot has per decision before the server's stand-in plays it
@@ -173,6 +174,21 @@ class Channel:
         self.lines: asyncio.Queue[dict[str, Any]] = asyncio.Queue(STREAM_QUEUE)
         self.closed = asyncio.Event()
         self.reason = ""
+        self.started = False  # its answer's body began: from then on the stream's own end cleans up
+
+    def unless_started(self, cleanup: Callable[[], None]) -> None:
+        """Run ``cleanup`` in :data:`ORPHAN_AFTER` seconds if the stream's body never began.
+
+        Why: a stream is registered before its answer starts (so a bot is online, and
+        subscribed, once it has the headers), and a client gone before the first line
+        never runs the body whose ``finally`` would undo that.
+        """
+        def check() -> None:
+            if not self.started:
+                self.close("the stream never started")
+                cleanup()
+
+        asyncio.get_running_loop().call_later(ORPHAN_AFTER, check)
 
     def send(self, line: dict[str, Any]) -> None:
         """Queue a line; a stream too far behind is closed (its bot reconnects and resumes)."""
@@ -495,6 +511,7 @@ class Bots:
         if old is not None:
             old.close("another event stream was opened for this bot; this one is closed")
         channel = self.online[account.id] = Channel()
+        channel.unless_started(lambda: self.close_events(account, channel))
         for table_id in await self.service._run(self._unfinished, account.player):
             with contextlib.suppress(Exception):
                 await self.service.get(table_id)  # loads it: its accounts are known from here on
@@ -520,6 +537,7 @@ class Bots:
 
     async def lines(self, channel: Channel, first: list[dict[str, Any]] | None = None) -> AsyncIterator[bytes]:
         """A channel's lines as NDJSON, an empty line every :attr:`heartbeat` seconds of quiet."""
+        channel.started = True
         for line in first or []:
             yield _line(line)
         closed = asyncio.ensure_future(channel.closed.wait())
@@ -591,11 +609,20 @@ class Bots:
         sub = Subscriber(seat, pushes.put)
         sub_id = self.service.subscribe(table, sub)
         sender = asyncio.ensure_future(sub.run())
+
+        def undo() -> None:
+            sender.cancel()
+            self.service.unsubscribe(table, sub_id)
+            if self._games.get(key) is channel:
+                del self._games[key]
+
+        channel.unless_started(undo)
         return self._game_lines(table, seat, since, channel, pushes, sub, sub_id, sender, key)
 
     async def _game_lines(self, table: Any, seat: int, since: int | None, channel: Channel,
                           pushes: asyncio.Queue[str], sub: Subscriber, sub_id: int, sender: Any,
                           key: tuple[str, str]) -> AsyncIterator[bytes]:
+        channel.started = True
         try:
             state = orjson.loads(pushes.get_nowait()) if not pushes.empty() else self.service.state(table, seat)
             version = state["version"]

@@ -3,6 +3,7 @@ and the behaviour a bad bot meets (an illegal action, silence, a flood, a second
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -351,3 +352,22 @@ def test_an_open_seek_goes_to_the_first_bot_that_takes_it(server: Server) -> Non
             table = status.json()["challenge"]["table"]
             seats = http.get(f"/api/tables/{table}", headers=bearer(status.json()["token"])).json()["seats"]
             assert [(s["name"], s["account"]) for s in seats[:2]] == [("Ann", None), (second["name"], "bot")]
+
+
+def test_a_stream_whose_answer_never_began_is_undone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a client gone between its request and the first line never runs the stream's own clean-up
+    from boneyard.server import botapi
+
+    monkeypatch.setattr(botapi, "ORPHAN_AFTER", 0.05)
+
+    async def main() -> tuple[list[str], list[str]]:
+        orphan, live = botapi.Channel(), botapi.Channel()
+        undone: list[str] = []
+        orphan.unless_started(lambda: undone.append("orphan"))
+        live.unless_started(lambda: undone.append("live"))
+        live.started = True
+        await asyncio.sleep(0.2)
+        return undone, [c.reason for c in (orphan, live)]
+
+    undone, reasons = asyncio.run(main())
+    assert undone == ["orphan"] and reasons == ["the stream never started", ""]
