@@ -8,6 +8,19 @@ from typing import Annotated, Any
 import typer
 
 
+def parse_options(text: str) -> dict[str, Any]:
+    """``"max_hands=1,target=50"`` to rules options (numbers and true/false read as such)."""
+    from ..bots.spec import parse_value
+
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" not in part:
+            raise ValueError(f"options are written key=value, got {part!r}")
+        key, value = part.split("=", 1)
+        options[key.strip()] = parse_value(value.strip())
+    return options
+
+
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to the app."""
 
@@ -35,6 +48,13 @@ def register(app: typer.Typer) -> None:
             help="the most a search bot (ismcts) may think per move (milliseconds), whatever its seat asks")] = 1000.0,
         compute_workers: Annotated[int, typer.Option(
             help="worker processes that run the bots' searches and the coach (0: half the cores)")] = 0,
+        ladder: Annotated[float, typer.Option(
+            help="seconds between the ladder's rounds, which pair the online bot accounts and start their games "
+                 "(0: no ladder)")] = 0.0,
+        ladder_rules: Annotated[str, typer.Option(
+            help="rules options of the ladder's games, e.g. 'max_hands=1' (each game takes those it has)")] = "",
+        bot_heartbeat: Annotated[float, typer.Option(
+            help="seconds between the empty lines that keep a quiet bot stream open")] = 10.0,
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
@@ -56,6 +76,14 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("--bot-ms-cap must be above 0 and at most 60000 milliseconds")
         if compute_workers < 0:
             raise typer.BadParameter("--compute-workers must be 0 (half the cores) or more")
+        if ladder < 0 or (ladder and workers > 1):
+            raise typer.BadParameter("--ladder must be 0 (off) or more seconds, and needs --workers 1")
+        if not 0.1 <= bot_heartbeat <= 60:
+            raise typer.BadParameter("--bot-heartbeat must be from 0.1 to 60 seconds")
+        try:
+            rules_of_ladder = parse_options(ladder_rules)
+        except ValueError as err:
+            raise typer.BadParameter(f"--ladder-rules: {err}") from None
         if workers > 1 and not db.startswith("postgresql"):
             raise typer.BadParameter("--workers above 1 needs a PostgreSQL --db: SQLite serves one process")
         from ..server.social import check_public_url
@@ -78,14 +106,26 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s)"
                    f"{', limits shared through Redis' if redis else ''})")
         # No access log: at the warning level it prints nothing, yet would format every request.
+        # timeout_graceful_shutdown: a backstop for open streams (each process ends its bots' streams itself)
         options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
+                                   "timeout_graceful_shutdown": 10,
                                    "ws_max_size": 65536,
                                    "ws": AbortableWebSocketProtocol, "forwarded_allow_ips": forwarded_allow_ips}
         if workers == 1:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
                              public_url=public_url, tune_gc=True, redis_url=redis or None, bot_ms_cap=bot_ms_cap,
-                             compute_workers=compute_workers or None)
-            uvicorn.run(app, **options)
+                             compute_workers=compute_workers or None, bot_heartbeat=bot_heartbeat,
+                             ladder=ladder or None, ladder_rules=rules_of_ladder)
+            server = uvicorn.Server(uvicorn.Config(app, **options))
+            handle_exit = server.handle_exit
+
+            def stop(sig: int, frame: Any) -> None:
+                # the bot streams never end by themselves: end them, or the server waits for them
+                app.state.bots.stopping()
+                handle_exit(sig, frame)
+
+            server.handle_exit = stop  # type: ignore[method-assign]
+            server.run()
             return
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,

@@ -30,6 +30,8 @@ from boneyard.words.bots import about as bot_about
 
 from . import lessons
 from .bodylimit import BodyLimit
+from .botapi import HEARTBEAT, Bots
+from .botapi import router as bots_router
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
 from .coaching import Coach
 from .coaching import router as coach_router
@@ -251,6 +253,9 @@ def create_app(
     redis_url: str | None = None,
     bot_ms_cap: float | None = BOT_MS_CAP,
     compute_workers: int | None = None,
+    bot_heartbeat: float = HEARTBEAT,
+    ladder: float | None = None,
+    ladder_rules: dict[str, Any] | None = None,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -264,6 +269,9 @@ def create_app(
     ``bot_ms_cap`` (``--bot-ms-cap``) is the most a search bot thinks per move, in
     milliseconds; ``compute_workers`` (``--compute-workers``) the worker processes that run
     the searches and the coach (``compute.py``; default: half the cores).
+    ``bot_heartbeat`` is the seconds between the empty lines of a quiet bot stream (``botapi.py``);
+    ``ladder`` (``--ladder``) the seconds between the ladder's pairings of online bots, its games
+    played with the rules options ``ladder_rules`` where a game has them (``--ladder-rules``).
     """
     store = Store(db_url)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
@@ -274,12 +282,17 @@ def create_app(
         service.hooks.append(rate)  # the shared cap on open tables follows their changes
     social = Social(service, public_url, limiter=rate.window)
     coach = Coach(service)  # hints and reviews (coaching.py)
+    bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        bots.started()
+        if ladder:
+            bots.start_ladder(ladder, ladder_rules)
         async with quiet_collector() if tune_gc else contextlib.nullcontext():
             yield
+        await bots.stop()
         await service.stop()
         coach.close()
         await rate.close()
@@ -296,6 +309,7 @@ def create_app(
     app.state.rate = rate
     app.state.social = social
     app.state.coach = coach
+    app.state.bots = bots
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
@@ -463,6 +477,7 @@ def create_app(
     # Included after the play routes, whose paths they do not share: a request is matched
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
+    app.include_router(bots_router(bots))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
     app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)

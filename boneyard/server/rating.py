@@ -161,6 +161,8 @@ def rules_text() -> list[str]:
         "of the time is not rated for that game; the others are.",
         "A player who resigns ranks below everyone who did not. Tied players share their place.",
         "A bot playing several seats of one game is rated once for it.",
+        "A bot account (a program its owner connects) is rated like a person when it plays people; its "
+        "games against other bot accounts count on the bots' board only.",
         "Practice tables with a chosen deal never count.",
         f"The rating is {BASE} + {SCALE:g} × (μ − 3σ) of openskill's Bradley-Terry model: a new player shows {BASE}, "
         f"and a rating is provisional until {PROVISIONAL_GAMES} rated games.",
@@ -177,3 +179,20 @@ def _share() -> str:
 
 def _join(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+BOT_ACCOUNT = "botacct:"  # the player id of a bot account's seats (botapi.py)
+BOTS_BOARD = "botboard:"  # a bot account's rating on the bots' board
+
+
+def board_keys(keys: Sequence[str]) -> list[str]:
+    """The rating rows a finished game's seats count on: bots among themselves have their own board.
+
+    Why: a program that plays thousands of games against other programs must not fill
+    the people's boards, yet against people it is rated like anyone. So when every seat
+    is a bot account (``botacct:ID``), each counts on the bots' board (``botboard:ID``);
+    otherwise the keys are unchanged and the game counts on the people's boards.
+    """
+    if keys and all(k.startswith(BOT_ACCOUNT) for k in keys):
+        return [BOTS_BOARD + k[len(BOT_ACCOUNT):] for k in keys]
+    return list(keys)

@@ -711,7 +711,10 @@ class Social:
         seats = []
         for info in table.seat_info():
             s = info["seat"]
-            seats.append({**info, "present": info["kind"] == "bot" or bool(room.present.get(s)),
+            # a bot account is here while its program has the game's stream open
+            here = bool(room.present.get(s)) or (s in table.accounts and
+                                                 any(sub.seat == s for sub in list(table.subscribers.values())))
+            seats.append({**info, "present": info["kind"] == "bot" or here,
                           "standin": room.standins.get(s), "left": s in room.left,
                           "rating": room.ratings.get(s)})
         return {
@@ -758,6 +761,9 @@ class Social:
         assert seat is not None
         if not table.game.is_over and self.decided(table, room) is None:
             raise Conflict("a rematch is offered once the game is over (or decided when the others resigned)")
+        if table.accounts:
+            raise Conflict("a bot account plays at this table, and it answers challenges, not rematches: challenge it "
+                           "again from the lobby's \"Play a bot\"")
         async with room.rematch_lock:
             if room.rematch is None:
                 room.rematch, room.rematch_by = await self.service._run(self._stored_rematch, table.id)
@@ -1010,6 +1016,8 @@ class Social:
                     who.append((claims[s], table.names.get(s, "?")))
                 else:
                     return []
+            # bot accounts among themselves count on the bots' board (rating.board_keys)
+            who = list(zip(rating.board_keys([k for k, _ in who]), [n for _, n in who], strict=True))
             if db.get(RatedRow, table.id) is not None:
                 return []
             db.add(RatedRow(table_id=table.id))
@@ -1114,11 +1122,12 @@ class Social:
         self._winners[row.id] = won
         return won
 
-    def leaderboard(self, game: str, players: int | None) -> list[dict[str, Any]]:
+    def leaderboard(self, game: str, players: int | None, bots: bool = False) -> list[dict[str, Any]]:
         """Everyone rated at ``game``, best first by ``mu - 3 sigma``: one board per player count.
 
         ``players`` picks a board; without it every board's rows come together (each says
-        its ``players`` and ``board``), as the endpoint always answered.
+        its ``players`` and ``board``), as the endpoint always answered. ``bots`` gives the
+        bots' board instead: bot accounts rated on their games among themselves.
         """
         if game not in boneyard.games():
             raise NotFound(f"unknown game {quote(game)}; known games: {', '.join(boneyard.games())}")
@@ -1126,9 +1135,11 @@ class Social:
             query = select(RatingRow).where(RatingRow.game == game)
             if players is not None:
                 query = query.where(RatingRow.players == players)
-            rows = list(s.scalars(query))
+            rows = [r for r in s.scalars(query) if r.who.startswith(rating.BOTS_BOARD) == bots]
         out: list[dict[str, Any]] = [
-            {"name": r.name, "bot": r.who.startswith("bot:"), "players": r.players, "games": r.games,
+            {"name": r.name, "bot": r.who.startswith(("bot:", rating.BOT_ACCOUNT, rating.BOTS_BOARD)),
+             "account": "bot" if r.who.startswith((rating.BOT_ACCOUNT, rating.BOTS_BOARD)) else None,
+             "players": r.players, "games": r.games,
              "board": rating.board_label(r.players), **self._shown(r)} for r in rows]
         out.sort(key=lambda r: r["ordinal"], reverse=True)
         return out
@@ -1143,21 +1154,30 @@ def busiest(rows: list[dict[str, Any]], default: int) -> int:
     return max(sizes, key=lambda n: (sizes[n], n == default, -n)) if sizes else default
 
 
-def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]]) -> str:
-    """The leaderboard page of one game and player count: the board, the other boards, the rules."""
+def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]], bots: bool = False) -> str:
+    """The leaderboard page of one game and player count: the board, the other boards, the rules.
+
+    ``bots``: the bots' board (bot accounts' games among themselves) instead of the people's.
+    """
     info = boneyard.game_info(game_id)
     name = html.escape(info["name"])
-    label = rating.board_label(board)
+    label = rating.board_label(board) + (", bots" if bots else "")
+    suffix = "&board=bots" if bots else ""
     body = "".join(
-        f"<tr><td>{i}</td><td>{html.escape(r['name'])}</td><td>{r['games']}</td>"
+        f"<tr><td>{i}</td><td>{html.escape(r['name'])}{' <span class=badge>bot</span>' if r['bot'] else ''}</td>"
+        f"<td>{r['games']}</td>"
         f"<td>{r['rating']}{' <small class=muted>provisional</small>' if r['provisional'] else ''}</td>"
         f"<td>{r['mu']:.1f} ± {r['sigma']:.1f}</td></tr>"
         for i, r in enumerate(rows, 1))
     empty = "" if rows else f"<p>No rated {label} games yet.</p>"
     boards = " · ".join(
         f"<strong aria-current=page>{rating.board_label(n)}</strong>" if n == board else
-        f"<a href='/leaderboard/{game_id}?players={n}'>{rating.board_label(n)}</a>"
+        f"<a href='/leaderboard/{game_id}?players={n}{suffix}'>{rating.board_label(n)}</a>"
         for n in range(info["players"]["min"], info["players"]["max"] + 1))
+    kinds = (f"<a href='/leaderboard/{game_id}?players={board}'>People (and bots playing them)</a> · "
+             "<strong aria-current=page>Bots' board</strong> (bot accounts among themselves)" if bots else
+             "<strong aria-current=page>People (and bots playing them)</strong> · "
+             f"<a href='/leaderboard/{game_id}?players={board}&board=bots'>Bots' board</a>")
     rules = "".join(f"<li>{html.escape(line)}</li>" for line in rating.rules_text())
     others = " · ".join(f"<a href='/leaderboard/{g}'>{html.escape(boneyard.game_info(g)['name'])}</a>"
                         for g in boneyard.games() if g != game_id)
@@ -1167,7 +1187,8 @@ def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]]) -> st
         "<link rel=stylesheet href='/static/app.css'>"
         "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
         f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard, {label}</h1></header>"
-        f"<main><nav id=boards aria-label='Player count'><p class=fr-nav>Boards: {boards}</p></nav>{empty}"
+        f"<main><nav id=boards aria-label='Player count'><p class=fr-nav>Boards: {boards}</p>"
+        f"<p class=fr-nav id=board-kind>{kinds}</p></nav>{empty}"
         "<div class=scroll-x><table class=list id=leaderboard><caption>" + label + "</caption>"
         "<thead><tr><th>#</th><th>Player</th><th>Games</th><th>Rating</th><th>Skill (μ ± σ)</th></tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
@@ -1303,12 +1324,17 @@ def router(social: Social) -> APIRouter:
         return await social.games(x_player, request.client.host if request.client else "unknown")
 
     @r.get("/api/games/{game_id}/leaderboard")
-    async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> list[dict[str, Any]]:
-        """Ratings at a game (best first by mu - 3 sigma, one board per ``players``); bots on the same scale."""
-        return await social.service._run(social.leaderboard, game_id, players)
+    async def leaderboard(game_id: str, players: int | None = Query(default=None, ge=1, le=64),
+                          board: str | None = Query(default=None, pattern="^(people|bots)$")) -> list[dict[str, Any]]:
+        """Ratings at a game (best first by mu - 3 sigma, one board per ``players``); bots on the same scale.
+
+        ``board=bots``: the bots' board, bot accounts rated on their games among themselves.
+        """
+        return await social.service._run(social.leaderboard, game_id, players, board == "bots")
 
     @r.get("/leaderboard/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def leaderboard_page(game_id: str, players: int | None = Query(default=None, ge=1, le=64)) -> HTMLResponse:
+    async def leaderboard_page(game_id: str, players: int | None = Query(default=None, ge=1, le=64),
+                               board: str | None = Query(default=None, pattern="^(people|bots)$")) -> HTMLResponse:
         """One board of a game (``?players=N``, by default the game's usual count), a selector of
         the others and the rules of the ratings."""
         if game_id not in boneyard.games():
@@ -1317,9 +1343,10 @@ def router(social: Social) -> APIRouter:
         counts = range(info["players"]["min"], info["players"]["max"] + 1)
         if players is not None and players not in counts:
             raise BadRequest(f"{info['name']} is played by {counts[0]} to {counts[-1]} players, not {players}")
-        rows = await social.service._run(social.leaderboard, game_id, None)
-        board = players if players is not None else busiest(rows, info["players"]["default"])
-        return HTMLResponse(leaderboard_html(game_id, board, [r for r in rows if r["players"] == board]))
+        bots = board == "bots"
+        rows = await social.service._run(social.leaderboard, game_id, None, bots)
+        count = players if players is not None else busiest(rows, info["players"]["default"])
+        return HTMLResponse(leaderboard_html(game_id, count, [r for r in rows if r["players"] == count], bots))
 
     @r.get("/me", response_class=HTMLResponse, include_in_schema=False)
     async def my_games_page() -> HTMLResponse:

@@ -247,6 +247,8 @@ class Table:
     held: bool = False  # waiting for its players or the host's Start (social.py): no action, no bot
     # seat -> (name, until epoch s): a rematch's seat kept for the player of the last game (social.py)
     reserved: dict[int, tuple[str, float]] = field(default_factory=dict)
+    # seat -> bot account id: seats played by a program through the bot API (botapi.py), never the page
+    accounts: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.teller = Teller(self.game_id)
@@ -254,9 +256,11 @@ class Table:
     def humans(self) -> list[int]:
         """The joined human seats no bot plays for: the players a between-hands hold waits for.
 
-        A seat handed to a bot (its player left, or the host gave it away) is not waited for.
+        A seat handed to a bot (its player left, or the host gave it away) is not waited for,
+        nor a bot account's seat (a program has no end of hand to look at).
         """
-        return [s for s, kind in enumerate(self.seats) if kind == "human" and s in self.names and s not in self.bots]
+        return [s for s, kind in enumerate(self.seats)
+                if kind == "human" and s in self.names and s not in self.bots and s not in self.accounts]
 
     @property
     def version(self) -> int:
@@ -295,6 +299,8 @@ class Table:
                 "name": self.names.get(s) or (kind[4:] + " bot" if is_bot else None),
                 "joined": is_bot or s in self.names,
                 "reserved_for": kept[0] if kept is not None and s not in self.names else None,
+                # "bot": a bot account (a program on its owner's machine) holds this seat
+                "account": "bot" if s in self.accounts else None,
             })
         return out
 
@@ -828,11 +834,14 @@ class TableService:
         table.snapshot = self._snapshot(table)
         return table
 
-    async def join(self, table_id: str, seat: Any, name: Any, kept: bool = False) -> tuple[int, str]:
+    async def join(self, table_id: str, seat: Any, name: Any, kept: bool = False,
+                   token: str | None = None, account: str | None = None) -> tuple[int, str]:
         """Take a human seat (``None``: the first free one); returns the seat and its secret token.
 
         A rematch seat kept for the last game's player (``Table.reserved``) is refused to
         anyone else until its time is up; ``kept`` is that player taking it (social.py's accept).
+        ``token`` and ``account`` seat a bot account (botapi.py): its seat token is derived
+        from its account token, never handed out, and the seat is marked as the bot's.
         """
         table = await self.get(table_id)
         name = clean_name(name)
@@ -855,7 +864,7 @@ class TableService:
                 left = max(1, math.ceil(held_for[1] - time.time()))
                 raise Conflict(f"this seat is kept for {held_for[0]}, who played it in the last game, until they "
                                f"accept or decline the rematch (at most {left} s more)")
-            token = secrets.token_urlsafe(24)
+            token = token or secrets.token_urlsafe(24)
             try:
                 await self.committer.write(functools.partial(write_seat, table_id=table.id, seat=seat, name=name,
                                                              token=token))
@@ -866,6 +875,8 @@ class TableService:
                                   f"({type(err).__name__})") from None
             table.names[seat] = name
             table.tokens[hash_token(token)] = seat
+            if account is not None:
+                table.accounts[seat] = account
             table.reserved.pop(seat, None)
             table.touched = time.monotonic()
             table.snapshot = await self._run(self._snapshot, table)
@@ -895,16 +906,21 @@ class TableService:
             return self.seat_of(table, token, required)
 
     async def act(self, table_id: str, token: str | None, action: Any,
-                  expected_version: int | None = None) -> tuple[Table, int]:
+                  expected_version: int | None = None, *, bot_api: bool = False) -> tuple[Table, int]:
         """Play a seat's action; refused actions leave the table unchanged. Returns the table and seat.
 
         With ``expected_version`` (the version the client's view shows), a repeat of the
         action that made the current version is answered with the current state without
         playing it again, and any other stale version is refused with 409 and the state.
+        A bot account's seat acts only through the bot API (``bot_api``, botapi.py): the
+        pages' requests for it are refused 403, so a bot is never played by hand.
         """
         table = await self.get(table_id)
         seat = await self.seat_for(table, token, required=True)
         assert seat is not None
+        if seat in table.accounts and not bot_api:
+            raise Forbidden("this seat belongs to a bot account: a bot plays only through the bot API "
+                            "(POST /api/bot/game/{id}/action), never from the web page")
         if not isinstance(action, str) or not action.strip():
             raise BadRequest("action must be a non-empty string in the action notation, e.g. \"play 6-4\"")
         if len(action) > MAX_ACTION:

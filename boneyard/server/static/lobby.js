@@ -186,7 +186,7 @@ async function renderTables() {
     const mine = loadSeat(t.id);
     const seats = t.seats
       .map((s) => `<span class="seat-chip ${s.joined || s.reserved_for ? "" : "open"}">${s.seat + 1}: ${escapeHtml(
-        s.name || (s.reserved_for ? `kept for ${s.reserved_for}` : "open"))}</span>`)
+        s.name || (s.reserved_for ? `kept for ${s.reserved_for}` : "open"))}${s.account === "bot" ? ' <span class="badge">bot</span>' : ""}</span>`)
       .join(" ");
     // abandoned (the server's word: no move for 10 minutes and no player has it open) says so plainly
     const status = t.is_over ? "finished"

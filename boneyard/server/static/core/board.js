@@ -53,8 +53,11 @@ export function seatBox(view, ctx, s, inner) {
   const turn = view.current_player === s ? " turn" : "";
   const me = s === view.seat ? " mine" : "";
   const arrow = view.current_player === s ? "<span class='turnmark' title='to play'>▶</span> " : "";
+  // a bot account (a program its owner connects) is marked as a bot wherever its name appears
+  const seat = ctx.state && ctx.state.seats ? ctx.state.seats[s] : null;
+  const bot = seat && seat.account === "bot" ? " <span class='badge' title='a bot account'>bot</span>" : "";
   return `<div class="seatbox${turn}${me}" data-seatbox="${s}"><div class="who" title="${escapeHtml(ctx.seatName(s))}">${arrow}${escapeHtml(
-    ctx.seatName(s))}</div>${inner}</div>`;
+    ctx.seatName(s))}${bot}</div>${inner}</div>`;
 }
 
 // An opponent's hidden hand: a row of backs on wide screens, a count on narrow ones.

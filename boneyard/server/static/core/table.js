@@ -231,7 +231,8 @@ function renderPlayers(s) {
     .map((x) => {
       // between hands (the panel up, or the table waiting for Next) nobody is to play
       const turn = s.current_player === x.seat && !ending && !s.between_hands && !s.is_over ? " class='turn'" : "";
-      const tag = x.kind === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : x.reserved_for
+      // a server bot, or a bot account (a program its owner connects): both are marked "bot"
+      const tag = x.kind === "bot" || x.account === "bot" ? `<span class="badge">bot</span>` : x.joined ? "" : x.reserved_for
         ? `<span class="badge">kept for ${escapeHtml(x.reserved_for)}</span>` : `<span class="badge open">open</span>`;
       const won = s.is_over && s.winners.includes(x.seat) ? " <span class='star' title='winner'>★</span>" : "";
       return `<tr${turn}><td>${x.seat}</td><td>${escapeHtml(seatName(x.seat))} ${tag}${won}</td><td class="num">${escapeHtml(

@@ -127,6 +127,13 @@ function seatLine(s, isHost) {
   name.textContent = s.joined ? (twins ? `${s.name} ${s.seat}` : s.name)
     : s.reserved_for ? `kept for ${s.reserved_for}` : "open seat";
   li.append(name);
+  if (s.account === "bot") {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = "bot";
+    badge.title = "a bot account: a program its owner connects to this server";
+    li.append(" ", badge);
+  }
   const notes = [];
   const resigned = (room.resigned || []).includes(s.seat);
   if (resigned) notes.push(`resigned: ${s.standin} bot plays`);
@@ -264,6 +271,14 @@ function render() {
         no.addEventListener("click", declineRematch);
         box.append(" ", no);
       }
+    } else if (room.seats.some((x) => x.account === "bot")) {
+      // a bot account answers challenges, not rematches: the lobby's "Play a bot" challenges it again
+      const a = document.createElement("a");
+      a.className = "button primary";
+      a.id = "fr-rematch-bot";
+      a.href = "/#bots-section";
+      a.textContent = "Play the bot again";
+      box.append(a, " a new challenge from the lobby");
     } else {
       const b = document.createElement("button");
       b.type = "button";

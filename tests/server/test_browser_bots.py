@@ -1,0 +1,148 @@
+"""The lobby's "Play a bot" in headless Chromium: a person challenges a bot that ``boneyard bot run``
+hosts in a process of its own, plays a whole game against it on the table page, and the result and
+ratings are the server's; screenshots at 390x844 and 1280x800 under /tmp/shots-s41-bots/."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .botkit import new_bot, play_person, run_bot, wait_online
+from .conftest import Server, artifact, free_port
+from .test_browser import click_a_move, page_factory, stored_seat, table_id_of  # noqa: F401 (a fixture)
+
+SHOTS = Path("/tmp/shots-s41-bots")
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose own bots wait a little, so the page sees each move."""
+    db = tmp_path_factory.mktemp("browserbots") / "bots.db"
+    running = Server(f"sqlite:///{db}", bot_delay=0.05, port=free_port()).start()
+    yield running
+    running.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot for a person to look at (and beside the other tests' artifacts)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+    page.screenshot(path=str(artifact(name)), full_page=True)
+
+
+def test_the_lobby_says_when_no_bot_is_online(server: Server, page_factory: Any) -> None:  # noqa: F811
+    page = page_factory(viewport=SIZES["phone"])
+    page.goto(server.url + "/")
+    page.wait_for_selector("#no-bots")
+    assert "No bot is online now" in page.text_content("#bots-section")
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_person_challenges_an_online_bot_from_the_lobby_and_plays_a_game(
+        server: Server, page_factory: Any, tmp_path: Path, size: str) -> None:  # noqa: F811
+    bot = new_bot(server, ["rounce", "montana"], name=f"Robo{size}")
+    process = run_bot(server, bot["token"], tmp_path / "bot.log", "greedy")
+    try:
+        wait_online(server, bot["name"])
+        page = page_factory(viewport=SIZES[size], is_mobile=size == "phone")
+        page.goto(server.url + "/")
+        page.fill("#name", "Ann")
+        card = page.locator(f".bot-card[data-bot='{bot['name']}']")
+        card.wait_for()
+        assert "run by Tess" in card.text_content() and card.locator(".badge").text_content() == "bot"
+        card.locator("select[name=game]").select_option("montana")
+        card.locator("select[name=players]").select_option("2")
+        card.locator("select[name=length]").select_option("1")
+        card.scroll_into_view_if_needed()
+        shot(page, f"lobby-play-a-bot-{size}.png")
+        # keyboard: the Challenge button is reached and pressed like any other
+        card.locator("button[type=submit]").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/tables/*", timeout=20_000)
+        page.wait_for_selector("#players tbody tr")
+        table = table_id_of(page)
+        me = stored_seat(page, table)
+        assert me["seat"] == 0
+        players = page.text_content("#players")
+        assert bot["name"] in players and "bot" in page.locator("#players tbody tr").nth(1).text_content()
+        deadline = time.monotonic() + 90
+        mid_shot = False
+        while True:
+            state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {me['token']}"},
+                              timeout=10).json()
+            if state["is_over"]:
+                break
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            if not mid_shot and state["version"] >= 4:
+                shot(page, f"table-against-a-bot-{size}.png")
+                mid_shot = True
+                if size == "laptop":  # one whole game by clicking is enough (the phone's): the rest by HTTP
+                    state = play_person(server, table, me["token"], random.Random(1))
+                    continue
+            if not click_a_move(page):
+                page.wait_for_timeout(60)
+        assert state["seats"][1]["account"] == "bot"
+        page.wait_for_selector("#players .star")
+        # no rematch with a bot account (its program answers challenges): the page offers a new challenge
+        page.wait_for_selector("#fr-rematch-bot")
+        assert page.locator("#fr-rematch").count() == 0
+        refused = httpx.post(f"{server.url}/api/tables/{table}/rematch",
+                             headers={"Authorization": f"Bearer {me['token']}"}, timeout=10)
+        assert refused.status_code == 409 and "Play a bot" in refused.json()["detail"]
+        shot(page, f"table-against-a-bot-over-{size}.png")
+        # the game is rated on the people's board: Ann and the bot (the table page linked Ann's seat)
+        deadline = time.monotonic() + 20
+        names: set[str] = set()
+        while time.monotonic() < deadline and not {"Ann", bot["name"]} <= names:
+            board = httpx.get(f"{server.url}/api/games/montana/leaderboard", params={"players": 2}, timeout=10).json()
+            names = {row["name"] for row in board}
+            time.sleep(0.3)
+        assert {"Ann", bot["name"]} <= names
+        page.goto(f"{server.url}/leaderboard/montana?players=2")
+        row = page.locator("#leaderboard tr", has_text=bot["name"])
+        assert row.locator(".badge").text_content() == "bot"
+        shot(page, f"leaderboard-with-a-bot-{size}.png")
+        assert page.js_errors == []
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_any_bot_takes_an_open_seek_from_the_lobby(server: Server, page_factory: Any, tmp_path: Path,  # noqa: F811
+                                                   size: str) -> None:
+    bots = [new_bot(server, ["rounce"], name=f"Seeker{size}{i}") for i in range(2)]
+    processes = [run_bot(server, b["token"], tmp_path / f"{b['name']}.log", "random") for b in bots]
+    try:
+        for b in bots:
+            wait_online(server, b["name"])
+        page = page_factory(viewport=SIZES[size], is_mobile=size == "phone")
+        page.goto(server.url + "/")
+        page.fill("#name", "Bo")
+        card = page.locator(".bot-card[data-bot='']")
+        card.wait_for()
+        assert "Any bot" in card.text_content()
+        card.locator("select[name=game]").select_option("rounce")
+        card.locator("select[name=players]").select_option("2")
+        card.scroll_into_view_if_needed()
+        shot(page, f"lobby-any-bot-{size}.png")
+        card.locator("button[type=submit]").click()
+        page.wait_for_url("**/tables/*", timeout=20_000)
+        page.wait_for_selector("#players tbody tr")
+        table = table_id_of(page)
+        seats = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()["seats"]
+        assert seats[0]["name"] == "Bo" and seats[1]["account"] == "bot"
+        assert seats[1]["name"] in {b["name"] for b in bots}
+        assert page.js_errors == []
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
