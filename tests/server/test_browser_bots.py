@@ -146,3 +146,66 @@ def test_any_bot_takes_an_open_seek_from_the_lobby(server: Server, page_factory:
         for process in processes:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def five_game_bot(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One bot account that plays all five games, hosted by ``boneyard bot run`` for the module's tests."""
+    import boneyard
+
+    bot = new_bot(server, list(boneyard.games()), name="Allgames")
+    process = run_bot(server, bot["token"], tmp_path_factory.mktemp("allgames") / "bot.log", "greedy")
+    try:
+        wait_online(server, bot["name"])
+        yield bot
+    finally:
+        process.kill()
+        process.wait()
+
+
+# each game once, at one of the two sizes (both sizes are covered across the games)
+FIVE = [("montana", "phone"), ("twobox", "laptop"), ("rummikub", "phone"), ("eighty", "laptop"), ("rounce", "phone")]
+
+
+@pytest.mark.parametrize(("game", "size"), FIVE)
+def test_a_person_plays_a_whole_game_of_each_game_against_a_bot_program(
+        server: Server, page_factory: Any, five_game_bot: dict[str, Any], game: str, size: str) -> None:  # noqa: F811
+    """From the lobby's Play a bot, by clicking only: a one-hand game of every game against the program,
+    to its end; the bot's seat is its account, and the finished game is on the ratings of that game."""
+    import boneyard
+
+    players = boneyard.game_info(game)["players"]["min"]
+    page = page_factory(viewport=SIZES[size], is_mobile=size == "phone")
+    page.goto(server.url + "/")
+    page.fill("#name", "Ann")
+    card = page.locator(f".bot-card[data-bot='{five_game_bot['name']}']")
+    card.wait_for()
+    card.locator("select[name=game]").select_option(game)
+    card.locator("select[name=players]").select_option(str(players))
+    card.locator("select[name=length]").select_option("1")
+    card.locator("button[type=submit]").click()
+    page.wait_for_url("**/tables/*", timeout=20_000)
+    page.wait_for_selector("#players tbody tr")
+    table = table_id_of(page)
+    me = stored_seat(page, table)
+    deadline = time.monotonic() + 180
+    while True:
+        state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {me['token']}"},
+                          timeout=10).json()
+        if state["is_over"]:
+            break
+        assert time.monotonic() < deadline, f"the {game} game did not finish in time"
+        if not click_a_move(page):
+            page.wait_for_timeout(60)
+    assert state["game"] == game and state["winners"]
+    assert [s["account"] for s in state["seats"] if s.get("account")] == ["bot"]
+    page.wait_for_selector("#players .star")
+    shot(page, f"whole-{game}-against-a-bot-{size}.png")
+    deadline = time.monotonic() + 20
+    names: set[str] = set()
+    while time.monotonic() < deadline and not {"Ann", five_game_bot["name"]} <= names:
+        board = httpx.get(f"{server.url}/api/games/{game}/leaderboard", params={"players": players}, timeout=10).json()
+        names = {row["name"] for row in board}
+        time.sleep(0.3)
+    assert {"Ann", five_game_bot["name"]} <= names, (game, names)
+    assert page.js_errors == []
