@@ -24,6 +24,7 @@ import httpx
 import boneyard
 
 PROTOCOL = 1
+SEEK_CHECK = 1.0  # seconds between a runner's checks whether it should post its seek again
 log = logging.getLogger("boneyard.client")
 
 
@@ -113,6 +114,16 @@ class BotClient:
             body["clock"] = clock
         return self._post(f"/api/challenge/{bot}", body)
 
+    def seek(self, game: str, players: int | None = None, rules: dict[str, Any] | None = None,
+             clock: float | None = None) -> dict[str, Any]:
+        """Post an open seek as this bot: the lobby lists it for a person to take, and other bots may take it."""
+        body: dict[str, Any] = {"game": game, "rules": rules or {}}
+        if players is not None:
+            body["players"] = players
+        if clock is not None:
+            body["clock"] = clock
+        return self._post("/api/seeks", body)
+
     def resign(self, table_id: str) -> dict[str, Any]:
         """Resign the game."""
         return self._post(f"/api/bot/game/{table_id}/resign")
@@ -138,8 +149,12 @@ class BotRunner:
     """
 
     def __init__(self, client: BotClient, make_bot: Callable[[], Any], games: list[str] | None = None,
-                 seed: int | None = None, say: Callable[[str], None] | None = None) -> None:
+                 seed: int | None = None, say: Callable[[str], None] | None = None,
+                 seek: dict[str, Any] | None = None) -> None:
         self.client = client
+        # while no game is in play, keep an open seek (``{game, players?, rules?, clock?}``) in the lobby
+        self.seek = seek
+        self.seek_id: str | None = None
         self.make_bot = make_bot
         self.games = games
         self.rng = random.Random(seed)
@@ -150,6 +165,8 @@ class BotRunner:
 
     def run(self, max_games: int | None = None) -> None:
         """Listen to the event stream until stopped (or ``max_games`` games finished); reconnect when cut."""
+        if self.seek is not None:
+            threading.Thread(target=self._keep_seeking, daemon=True).start()
         while not self.stop.is_set():
             try:
                 for line in self.client.events():
@@ -164,8 +181,25 @@ class BotRunner:
                 self.say(f"event stream cut ({err}); reconnecting")
             time.sleep(0.5)
 
+    def _keep_seeking(self) -> None:
+        """Post the seek whenever the bot is idle and none of its seeks is open (taken, expired or refused)."""
+        assert self.seek is not None
+        while not self.stop.wait(SEEK_CHECK):
+            busy = any(t.is_alive() for t in self.playing.values())
+            if busy or self.seek_id is not None:
+                continue
+            try:
+                made = self.client.seek(**self.seek)
+            except (httpx.HTTPError, BotApiError) as err:
+                self.say(f"could not post a seek: {err}")
+                continue
+            self.seek_id = made["challenge"]["id"]
+            self.say(f"seeking a game of {self.seek['game']} in the lobby")
+
     def _on_event(self, line: dict[str, Any]) -> None:
         kind = line.get("type")
+        if kind in ("challengeCanceled", "challengeDeclined") and line.get("challenge", {}).get("id") == self.seek_id:
+            self.seek_id = None  # the seek expired or was refused: post another when idle
         if kind == "challenge":
             challenge = line["challenge"]
             if self.games is not None and challenge["game"] not in self.games:
@@ -177,6 +211,7 @@ class BotRunner:
             except BotApiError as err:
                 self.say(f"could not accept a challenge: {err.detail}")
         elif kind == "gameStart":
+            self.seek_id = None  # a game began (a person took the seek, or a challenge): seek again once idle
             table_id = line["game"]["id"]
             thread = self.playing.get(table_id)
             if thread is None or not thread.is_alive():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -42,6 +42,10 @@ def register(app: typer.Typer) -> None:
                                                 "default: the account's games)")] = "",
         max_games: Annotated[int, typer.Option(help="stop after this many finished games (0: run until stopped)")] = 0,
         seed: Annotated[int | None, typer.Option(help="seed of the bot's random choices")] = None,
+        seek: Annotated[str, typer.Option(help="while idle, keep an open seek for this game in the lobby, "
+                                               "e.g. rounce (people take it from 'Play a bot')")] = "",
+        seek_players: Annotated[int, typer.Option(help="the seek's player count (0: the game's smallest)")] = 0,
+        seek_hands: Annotated[int, typer.Option(help="the seek's hands (0: a whole game)")] = 0,
     ) -> None:
         """Host a bot as a bot account: accept challenges, play every game, resume after a restart or a cut."""
         from ..bots.spec import parse_bot_spec
@@ -53,7 +57,15 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         client = BotClient(server, token)
         wanted = [g.strip() for g in games.split(",") if g.strip()] or None
-        runner = BotRunner(client, spec.make, wanted, seed=seed, say=typer.echo)
+        offer: dict[str, Any] | None = None
+        if seek:
+            import boneyard
+
+            if seek not in boneyard.games():
+                raise typer.BadParameter(f"--seek names a game id ({', '.join(boneyard.games())}), not {seek!r}")
+            offer = {"game": seek, "players": seek_players or boneyard.game_info(seek)["players"]["min"],
+                     "rules": {"max_hands": seek_hands} if seek_hands else {}}
+        runner = BotRunner(client, spec.make, wanted, seed=seed, say=typer.echo, seek=offer)
         typer.echo(f"boneyard bot: hosting {spec.label} at {server}")
         try:
             runner.run(max_games=max_games or None)

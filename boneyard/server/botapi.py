@@ -337,7 +337,13 @@ class Bots:
             known = {a.id: a for a in self._accounts.values()}
             takers = [known[i] for i in self.online if i in known and body.game in known[i].games
                       and (challenger is None or i != challenger.id)]
-            if not takers:
+            # a person's seek goes to the online bots; a bot's seek goes to people: it is listed
+            # in the lobby for a person to take (take_seek); bots meet bots by challenges and the ladder
+            if challenger is not None:
+                if body.game not in challenger.games:
+                    raise BadRequest(f"{challenger.name} plays {', '.join(challenger.games)}, not {quote(body.game)}")
+                takers = []
+            elif not takers:
                 raise Conflict(f"no online bot plays {quote(body.game)} now: try another game, or later")
             bot = None
         else:
@@ -487,6 +493,46 @@ class Bots:
         self._cancel(made, "the challenger withdrew it")
         return {"challenge": made.public(), "protocol": PROTOCOL}
 
+    def open_seeks(self) -> list[dict[str, Any]]:
+        """The seeks bots posted that are still open and whose bot is online: the lobby's to take."""
+        return [{**made.public(), "by": made.by_bot.public()} for made in self.challenges.values()
+                if made.seek and made.status == "created" and made.by_bot is not None
+                and made.by_bot.id in self.online]
+
+    async def take_seek(self, challenge_id: str, name: str, player_code: str | None,
+                        address: str) -> dict[str, Any]:
+        """A person takes a bot's open seek from the lobby: the table is made with them at seat 0 and the
+        seeking bot at seat 1; the bot hears ``gameStart``, other bots told of the seek hear it is taken.
+
+        The answer carries the person's seat and token (as a challenge's status does once
+        accepted). 409 when the seek was taken, withdrawn or expired meanwhile, or its bot
+        went offline.
+        """
+        self._limit(self.challenge_rate, "challenge", address, "challenges")
+        made = self._pending(challenge_id)
+        seeker = made.by_bot
+        if not made.seek or seeker is None:
+            raise BadRequest("only a bot's open seek can be taken from the lobby; challenge a bot to play it")
+        if seeker.id not in self.online:
+            raise Conflict(f"{seeker.name} is not online any more: its seek is closed")
+        player = None
+        if player_code:
+            player, _name = await self.service._run(self.social._player, player_code)
+        game = Challenge(id=secrets.token_urlsafe(6), bot=seeker, game=made.game, players=made.players,
+                         rules=made.rules, clock=made.clock, by_name=clean_name(name), by_player=player,
+                         status="accepted", offered={seeker.id})
+        made.status = "accepting"
+        try:
+            table_id = await self._start(game, address)
+        except BaseException:
+            made.status = "created"
+            raise
+        made.status, made.reason, made.table = "accepted", f"taken by {game.by_name}", table_id
+        self.challenges[game.id] = game
+        self._tell_canceled(made, made.offered)
+        return {"challenge": made.public(), "table": table_id, "seat": game.seat, "token": game.token,
+                "protocol": PROTOCOL}
+
     def status(self, challenge_id: str, key: str | None) -> dict[str, Any]:
         """The challenge as it stands; for its challenger (the key) the seat and token once accepted."""
         made = self.challenges.get(challenge_id)
@@ -518,7 +564,8 @@ class Bots:
             self._tell_start(account, table_id)
         for made in list(self.challenges.values()):
             if made.status == "created" and (account.id in made.offered or (
-                    made.seek and made.game in account.games and account != made.by_bot)):
+                    made.seek and made.by_bot is None and made.game in account.games)):
+                # a person's open seek reaches a bot that comes online; a bot's seek is for people
                 made.offered.add(account.id)
                 channel.send({"type": "challenge", "protocol": PROTOCOL, "challenge": made.public()})
         return channel
@@ -837,6 +884,14 @@ class ChallengeBody(BaseModel):
     name: str | None = Field(default=None, max_length=400, description="a person challenger's name")
 
 
+class TakeBody(BaseModel):
+    """``POST /api/seeks/{id}/take``: the name of the person taking a bot's seek."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(max_length=400, description="1 to 40 printable characters")
+
+
 class ActionBody(BaseModel):
     """``POST /api/bot/game/{id}/action``: the action and the version it was chosen at."""
 
@@ -953,6 +1008,17 @@ def router(bots: Bots) -> APIRouter:
         """An open seek: the game goes to the first online bot that plays it and takes it (as a challenge)."""
         by = (await bots.account(authorization, _address(request)))[0] if bearer(authorization) else None
         return await bots.challenge(None, body, by, x_player, _address(request))
+
+    @r.get("/api/seeks")
+    async def seeks() -> list[dict[str, Any]]:
+        """The open seeks online bots posted (``POST /api/seeks`` with a bot's token): the lobby lists them."""
+        return bots.open_seeks()
+
+    @r.post("/api/seeks/{challenge_id}/take")
+    async def take(challenge_id: str, body: TakeBody, request: Request,
+                   x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """A person takes a bot's open seek: the game starts, and the answer holds their seat and token."""
+        return await bots.take_seek(challenge_id, body.name, x_player, _address(request))
 
     @r.get("/api/challenge/{challenge_id}")
     async def challenge_status(challenge_id: str, x_challenge_key: str | None = Header(default=None)) -> dict[str, Any]:

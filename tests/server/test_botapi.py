@@ -376,3 +376,40 @@ def test_a_stream_whose_answer_never_began_is_undone(monkeypatch: pytest.MonkeyP
 
     undone, reasons = asyncio.run(main())
     assert undone == ["orphan"] and reasons == ["the stream never started", ""]
+
+
+def test_a_bots_open_seek_is_listed_and_a_person_takes_it(server: Server) -> None:
+    """A bot posts an open seek; the lobby's list shows it while the bot is online; a person takes it and the
+    game starts at once with them at seat 0 and the bot at seat 1; a second taker is refused; the bot hears
+    gameStart; a seek for a game the bot does not play is refused."""
+    bot = new_bot(server, ["rounce"])
+    with stream(server, "/api/stream/event", bot["token"]) as events:
+        wrong = httpx.post(server.url + "/api/seeks", json={"game": "montana"}, headers=bearer(bot["token"]))
+        assert wrong.status_code == 400 and "plays rounce, not 'montana'" in wrong.json()["detail"]
+        made = httpx.post(server.url + "/api/seeks", json={"game": "rounce", "players": 2, "rules": {"max_hands": 1}},
+                          headers=bearer(bot["token"]))
+        assert made.status_code == 201, made.text  # a bot's seek is for people: it waits in the lobby
+        seek_id = made.json()["challenge"]["id"]
+        listed = httpx.get(server.url + "/api/seeks").json()
+        mine = [c for c in listed if c["id"] == seek_id]
+        assert mine and mine[0]["by"]["name"] == bot["name"] and mine[0]["game"] == "rounce"
+        assert mine[0]["players"] == 2 and mine[0]["by"]["account"] == "bot"
+        taken = httpx.post(f"{server.url}/api/seeks/{seek_id}/take", json={"name": "Ann"})
+        assert taken.status_code == 200, taken.text
+        answer = taken.json()
+        assert answer["seat"] == 0 and answer["token"] and answer["challenge"]["reason"] == "taken by Ann"
+        again = httpx.post(f"{server.url}/api/seeks/{seek_id}/take", json={"name": "Bob"})
+        assert again.status_code == 409 and "already accepted" in again.json()["detail"]
+        assert seek_id not in {c["id"] for c in httpx.get(server.url + "/api/seeks").json()}
+        line = events.next()
+        while line["type"] != "gameStart":
+            line = events.next()
+        assert line["game"]["id"] == answer["table"] and line["game"]["seat"] == 1
+    state = httpx.get(f"{server.url}/api/tables/{answer['table']}", headers=bearer(answer["token"])).json()
+    assert [s["name"] for s in state["seats"]] == ["Ann", bot["name"]] and state["seats"][1]["account"] == "bot"
+    assert state["seat"] == 0
+    # once the bot's event stream is closed its seeks leave the list
+    assert not [c for c in httpx.get(server.url + "/api/seeks").json() if c["by"]["name"] == bot["name"]]
+    bad = httpx.post(f"{server.url}/api/seeks/nosuchseek/take", json={"name": "Ann"})
+    assert bad.status_code == 404 and "no challenge" in bad.json()["detail"]
+    assert httpx.post(f"{server.url}/api/seeks/{seek_id}/take", json={"name": 7}).status_code == 422

@@ -1,13 +1,15 @@
 // The lobby's "Play a bot": the bot accounts online now (programs their owners connect to this
 // server through the bot API), each with a Challenge form (game, players, move clock). A
 // challenge waits for the bot's program to accept; then the page takes its seat at the new table.
+// Above them, the open seeks bots posted ("Robo seeks a game of Rounce"): "Take it" starts the
+// game at once.
 import { escapeHtml } from "./core/tiles.js";
 import { api, playerName, saveSeat } from "./core/api.js";
 
 const POLL_MS = 500; // how often a waiting challenge asks for its answer
 const REFRESH_MS = 5000; // how often the list of online bots is read again
 
-const state = { games: [], online: [], shown: "", waiting: null };
+const state = { games: [], online: [], seeks: [], shown: "", waiting: null };
 
 function gameName(id) {
   const g = state.games.find((x) => x.id === id);
@@ -59,9 +61,19 @@ function botCard(b) {
   </article>`;
 }
 
+// One open seek a bot posted: what it offers, and the button that takes it.
+function seekLine(c) {
+  const length = c.rules && c.rules.max_hands === 1 ? "one hand" : "a whole game";
+  const clock = c.clock ? `, ${c.clock} s a decision` : "";
+  return `<li class="open-seek" data-seek="${escapeHtml(c.id)}"><span><strong>${escapeHtml(c.by.name)}</strong>
+    <span class="badge">bot</span> seeks a game of ${escapeHtml(gameName(c.game))}: ${c.players} players,
+    ${length}${clock}</span> <button type="button" class="primary take-seek">Take it</button>
+    <span class="challenge-status" role="status" aria-live="polite"></span></li>`;
+}
+
 function render() {
   const el = document.getElementById("bots");
-  const key = state.online.map((b) => b.id).join(",");
+  const key = state.online.map((b) => b.id).join(",") + "|" + state.seeks.map((c) => c.id).join(",");
   if (key === state.shown && el.childElementCount) return; // a form being filled in is left alone
   state.shown = key;
   if (!state.online.length) {
@@ -69,9 +81,18 @@ function render() {
       this server with a bot account (see <a href="/docs#/bots">the bot API</a>); it shows here while it is connected.</p>`;
     return;
   }
-  // "Any bot" first: with several bots online it is the quickest way to a game
-  el.innerHTML = `<div class="cards bot-cards">${state.online.length > 1 ? seekCard() : ""}${
+  // bots' own seeks first (one click to a game), then "Any bot" (with several online), then each bot
+  const seeks = state.seeks.length
+    ? `<h3 class="seeks-title">Bots looking for a game</h3><ul id="open-seeks">${state.seeks.map(seekLine).join("")}</ul>` : "";
+  el.innerHTML = `${seeks}<div class="cards bot-cards">${state.online.length > 1 ? seekCard() : ""}${
     state.online.map(botCard).join("")}</div>`;
+  el.querySelectorAll(".open-seek").forEach((line) => {
+    line.querySelector(".take-seek").addEventListener("click", () => {
+      takeSeek(line).catch((e) => {
+        line.querySelector(".challenge-status").textContent = e.message;
+      });
+    });
+  });
   el.querySelectorAll(".bot-card").forEach((card) => {
     const form = card.querySelector("form");
     form.game.addEventListener("change", () => {
@@ -138,8 +159,27 @@ async function challenge(bot, form) {
   }
 }
 
+// Take a bot's open seek: the server makes the table at once and answers this person's seat.
+async function takeSeek(line) {
+  const status = line.querySelector(".challenge-status");
+  const name = playerName();
+  if (!name) {
+    status.textContent = "Enter your name first (top right).";
+    document.getElementById("name").focus();
+    return;
+  }
+  const code = playerCode();
+  line.querySelector(".take-seek").disabled = true;
+  const made = await api(`/api/seeks/${encodeURIComponent(line.dataset.seek)}/take`, {
+    method: "POST", body: JSON.stringify({ name }),
+    headers: Object.assign({ "Content-Type": "application/json" }, code ? { "X-Player": code } : {}),
+  });
+  saveSeat(made.table, { token: made.token, seat: made.seat });
+  location.href = `/tables/${made.table}`;
+}
+
 async function refresh() {
-  state.online = await api("/api/bots/online");
+  [state.online, state.seeks] = await Promise.all([api("/api/bots/online"), api("/api/seeks")]);
   render();
 }
 
