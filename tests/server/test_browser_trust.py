@@ -181,8 +181,14 @@ def test_the_move_clock_shows_on_the_players_panel_and_warns(server: Server, bro
         clock = page.locator("#board [data-seatbox='0'] .seatclock")
         clock.wait_for()
         assert " s" in clock.text_content()
-        box = clock.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"], "the clock is out of view"
+        # measured in the page in one step: the clock is drawn again every second, so a handle
+        # taken before the measure may belong to a box already replaced
+        inside = page.evaluate("""() => {
+          const el = document.querySelector("#board [data-seatbox='0'] .seatclock");
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= window.innerHeight;
+        }""")
+        assert inside, "the clock is out of view"
         assert page.locator("#board [data-seatbox='1'] .seatclock").count() == 0
         page.wait_for_selector("#board [data-seatbox='0'] .seatclock.low", timeout=15_000)
         shot(page, f"2-clock-{size}")
