@@ -167,6 +167,19 @@ def five_game_bot(server: Server, tmp_path_factory: pytest.TempPathFactory) -> I
 FIVE = [("montana", "phone"), ("twobox", "laptop"), ("rummikub", "phone"), ("eighty", "laptop"), ("rounce", "phone")]
 
 
+def click_to_the_end(server: Server, page: Any, table: str, token: str, within: float = 180) -> dict[str, Any]:
+    """Click this page's moves until the game at ``table`` is over; its final state for ``token``'s seat."""
+    deadline = time.monotonic() + within
+    while True:
+        state: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table}",
+                                          headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+        if state["is_over"]:
+            return state
+        assert time.monotonic() < deadline, f"the game at {table} did not finish in time"
+        if not click_a_move(page):
+            page.wait_for_timeout(60)
+
+
 def _play_a_challenge(server: Server, page: Any, bot: str, game: str, players: int) -> tuple[str, dict[str, Any]]:
     """From the lobby's Play a bot card of ``bot``: challenge it to a one-hand game and click it to its end."""
     page.goto(server.url + "/")
@@ -180,16 +193,7 @@ def _play_a_challenge(server: Server, page: Any, bot: str, game: str, players: i
     page.wait_for_url("**/tables/*", timeout=20_000)
     page.wait_for_selector("#players tbody tr")
     table = table_id_of(page)
-    me = stored_seat(page, table)
-    deadline = time.monotonic() + 180
-    while True:
-        state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {me['token']}"},
-                          timeout=10).json()
-        if state["is_over"]:
-            return table, state
-        assert time.monotonic() < deadline, f"the {game} game did not finish in time"
-        if not click_a_move(page):
-            page.wait_for_timeout(60)
+    return table, click_to_the_end(server, page, table, stored_seat(page, table)["token"])
 
 
 def _not_rated(server: Server, table: str) -> str | None:
@@ -256,15 +260,7 @@ def test_a_person_takes_a_bots_seek_from_the_lobby(server: Server, page_factory:
         table = table_id_of(page)
         me = stored_seat(page, table)
         assert me["seat"] == 0
-        deadline = time.monotonic() + 90
-        while True:
-            state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {me['token']}"},
-                              timeout=10).json()
-            if state["is_over"]:
-                break
-            assert time.monotonic() < deadline, "the game did not finish in time"
-            if not click_a_move(page):
-                page.wait_for_timeout(60)
+        state = click_to_the_end(server, page, table, me["token"], within=90)
         assert state["seats"][1]["name"] == bot["name"] and state["seats"][1]["account"] == "bot"
         # idle again, the program posts a new seek
         deadline = time.monotonic() + 20
