@@ -46,8 +46,17 @@ def test_a_bot_challenges_another_with_the_python_client_and_both_play_it_out(se
             thread.join(60)
             assert not thread.is_alive(), said
         assert all(r.finished == runners[0].finished and len(r.finished) == 1 for r in runners)
-        board = httpx.get(f"{server.url}/api/games/twobox/leaderboard", params={"board": "bots"}, timeout=10).json()
-        assert {row["name"] for row in board} == {"Alpha", "Beta"}
+        # the rating lands a moment after the game's end (stored, then counted)
+        table = runners[0].finished[0]
+        deadline = time.monotonic() + 20
+        names: set[str] = set()
+        while names != {"Alpha", "Beta"}:
+            room = httpx.get(f"{server.url}/api/tables/{table}/friends", timeout=10).json()
+            unrated = [e["text"] for e in room["log"] if "not rated" in e["text"]]
+            assert not unrated and time.monotonic() < deadline, (names, unrated)
+            board = httpx.get(f"{server.url}/api/games/twobox/leaderboard", params={"board": "bots"}, timeout=10)
+            names = {row["name"] for row in board.json()}
+            time.sleep(0.2)
         assert "accepted Alpha's challenge at twobox" in said
     finally:
         for runner in runners:
