@@ -8,6 +8,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,9 +48,17 @@ def test_a_hosted_bot_plays_a_whole_game_of_each_game_and_is_rated(server: Serve
             final = play_person(server, table, answer["token"], random.Random(game))
             assert final["is_over"], game
             assert final["seats"][1] == {**final["seats"][1], "name": bot["name"], "account": "bot"}
-            board = httpx.get(f"{server.url}/api/games/{game}/leaderboard", params={"players": players},
-                              timeout=10).json()
-            mine = [row for row in board if row["name"] == bot["name"]]
+            # the rating lands a moment after the end: wait for it, or for the words saying it is not rated
+            deadline = time.monotonic() + 20
+            while True:
+                board = httpx.get(f"{server.url}/api/games/{game}/leaderboard", params={"players": players},
+                                  timeout=10).json()
+                mine = [row for row in board if row["name"] == bot["name"]]
+                log = httpx.get(f"{server.url}/api/tables/{table}/friends", timeout=10).json()["log"]
+                if mine or any("not rated" in e["text"] for e in log):
+                    break
+                assert time.monotonic() < deadline, f"{game}: neither rated nor said to be unrated"
+                time.sleep(0.2)
             if mine:
                 assert mine[0]["account"] == "bot" and mine[0]["bot"] is True and mine[0]["games"] == 1
                 rated.append(game)
