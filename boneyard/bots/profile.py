@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .greedy import policy
+
 Chooser = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
 Finisher = Callable[[Any, int], bool]
 
@@ -152,8 +154,6 @@ def profile(game_id: str) -> SearchProfile:
     Read afresh each time (an attribute lookup), so a test may replace a module's profile
     with :func:`dataclasses.replace` of it.
     """
-    from .greedy import policy
-
     module = policy(game_id)
     found = getattr(module, "PROFILE", None) if module is not None else None
     return found if isinstance(found, SearchProfile) else DEFAULT

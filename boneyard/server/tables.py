@@ -1371,18 +1371,23 @@ class TableService:
 
     def _bot_advance(self, table: Table, seat: int, player: Bot | None = None,
                      chosen: str | None = None) -> tuple[str, Snapshot]:
-        """Apply the bot's decision (``chosen`` if made in the pool, else made here); a failing bot plays at random."""
+        """Apply the bot's decision (``chosen`` if made in the pool, else made here); a failing bot plays at random.
+
+        The legal actions are listed only where they are needed (a decision made here, or
+        the random fallback): a decision from the pool is checked with ``is_legal`` alone,
+        so Rummikub's solver does not list the plays a second time.
+        """
         game = table.game
-        legal = game.legal_actions()
         rng = random.Random(f"{table.seed}:{table.version}")
         try:
             if chosen is None:
-                chosen = str((player or table.bots[seat]).choose(game.view(seat), legal, rng))
+                chosen = str((player or table.bots[seat]).choose(game.view(seat), game.legal_actions(), rng))
             text = chosen
             if not game.is_legal(text):
                 raise IllegalAction(f"bot chose {text!r}")
         except Exception:
             log.exception("bot at table %s seat %s failed; playing a random legal action", table.id, seat)
+            legal = game.legal_actions()
             text = str(legal[rng.randrange(len(legal))])
         return self._advance(table, text)
 

@@ -277,3 +277,25 @@ def test_the_workers_of_a_killed_server_end_with_it(tmp_path: Path) -> None:
         return not alive
 
     assert wait_for(gone, 15)
+
+
+def test_a_bots_illegal_or_failing_decision_plays_a_random_legal_action(tmp_path: Path) -> None:
+    """From the pool (an illegal choice) or here (a bot that raises): the table goes on with a legal action."""
+    client = app(tmp_path, bot_delay=60.0)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table_id = table(client, ["human", "human"], rules={"max_hands": 1}).json()["id"]
+    held = service.tables[table_id]
+    held.held = False  # nobody joins: the service's own bot path is driven by hand below
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+            raise RuntimeError("a bug in the bot")
+
+    for chosen, player in (("nonsense", None), (None, Broken())):
+        game = held.game
+        before, seat = list(game.record()["actions"]), game.current_player
+        text, _snapshot = service._bot_advance(held, seat, player, chosen)
+        assert game.record()["actions"] == [*before, text] and text != "nonsense"
+    client.__exit__(None, None, None)
