@@ -36,7 +36,6 @@ from typing import Any
 
 from ...games.montana import analysis as hands
 from ...games.montana.engine import HAND, SEATS
-from ...games.montana.sampling import _sample_fits
 from ...tiles import Tile, double_six, tile_of
 from ..profile import SearchProfile
 
@@ -354,8 +353,7 @@ def danger(worlds: Sequence[Any], seat: int, tiles: Sequence[Tile]) -> dict[Tile
     Judged on sampled ``worlds`` (each a full game consistent with the seat's view, so the
     others' hands respect their exposed sets, what their discards and passes proved, and a
     ready seat's fixed waiting hand); whether a seat may go out on the tile is the
-    engine's own rule (``_claim_out_ok``: the hand's codes plus the tile split into sets,
-    with the table-size limits on claiming a pair).
+    engine's own rule (``can_go_out_on``).
     """
     out = dict.fromkeys(tiles, 0.0)
     if not worlds:
@@ -364,9 +362,8 @@ def danger(worlds: Sequence[Any], seat: int, tiles: Sequence[Tile]) -> dict[Tile
         for other in range(world.players):
             if other == seat or not world.hands[other]:
                 continue
-            codes = world.codes[other]
             for t in tiles:
-                if world._claim_out_ok(codes, t):
+                if world.can_go_out_on(other, t):
                     out[t] += 1.0
     return {t: v / len(worlds) for t, v in out.items()}
 
@@ -599,82 +596,14 @@ def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
     The sampler respects what the windows a seat was *not* asked in proved (it holds at
     most so many copies), but not what the windows it *was* asked in proved: that it
     holds a pair of the tile, or the two other tiles of a run, less what it has shown
-    since (:func:`held_requirements`). Uniform worlds almost never give a seat such a
-    pair. Here each such seat is given the tiles (for a choice of options, one it already
-    holds, else one at random that the hidden tiles allow), each missing tile swapped in
-    from wherever the world put it (the woodpile, a dead hand, another seat that needs
-    it less) for a tile of the seat's that no requirement names. Never touched: the
-    seat's own hand, ready seats' hands, a pulled tile. Returns the world (changed in
-    place), or ``None`` when it cannot be made to fit (a swap that breaks a proved limit,
-    or an open claim window that the new hands would change); the caller then draws
-    another.
+    since (:func:`held_requirements`, read from the events). The engine's ``conform``
+    gives each such seat the tiles, moving them within the rules. Returns the world, or
+    ``None`` when it cannot be made to fit; the caller then draws another.
     """
     needs = _held(view)
     if not needs:
         return world
-    me = view["seat"]
-    pulled = set(world.pulled) if world.current_player not in (None, me) else set()
-    wanted: dict[int, Counter[Tile]] = {}
-    for s, reqs in needs.items():
-        have = Counter(world.hands[s])
-        want: Counter[Tile] = Counter()
-        for req in reqs:
-            held = [o for o in req if all(have[t] >= k for t, k in o.items())]
-            option = held[0] if held else rng.choice(req)
-            want |= option
-        wanted[s] = want
-    changed: set[int] = set()
-    for s, want in wanted.items():
-        hand = world.hands[s]
-        for t, k in want.items():
-            while hand.count(t) < k:
-                if not _swap_in(world, s, t, wanted, pulled if s == world.current_player else set(), rng, me):
-                    return None
-                changed.add(s)
-    if not changed:
-        return world
-    for s in range(world.players):
-        world.hands[s].sort(reverse=True)
-        world.codes[s] = hands.encode(world.hands[s])
-    # the sampler's own test: every proved copy limit, and every ready hand's tests, still hold
-    hidden = [s for s in range(world.players) if s != me]
-    if not _sample_fits(world, hidden, list(world.pulled) if world.current_player in hidden else []):
-        return None
-    if world.claim_tile is not None and world.claim_queue:
-        # an open window: the new hands must ask the same seats, and allow the answers given
-        queue, options = world._window(world.claim_from, world.claim_tile)
-        if queue != [*world.answers, *world.claim_queue]:
-            return None
-        if any(a not in options[s] for s, a in world.answers.items() if s != me):
-            return None
-        world.claim_options = options
-    return world
-
-
-def _swap_in(world: Any, seat: int, t: Tile, wanted: dict[int, Counter[Tile]], keep: set[Tile],
-             rng: random.Random, me: int | None) -> bool:
-    """Move one copy of ``t`` into ``seat``'s hand from a hidden place, a spare tile of the seat's out to it."""
-    hand = world.hands[seat]
-    spare = [i for i, u in enumerate(hand) if u != t and u not in keep and hand.count(u) > wanted[seat][u]]
-    if not spare:
-        return False
-    places: list[tuple[list[Tile], int]] = []
-    wood = world.wood
-    places.extend((wood, i) for i in range(world.wood_at, len(wood)) if wood[i] == t)
-    places.extend((world.dead, i) for i, u in enumerate(world.dead) if u == t)
-    for other in range(world.players):
-        if other in (seat, me) or world.ready[other]:
-            continue
-        theirs = world.hands[other]
-        pulled = world.pulled if other == world.current_player else ()
-        if theirs.count(t) > wanted.get(other, Counter())[t] and t not in pulled:
-            places.extend((theirs, i) for i, u in enumerate(theirs) if u == t)
-    if not places:
-        return False
-    where, at = rng.choice(places)
-    give = rng.choice(spare)
-    where[at], hand[give] = hand[give], where[at]
-    return True
+    return world.conform(view, needs, rng)
 
 
 #: How ``ismcts`` and the coach play Montana (:mod:`boneyard.bots.profile`).

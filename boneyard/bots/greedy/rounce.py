@@ -245,68 +245,15 @@ def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
     Returns the world (changed in place), or ``None`` when its hands contradict a call (the
     caller draws another). The dealer's own call is not judged (it rests on more than
     strength), and once a tile has been played the hands also answer to the tricks, so
-    from then on the world is returned unchanged. Only the view and the world are read.
+    from then on the world is returned unchanged. The engine's ``conform`` moves the
+    tiles by its own rules (how many the dummy holds, where discards lie); this module
+    gives it only the model of a seat's judgement.
     """
-    me = view["seat"]
-    if view["tricks"] or view["trick"] or me is None:
+    if view["tricks"] or view["trick"] or view["seat"] is None:
         return world
     trump = view["trump"]
     turn_up = tile(view["turn_up"])
-    mine = [tile(t) for t in view["discarded"] or ()]
-    pile = list(world.out)
-    for t in mine:
-        pile.remove(t)
-    if turn_up in pile:
-        pile.remove(turn_up)
-        spare_turn_up = True
-    else:
-        spare_turn_up = False
-    rng.shuffle(pile)
-    out = list(mine) + pile  # what lies face down once every exchange below is done
-    dealer = view["dealer"]
-    calls = world.calls
-    for seat, call in enumerate(calls):
-        if seat in (me, dealer) or call is None:
-            continue
-        if call == "pass":
-            if not _kept(world.hands[seat], trump, turn_up):
-                return None
-        elif call in ("fold", "dummy"):
-            if len(pile) < 5:
-                return world  # not a deal this model knows: leave it as dealt
-            old = pile[-5:]
-            if _kept(old, trump, turn_up):
-                return None
-            del pile[-5:]  # that hand lies face down, never to be drawn
-    for seat, call in enumerate(calls):
-        if seat == me or call not in ("dummy", "take"):
-            continue
-        if str(world.phase) == "discard" and world.current_player == seat:
-            continue  # still discarding: its hand is all it drew
-        hand = list(world.hands[seat])
-        if len(hand) != 5:
-            continue
-        if call == "take":
-            drawn = [t for t in hand if t != turn_up] + [turn_up]
-            if turn_up not in hand:
-                spare_turn_up = False  # it was his discard: back in his hand to be judged
-            extra = 6 - len(drawn)
-        else:
-            drawn = hand
-            extra = (7 if world.players == 4 else 6) - 5
-        if len(pile) < extra:
-            continue
-        drawn = drawn + pile[:extra]
-        for t in pile[:extra]:
-            out.remove(t)
-        del pile[:extra]
-        drawn.sort(key=lambda t: keep_value(t, trump), reverse=True)
-        world.hands[seat] = sorted(drawn[:5], reverse=True)
-        out.extend(drawn[5:])
-    if spare_turn_up:
-        out.append(turn_up)
-    world.out = out
-    return world
+    return world.conform(view, lambda hand: _kept(hand, trump, turn_up), lambda t: keep_value(t, trump), rng)
 
 
 _KEEP_BYTES: dict[int, bytes] = {}

@@ -14,6 +14,7 @@ round the table. The hand analysis lives in :mod:`.analysis`, the sampling of a 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -946,6 +947,27 @@ class Montana(Game):
         from .sampling import sample
 
         return sample(cls, view, rng)
+
+    def conform(self, view: dict[str, Any], needs: dict[int, list[list[Counter[Tile]]]],
+                rng: random.Random) -> Montana | None:
+        """This sampled world made to fit what inference says the other seats hold, or ``None``.
+
+        ``needs`` gives, per seat, requirements each met by holding one of its options (a
+        multiset of tiles): what a claim window a seat *was* asked in proved. A bot reads
+        that from the events; the engine alone moves tiles, so the world stays one its own
+        rules accept. See :func:`boneyard.games.montana.sampling.conform`.
+        """
+        from .sampling import conform
+
+        return conform(self, view, needs, rng)
+
+    def can_go_out_on(self, seat: int, tile: Tile) -> bool:
+        """Whether ``seat`` may go out by claiming ``tile`` from a discard, as its hand stands.
+
+        The claim-out rule itself (the hand's codes plus the tile split into sets, with the
+        two-player limit on completing a run), for bots judging how dangerous a discard is.
+        """
+        return self._claim_out_ok(self.codes[seat], tile)
 
 
 def _is_run(a: Tile, b: Tile, c: Tile) -> bool:

@@ -13,6 +13,7 @@ window, a claim out), never re-deriving them.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, Final
 
 from ...tiles import Tile, double_six
@@ -322,3 +323,84 @@ def _random_complete(
         left -= len(tiles)
         pairs += want == "pair"
     return out if left == 0 else None
+
+
+def conform(game: Montana, view: dict[str, Any], needs: dict[int, list[list[Counter[Tile]]]],
+            rng: random.Random) -> Montana | None:
+    """``game`` (a sampled world) changed in place to meet ``needs``, or ``None`` when it cannot.
+
+    The sampler respects what the claim windows a seat was *not* asked in proved (it holds
+    at most so many copies); ``needs`` carries what the windows it *was* asked in proved:
+    per seat, requirements each met by one of its options (a pair of the tile, or the two
+    other tiles of a run, less what it has shown since). Uniform worlds almost never give
+    a seat such a pair, so each such seat is given the tiles: for each requirement an
+    option it already holds, else one drawn at random; each missing tile is swapped in
+    from wherever the world put it (the woodpile, a dead hand, another seat that needs it
+    less) for a tile of the seat's that no requirement names. Never touched: the viewer's
+    hand, ready seats' hands, a pulled tile. ``None`` when a swap finds no tile to give or
+    take, when the new hands break a proved limit or a ready hand's tests, or when an open
+    claim window would ask other seats or forbid an answer already given.
+    """
+    if not needs:
+        return game
+    me = view["seat"]
+    pulled = set(game.pulled) if game.current_player not in (None, me) else set()
+    wanted: dict[int, Counter[Tile]] = {}
+    for s, reqs in needs.items():
+        have = Counter(game.hands[s])
+        want: Counter[Tile] = Counter()
+        for req in reqs:
+            held = [o for o in req if all(have[t] >= k for t, k in o.items())]
+            option = held[0] if held else rng.choice(req)
+            want |= option
+        wanted[s] = want
+    changed: set[int] = set()
+    for s, want in wanted.items():
+        hand = game.hands[s]
+        for t, k in want.items():
+            while hand.count(t) < k:
+                if not _swap_in(game, s, t, wanted, pulled if s == game.current_player else set(), rng, me):
+                    return None
+                changed.add(s)
+    if not changed:
+        return game
+    for s in range(game.players):
+        game.hands[s].sort(reverse=True)
+        game.codes[s] = an.encode(game.hands[s])
+    hidden = [s for s in range(game.players) if s != me]
+    if not _sample_fits(game, hidden, list(game.pulled) if game.current_player in hidden else []):
+        return None
+    if game.claim_tile is not None and game.claim_queue:
+        queue, options = game._window(game.claim_from, game.claim_tile)
+        if queue != [*game.answers, *game.claim_queue]:
+            return None
+        if any(a not in options[s] for s, a in game.answers.items() if s != me):
+            return None
+        game.claim_options = options
+    return game
+
+
+def _swap_in(game: Montana, seat: int, t: Tile, wanted: dict[int, Counter[Tile]], keep: set[Tile],
+             rng: random.Random, me: int | None) -> bool:
+    """Move one copy of ``t`` into ``seat``'s hand from a hidden place, a spare tile of the seat's out to it."""
+    hand = game.hands[seat]
+    spare = [i for i, u in enumerate(hand) if u != t and u not in keep and hand.count(u) > wanted[seat][u]]
+    if not spare:
+        return False
+    places: list[tuple[list[Tile], int]] = []
+    wood = game.wood
+    places.extend((wood, i) for i in range(game.wood_at, len(wood)) if wood[i] == t)
+    places.extend((game.dead, i) for i, u in enumerate(game.dead) if u == t)
+    for other in range(game.players):
+        if other in (seat, me) or game.ready[other]:
+            continue
+        theirs = game.hands[other]
+        pulled = game.pulled if other == game.current_player else []
+        if theirs.count(t) > wanted.get(other, Counter())[t] and t not in pulled:
+            places.extend((theirs, i) for i, u in enumerate(theirs) if u == t)
+    if not places:
+        return False
+    where, at = rng.choice(places)
+    give = rng.choice(spare)
+    where[at], hand[give] = hand[give], where[at]
+    return True

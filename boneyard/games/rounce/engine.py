@@ -9,7 +9,7 @@ five tricks, scoring. The game ends after the hand in which someone reaches 0.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -351,7 +351,7 @@ class Rounce(Game):
     def _dummy(self, seat: int) -> None:
         self.calls[seat] = "dummy"
         self.dummies += 1
-        take = 7 if self.players == 4 else 6
+        take = self.dummy_size()
         self.discarded[seat].extend(self.hands[seat])
         self.out.extend(self.hands[seat])
         self.hands[seat] = sorted(self.boneyard[:take], key=_KEY, reverse=True)
@@ -617,6 +617,87 @@ class Rounce(Game):
         places["turn-up"] = [] if self.turn_up_taken else [self.turn_up]
         places["played"] = [p.tile for _, plays, _ in self.tricks for p in plays] + [p.tile for p in self.trick]
         return places
+
+    def dummy_size(self) -> int:
+        """How many tiles the dummy hand holds: seven at four players, six at fewer."""
+        return 7 if self.players == 4 else 6
+
+    def conform(self, view: dict[str, Any], keeps: Callable[[list[Tile]], bool],
+                keep_value: Callable[[Tile], float], rng: random.Random) -> Rounce | None:
+        """This sampled world (of ``view``'s call phase) made to agree with the other seats' calls.
+
+        :meth:`sample` deals every hidden tile at random, but a call tells about the hand
+        that made it. The caller models each other seat (not the dealer) by ``keeps`` (would
+        it keep this five) and ``keep_value`` (which tiles it keeps after a draw); the engine
+        replays the exchanges by its own rules:
+
+        - a seat that passed must hold a hand it keeps; one that folded or called dummy
+          threw away a hand it does not keep: its old hand is dealt from the face-down tiles;
+        - a seat that called dummy draws the dummy hand from the face-down tiles and keeps
+          the best five (by ``keep_value``) of its five and the draw; a dealer who took the
+          turn-up keeps the best five of its old hand and the turn-up. The rest go face down.
+
+        Returns the world (changed in place), or ``None`` when its hands contradict a call
+        (the caller draws another). A deal this replay does not know (too few face-down
+        tiles) is returned as dealt.
+        """
+        me = view["seat"]
+        turn_up = self.turn_up
+        mine = [Tile.parse(t) for t in view["discarded"] or ()]
+        pile = list(self.out)
+        for t in mine:
+            pile.remove(t)
+        if turn_up in pile:
+            pile.remove(turn_up)
+            spare_turn_up = True
+        else:
+            spare_turn_up = False
+        rng.shuffle(pile)
+        out = list(mine) + pile  # what lies face down once every exchange below is done
+        dealer = self.dealer
+        calls = self.calls
+        for seat, call in enumerate(calls):
+            if seat in (me, dealer) or call is None:
+                continue
+            if call == "pass":
+                if not keeps(self.hands[seat]):
+                    return None
+            elif call in ("fold", "dummy"):
+                if len(pile) < 5:
+                    return self  # not a deal this replay knows: leave it as dealt
+                old = pile[-5:]
+                if keeps(old):
+                    return None
+                del pile[-5:]  # that hand lies face down, never to be drawn
+        for seat, call in enumerate(calls):
+            if seat == me or call not in ("dummy", "take"):
+                continue
+            if self.phase == Phase.DISCARD and self.current_player == seat:
+                continue  # still discarding: its hand is all it drew
+            hand = list(self.hands[seat])
+            if len(hand) != 5:
+                continue
+            if call == "take":
+                drawn = [t for t in hand if t != turn_up] + [turn_up]
+                if turn_up not in hand:
+                    spare_turn_up = False  # it was his discard: back in his hand to be judged
+                extra = 6 - len(drawn)
+            else:
+                drawn = hand
+                extra = self.dummy_size() - 5
+            if len(pile) < extra:
+                continue
+            drawn = drawn + pile[:extra]
+            for t in pile[:extra]:
+                out.remove(t)
+            del pile[:extra]
+            drawn.sort(key=keep_value, reverse=True)
+            self.hands[seat] = sorted(drawn[:5], reverse=True)
+            out.extend(drawn[5:])
+        if spare_turn_up:
+            out.append(turn_up)
+        self.out = out
+        return self
 
     @classmethod
     def sample(cls, view: dict[str, Any], rng: random.Random) -> Rounce:
