@@ -130,9 +130,11 @@ def choose_all(game_id: str, records: list[dict[str, Any]], specs: list[str]) ->
             except Exception as err:  # a bot that fails in one tree is a difference to show
                 choices[spec].append(f"error: {type(err).__name__}: {err}")
         if game_id == "montana":
-            from boneyard.bots.greedy import montana as gm
-
-            choices[READING].append(json.dumps(_requirements(gm.held_requirements(game.view(seat)))))
+            try:  # the reading's module (in a tree from before the split, the greedy module)
+                from boneyard.bots.montana import reading
+            except ImportError:
+                from boneyard.bots.greedy import montana as reading  # type: ignore[no-redef]
+            choices[READING].append(json.dumps(_requirements(reading.held_requirements(game.view(seat)))))
     out["choices"] = choices
     return out
 

@@ -23,7 +23,7 @@ from typing import Any
 from rich.progress import track
 
 import boneyard
-from boneyard.bots.greedy.montana import pick
+from boneyard.bots.montana.search import pick
 
 VARIANTS = {"no claims": {"claims": False}, "no ready": {"ready": False}, "neither": {"claims": False, "ready": False}}
 

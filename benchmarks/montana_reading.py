@@ -24,7 +24,7 @@ from rich.progress import track
 
 import boneyard
 from boneyard.bots.greedy import GreedyBot
-from boneyard.bots.greedy.montana import READING_AWAY, READING_STAGES, hidden_away, reading_stage
+from boneyard.bots.montana.reading import READING_AWAY, READING_STAGES, hidden_away, reading_stage
 
 SHARE = 0.2  # of the turns a comparison is made at
 SMOOTHING = 0.5  # added to every count before the shares are taken

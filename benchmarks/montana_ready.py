@@ -41,7 +41,7 @@ from rich.progress import track
 
 import boneyard
 from boneyard.bots.greedy import GreedyBot
-from boneyard.bots.greedy import montana as gm
+from boneyard.bots.montana import reading as montana_reading
 from boneyard.games.montana import analysis
 from boneyard.tiles import Tile
 
@@ -65,7 +65,7 @@ class Seen:
 def own_discards(view: dict[str, Any]) -> dict[int, set[Tile]]:
     """The tiles each seat chose to discard this hand (not the pulls a ready hand throws)."""
     out: dict[int, set[Tile]] = {}
-    for event in gm.hand_events(view):
+    for event in montana_reading.hand_events(view):
         if event["kind"] == "discard":
             out.setdefault(int(event["seat"]), set()).add(Tile.parse(event["tile"]))
     return out

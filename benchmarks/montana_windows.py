@@ -35,14 +35,15 @@ from rich.progress import track
 
 import boneyard
 from boneyard.bots.greedy import GreedyBot
-from boneyard.bots.greedy import montana as gm
 from boneyard.bots.inference import Inference
+from boneyard.bots.montana import defence as montana_defence
+from boneyard.bots.montana import reading as montana_reading
 from boneyard.tiles import Tile
 
 SHARE = 0.33  # of the discard decisions a comparison is made at
 
 
-def _holds(hand: list[Tile], reqs: list[gm.Requirement]) -> bool:
+def _holds(hand: list[Tile], reqs: list[montana_reading.Requirement]) -> bool:
     have = Counter(hand)
     return all(any(all(have[t] >= k for t, k in o.items()) for o in req) for req in reqs)
 
@@ -73,7 +74,7 @@ def measure(games: int, worlds: int, seed: int) -> dict[str, Any]:
             discards = sorted({Tile.parse(str(a).split()[1]) for a in legal if str(a).startswith("discard")})
             if len(discards) > 1 and rng.random() < SHARE:
                 views += 1
-                need = gm.held_requirements(view)
+                need = montana_reading.held_requirements(view)
                 if need:
                     with_need += 1
                     for other, reqs in need.items():
@@ -89,9 +90,9 @@ def measure(games: int, worlds: int, seed: int) -> dict[str, Any]:
                     explained = [sampler.draw(rng) for _ in range(worlds)]
                     cost["explained"] += time.perf_counter() - started
                     draws += worlds
-                    real = gm.danger([game], seat, discards)
-                    by_uniform = gm.danger(uniform, seat, discards)
-                    by_explained = gm.danger(explained, seat, discards)
+                    real = montana_defence.danger([game], seat, discards)
+                    by_uniform = montana_defence.danger(uniform, seat, discards)
+                    by_explained = montana_defence.danger(explained, seat, discards)
                     danger.extend((real[t], by_uniform[t], by_explained[t]) for t in discards)
                     held = _held_by_others(game, seat)
                     u = [_held_by_others(w, seat) for w in uniform]

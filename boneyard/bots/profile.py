@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..plugins import PerGame
 from .greedy import policy
 
 Chooser = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
@@ -148,12 +149,32 @@ class SearchProfile:
 DEFAULT = SearchProfile()
 
 
+def _profile_module(module: Any) -> Any:
+    """A game's profile module, found by name: its ``PROFILE`` checked once, as it is first used."""
+    found = getattr(module, "PROFILE", None)
+    if not isinstance(found, SearchProfile):
+        raise ValueError(f"{module.__name__} must declare PROFILE, a SearchProfile; got {found!r}")
+    return module
+
+
+_PROFILES: PerGame[Any] = PerGame("boneyard.bots.profiles", _profile_module, None)
+
+
+def profile_module(game_id: str) -> Any:
+    """Where ``game_id``'s profile lives: ``boneyard/bots/profiles/<id>.py``, else its greedy heuristic.
+
+    Tests replace the ``PROFILE`` of the module this returns for one test.
+    """
+    found = _PROFILES.get(game_id)
+    return found if found is not None else policy(game_id)
+
+
 def profile(game_id: str) -> SearchProfile:
-    """The search profile of ``game_id``: its greedy module's ``PROFILE``, else :data:`DEFAULT`.
+    """The search profile of ``game_id`` (see :func:`profile_module`), else :data:`DEFAULT`.
 
     Read afresh each time (an attribute lookup), so a test may replace a module's profile
     with :func:`dataclasses.replace` of it.
     """
-    module = policy(game_id)
+    module = profile_module(game_id)
     found = getattr(module, "PROFILE", None) if module is not None else None
     return found if isinstance(found, SearchProfile) else DEFAULT

@@ -9,8 +9,9 @@ import pytest
 
 import boneyard
 from boneyard.bots.greedy import GreedyBot
-from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.montana import defence as montana_defence
+from boneyard.bots.profiles import montana as montana_profile
 from boneyard.games.montana import analysis as an
 from boneyard.tiles import Tile
 
@@ -62,7 +63,7 @@ def test_danger_is_the_engines_claim_out_rule() -> None:
         _waiting_on(world, other, greedy_tile)
         discards = [a for a in world.legal_actions() if str(a).startswith("discard") and not str(a).endswith("ready")]
         tiles = [a.tile for a in discards]
-        risk = greedy_montana.danger([world], seat, tiles)
+        risk = montana_defence.danger([world], seat, tiles)
         for action in discards:
             after = world.clone()
             after.apply(action)
@@ -86,34 +87,34 @@ def test_defence_avoids_a_discard_another_seat_goes_out_on() -> None:
         mine = Tile.parse(str(greedy_action).split()[1])
         world = boneyard.sample_game(view, random.Random(seed))
         _waiting_on(world, (seat + 2) % world.players, mine)
-        chosen = greedy_montana.defend(view, legal, greedy_action, lambda w=world: w, 4)
+        chosen = montana_defence.defend(view, legal, greedy_action, lambda w=world: w, 4)
         assert str(chosen) in {str(a) for a in legal}
         picked = Tile.parse(str(chosen).split()[1])
         assert picked != mine
-        assert greedy_montana.danger([world], seat, [picked])[picked] == 0
+        assert montana_defence.danger([world], seat, [picked])[picked] == 0
         changed += 1
         # a world where nobody waits on greedy's tile: greedy's discard stands
         safe = boneyard.sample_game(view, random.Random(seed))
-        if greedy_montana.danger([safe], seat, [mine])[mine] == 0:
-            assert greedy_montana.defend(view, legal, greedy_action, lambda w=safe: w, 4) == greedy_action
+        if montana_defence.danger([safe], seat, [mine])[mine] == 0:
+            assert montana_defence.defend(view, legal, greedy_action, lambda w=safe: w, 4) == greedy_action
     assert changed == 8
 
 
 def test_search_reads_the_defence_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real = greedy_montana.defend
+    real = montana_defence.defend
 
     def spy(view: dict[str, Any], legal: Any, action: Any, sample: Any, worlds: int) -> Any:
         calls.append(worlds)
         return real(view, legal, action, sample, worlds)
 
-    use_profile(monkeypatch, greedy_montana, defend=spy)
+    use_profile(monkeypatch, montana_profile, defend=spy)
     game = _turn(3)
     view, legal = game.view(game.current_player), game.legal_actions()
     IsmctsBot(iterations=12, defence=0).choose(view, legal, random.Random(1))
     assert calls == []
     IsmctsBot(iterations=12).choose(view, legal, random.Random(1))
-    assert calls == [greedy_montana.PROFILE.defence_worlds]
+    assert calls == [montana_profile.PROFILE.defence_worlds]
     IsmctsBot(iterations=12, defence=5).choose(view, legal, random.Random(1))
     assert calls[-1] == 5
 
@@ -135,6 +136,6 @@ def test_the_defence_draws_worlds_only_within_its_share_of_the_budget() -> None:
     # a defence handed a drawer that is out of time keeps greedy's discard
     legal = game.legal_actions()
     greedy_action = GreedyBot().choose(view, legal, random.Random(0))
-    assert greedy_montana.defend(view, legal, greedy_action, late, 24) == greedy_action
+    assert montana_defence.defend(view, legal, greedy_action, late, 24) == greedy_action
     # an iteration budget alone puts no limit on the drawer
     assert IsmctsBot(iterations=5)._drawer(sampler, random.Random(1), now - 100)().players == game.players

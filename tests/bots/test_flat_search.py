@@ -14,6 +14,7 @@ from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead, seat_reward
+from boneyard.bots.montana import search as montana_search
 
 from .profiles import use_profile
 
@@ -117,7 +118,7 @@ def test_paired_lead_counts_standard_errors_of_the_difference() -> None:
 def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
     view, legal = decision("montana", 5)
     greedy = GreedyBot().choose(view, legal, random.Random(0))
-    found = greedy_montana.candidates(view, legal, greedy)
+    found = montana_search.candidates(view, legal, greedy)
     assert found[0] == greedy
     assert all(a in legal for a in found)
     assert len(found) <= greedy_montana.MAX_CANDIDATES + 1
@@ -125,7 +126,7 @@ def test_montana_candidates_are_greedys_ties_on_tiles_away() -> None:
     rest = greedy_montana.unseen(view)
     live = list(rest.elements())
     aways = {
-        greedy_montana._discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0] for a in found
+        greedy_montana.discard_key(hand, greedy_montana.tile(str(a).split()[1]), False, rest, live)[0] for a in found
     }
     assert len(aways) == 1  # nobody is ready at the first discard: ties only
 

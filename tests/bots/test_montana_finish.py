@@ -12,6 +12,8 @@ import boneyard
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.montana import search as montana_search
+from boneyard.bots.profiles import montana as montana_profile
 from boneyard.tiles import Tile
 
 from .profiles import use_profile
@@ -49,7 +51,7 @@ def _policy_on_engine(game: Any) -> list[str]:
         action = (
             legal[0]
             if len(legal) == 1
-            else greedy_montana.playout(game.view(game.current_player), legal, random.Random(0))
+            else montana_search.playout(game.view(game.current_player), legal, random.Random(0))
         )
         played.append(str(action))
         game.apply(action)
@@ -63,7 +65,7 @@ def test_finish_plays_the_playout_policys_moves_in_its_order() -> None:
         expected = _policy_on_engine(game.clone())
         copy = game.clone()
         before = len(copy.record()["actions"])
-        played = greedy_montana.finish(copy, 0)
+        played = montana_search.finish(copy, 0)
         got = [str(a) for a in copy.record()["actions"][before:]]
         assert got == expected, f"position {game.record()}"
         assert played == bool(expected)
@@ -76,9 +78,9 @@ def test_finish_plays_nothing_once_the_game_is_over() -> None:
     """A finished game is left as it is, and ``False`` says nothing was played."""
     game = boneyard.new_game("montana", seed=3)
     while not game.is_over:
-        greedy_montana.finish(game, 0)
+        montana_search.finish(game, 0)
     before = game.record()
-    assert not greedy_montana.finish(game, 0)
+    assert not montana_search.finish(game, 0)
     assert game.record() == before
 
 
@@ -96,13 +98,13 @@ def _spots(count: int) -> list[tuple[dict[str, Any], list[Any]]]:
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """What each call of Montana's ``finish`` returned while the test ran (a spy around it)."""
     made: list[bool] = []
-    real = greedy_montana.finish
+    real = montana_search.finish
 
     def spy(game: Any, stop: int = 0) -> bool:
         made.append(real(game, stop))
         return made[-1]
 
-    use_profile(monkeypatch, greedy_montana, finish=spy)
+    use_profile(monkeypatch, montana_profile, finish=spy)
     return made
 
 
@@ -133,7 +135,7 @@ def test_the_coach_values_are_the_same_with_the_fast_playout(
     spots = _spots(3)
     fast = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
     assert any(calls), "the coach did not use the fast playout"
-    use_profile(monkeypatch, greedy_montana, finish=None)
+    use_profile(monkeypatch, montana_profile, finish=None)
     slow = [boneyard.analyse(v, la, ms=None, rounds=4, rng=random.Random(2)) for v, la in spots]
     assert fast == slow
 
@@ -164,7 +166,7 @@ def test_an_unknown_rollout_names_the_choices() -> None:
 )
 def test_the_playout_policy_claims_sets(hand: list[str], legal: list[str], expected: str) -> None:
     """The cheap policy claims what greedy usually claims: quads, triples, runs of single tiles."""
-    assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == expected
+    assert montana_search.playout({"hand": hand}, legal, random.Random(0)) == expected
 
 
 def test_the_playout_policy_declares_ready_with_its_loosest_waiting_discard() -> None:
@@ -172,9 +174,9 @@ def test_the_playout_policy_declares_ready_with_its_loosest_waiting_discard() ->
     choosing among the ready discards the tile least tied to the rest of the hand."""
     hand = ["5-3", "5-3", "5-2", "6-1", "2-0"]
     legal = ["discard 5-3", "discard 6-1", "discard 2-0", "discard 6-1 ready", "discard 5-3 ready"]
-    assert greedy_montana.playout({"hand": hand}, legal, random.Random(0)) == "discard 6-1 ready"
+    assert montana_search.playout({"hand": hand}, legal, random.Random(0)) == "discard 6-1 ready"
     # with no ready discard, the loosest tile goes plainly
-    assert greedy_montana.playout({"hand": hand}, legal[:3], random.Random(0)) == "discard 6-1"
+    assert montana_search.playout({"hand": hand}, legal[:3], random.Random(0)) == "discard 6-1"
 
 
 def test_the_policys_parts_switch_off_for_the_benchmark() -> None:
@@ -184,9 +186,9 @@ def test_the_policys_parts_switch_off_for_the_benchmark() -> None:
         ("claim triple", None, None, "claim triple"),
         ("pass", None, None, "pass"),
     ]
-    assert greedy_montana.pick(pair, moves) == "claim triple"
-    assert greedy_montana.pick(pair, moves, claims=False) == "pass"
+    assert montana_search.pick(pair, moves) == "claim triple"
+    assert montana_search.pick(pair, moves, claims=False) == "pass"
     hand = [greedy_montana.tile(t) for t in ("6-1", "2-0")]
     moves = [("discard", hand[0], None, "discard 6-1"), ("ready", hand[1], None, "discard 2-0 ready")]
-    assert greedy_montana.pick(hand, moves) == "discard 2-0 ready"
-    assert greedy_montana.pick(hand, moves, ready=False) == "discard 6-1"
+    assert montana_search.pick(hand, moves) == "discard 2-0 ready"
+    assert montana_search.pick(hand, moves, ready=False) == "discard 6-1"

@@ -11,6 +11,8 @@ from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as gm
 from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.montana import reading as montana_reading
+from boneyard.bots.profiles import montana as montana_profile
 from boneyard.tiles import Tile, double_six
 
 from .profiles import use_profile
@@ -44,7 +46,7 @@ def _lost_run_claim() -> Any:
     return g
 
 
-def _holds(hand: list[Tile], reqs: list[gm.Requirement]) -> bool:
+def _holds(hand: list[Tile], reqs: list[montana_reading.Requirement]) -> bool:
     have = Counter(hand)
     return all(any(all(have[t] >= k for t, k in o.items()) for o in req) for req in reqs)
 
@@ -52,9 +54,9 @@ def _holds(hand: list[Tile], reqs: list[gm.Requirement]) -> bool:
 def test_a_lost_claim_proves_its_tiles_and_a_won_one_is_shown() -> None:
     g = _lost_run_claim()
     # seat 2's pair went into its exposed triple; seat 1 still holds the run's two tiles
-    assert gm.held_requirements(g.view(0)) == {1: [[Counter({T("6-1"): 1, T("6-2"): 1})]]}
-    assert gm.held_requirements(g.view(3)) == {1: [[Counter({T("6-1"): 1, T("6-2"): 1})]]}
-    assert gm.held_requirements(g.view(1)) == {}  # nothing to read about one's own hand
+    assert montana_reading.held_requirements(g.view(0)) == {1: [[Counter({T("6-1"): 1, T("6-2"): 1})]]}
+    assert montana_reading.held_requirements(g.view(3)) == {1: [[Counter({T("6-1"): 1, T("6-2"): 1})]]}
+    assert montana_reading.held_requirements(g.view(1)) == {}  # nothing to read about one's own hand
 
 
 def test_a_pass_proves_a_pair_or_for_the_next_seat_a_run_until_a_tile_is_shown() -> None:
@@ -62,14 +64,15 @@ def test_a_pass_proves_a_pair_or_for_the_next_seat_a_run_until_a_tile_is_shown()
     seat2 = ["6-3", "6-3", *FILLER[:8]]
     g = game({1: seat1, 2: seat2}, ["6-3", "2-2"], dealer=0)
     play(g, "discard 6-3", "pass", "pass")
-    found = gm.held_requirements(g.view(0))
+    found = montana_reading.held_requirements(g.view(0))
     pair = Counter({T("6-3"): 2})
     runs = [Counter([T(a), T(b)]) for a, b in (("6-1", "6-2"), ("6-2", "6-4"), ("6-4", "6-5"))]
     assert found[2] == [[pair]]  # not the seat after the discarder: a pair
     assert found[1] == [[pair, *runs]]
     # seat 1 shows the 6-2 it was proved to hold: only the options without it stand
     play(g, "discard 6-2")
-    assert gm.held_requirements(g.view(0))[1] == [[pair, Counter({T("6-1"): 1}), Counter({T("6-4"): 1}), runs[2]]]
+    found = montana_reading.held_requirements(g.view(0))[1]
+    assert found == [[pair, Counter({T("6-1"): 1}), Counter({T("6-4"): 1}), runs[2]]]
 
 
 def test_options_the_unseen_tiles_cannot_make_are_dropped() -> None:
@@ -85,8 +88,8 @@ def test_options_the_unseen_tiles_cannot_make_are_dropped() -> None:
     play(g, "discard 6-3")
     assert g.current_player == 2 and [str(a) for a in g.legal_actions()] == ["claim out", "pass"]
     play(g, "pass")
-    assert gm.held_requirements(g.view(0)) == {}
-    assert gm.held_requirements(g.view(3)) == {2: [[Counter({T("6-3"): 2})]]}
+    assert montana_reading.held_requirements(g.view(0)) == {}
+    assert montana_reading.held_requirements(g.view(3)) == {2: [[Counter({T("6-3"): 2})]]}
 
 
 def _meld(kind: str, *tiles: str) -> dict[str, Any]:
@@ -135,14 +138,14 @@ def test_a_scripted_hand_read_from_its_events() -> None:
     }
     pair = Counter({T("5-4"): 2})
     runs = [Counter({T("5-2"): 1, T("5-3"): 1}), Counter({T("5-3"): 1})]
-    assert gm.held_requirements(view) == {1: [[pair]], 3: [[pair, *runs]]}
+    assert montana_reading.held_requirements(view) == {1: [[pair]], 3: [[pair, *runs]]}
     # the same seat's own reading, and a spectator's (every unseen tile possible)
-    assert 3 not in gm.held_requirements({**view, "seat": 3})
-    assert gm.held_requirements({**view, "seat": None}) == {1: [[pair]], 3: [[pair, *runs]]}
+    assert 3 not in montana_reading.held_requirements({**view, "seat": 3})
+    assert montana_reading.held_requirements({**view, "seat": None}) == {1: [[pair]], 3: [[pair, *runs]]}
     # the previous hand alone (a view that still ends there): seat 3's pass on 4-4
     ended = {**view, "events": events[:5], "exposed": [[], [], [], []], "discards": [[0, "4-4"]]}
-    assert gm.held_requirements(ended) == {3: [[Counter({T("4-4"): 2})]]}
-    assert [e["kind"] for e in gm.hand_events(view)][:2] == ["discard", "answers"]
+    assert montana_reading.held_requirements(ended) == {3: [[Counter({T("4-4"): 2})]]}
+    assert [e["kind"] for e in montana_reading.hand_events(view)][:2] == ["discard", "answers"]
 
 
 def _accounted(world: Any, view: dict[str, Any]) -> Counter[Tile]:
@@ -159,7 +162,7 @@ def _accounted(world: Any, view: dict[str, Any]) -> Counter[Tile]:
 def test_explained_worlds_hold_what_was_proved_and_keep_every_tile() -> None:
     g = _lost_run_claim()
     view = g.view(3)
-    need = gm.held_requirements(view)
+    need = montana_reading.held_requirements(view)
     rng = random.Random(5)
     uniform = [boneyard.sample_game(view, rng) for _ in range(30)]
     assert not all(_holds(w.hands[1], need[1]) for w in uniform)  # the sampler alone does not read it
@@ -185,7 +188,7 @@ def test_the_search_reads_the_windows_only_when_asked(monkeypatch: Any) -> None:
         calls.append(1)
         return world
 
-    use_profile(monkeypatch, gm, explain=counted)
+    use_profile(monkeypatch, montana_profile, explain=counted)
     legal = g.legal_actions()
     IsmctsBot(iterations=40).choose(g.view(seat), legal, random.Random(1))
     assert not calls
@@ -206,7 +209,7 @@ def test_real_hands_always_hold_what_was_proved() -> None:
             seat = g.current_player
             view = g.view(seat)
             if step % 5 == 0:
-                for other, reqs in gm.held_requirements(view).items():
+                for other, reqs in montana_reading.held_requirements(view).items():
                     assert _holds(g.hands[other], reqs), (other, reqs, g.hands[other])
                     checked += len(reqs)
                     if step % 25 == 0:

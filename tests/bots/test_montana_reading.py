@@ -11,9 +11,9 @@ import pytest
 import boneyard
 from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
-from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.inference import Inference, candidates_for
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead
+from boneyard.bots.montana import reading as montana_reading
 from boneyard.games.montana import analysis
 from boneyard.tiles import Tile
 
@@ -36,38 +36,38 @@ def _tiles(text: str) -> list[Tile]:
 
 
 def test_stages_count_pulls_from_the_woodpile() -> None:
-    stage = greedy_montana.reading_stage
-    step = greedy_montana.READING_STEP
+    stage = montana_reading.reading_stage
+    step = montana_reading.READING_STEP
     assert stage({"woodpile": 72}) == 0
     assert stage({"woodpile": 72 - step + 1}) == 0
     assert stage({"woodpile": 72 - step}) == 1
-    assert stage({"woodpile": 0}) == greedy_montana.READING_STAGES - 1
+    assert stage({"woodpile": 0}) == montana_reading.READING_STAGES - 1
 
 
 def test_hidden_away_is_the_analysis_figure_capped() -> None:
     near = _tiles("6-6 6-6 6-6 5-5 5-5 5-5 4-4 4-4 4-4 3-1")  # three triples and a single
-    assert greedy_montana.hidden_away(near) == analysis.tiles_away(near) == 1
+    assert montana_reading.hidden_away(near) == analysis.tiles_away(near) == 1
     far = _tiles("6-0 5-1 4-2 3-0 2-1 1-0 6-3 5-0 4-0 0-0")
-    assert greedy_montana.hidden_away(far) == min(analysis.tiles_away(far) or 99, greedy_montana.READING_AWAY - 1)
+    assert montana_reading.hidden_away(far) == min(analysis.tiles_away(far) or 99, montana_reading.READING_AWAY - 1)
 
 
 def test_a_nearer_hand_weighs_more_in_mid_hand_and_a_ready_seat_counts_one() -> None:
     _, view, _ = _turn(3, 20)
     other = (view["seat"] + 1) % 4
     world = boneyard.sample_game(view, random.Random(1))
-    table = greedy_montana.AWAY_WEIGHTS[greedy_montana.reading_stage(view)]
+    table = montana_reading.AWAY_WEIGHTS[montana_reading.reading_stage(view)]
     assert table[2] > 1 > table[4]  # the measured table says: two away is real play's, four a deal's
-    weight = greedy_montana.seat_weight(view, world, other)
-    assert weight == table[greedy_montana.hidden_away(world.hands[other])]
+    weight = montana_reading.seat_weight(view, world, other)
+    assert weight == table[montana_reading.hidden_away(world.hands[other])]
     ready = dict(view, ready=[True] * 4)
-    assert greedy_montana.seat_weight(ready, world, other) == 1.0
+    assert montana_reading.seat_weight(ready, world, other) == 1.0
 
 
 def test_importance_weights_are_the_product_over_the_other_seats() -> None:
     _, view, _ = _turn(5, 16)
     sampler = Inference(view, 1)
     world, weight = sampler.sample_weighted(random.Random(2))
-    expected = math.prod(greedy_montana.seat_weight(view, world, s) for s in range(4) if s != view["seat"])
+    expected = math.prod(montana_reading.seat_weight(view, world, s) for s in range(4) if s != view["seat"])
     assert weight == pytest.approx(expected)
     # a game without a reading knob: every world weighs 1
     eighty = boneyard.new_game("eighty", seed=1)
@@ -113,7 +113,7 @@ def test_the_benchmark_measures_what_the_table_says(benchmark_module: Any) -> No
         r_total, d_total = sum(real[stage].values()), sum(dealt[stage].values())
         assert real[stage][2] / r_total > 2 * dealt[stage][2] / d_total
         assert real[stage][4] / r_total < dealt[stage][4] / d_total
-        assert greedy_montana.AWAY_WEIGHTS[stage][2] > 2 > 1 > greedy_montana.AWAY_WEIGHTS[stage][4]
+        assert montana_reading.AWAY_WEIGHTS[stage][2] > 2 > 1 > montana_reading.AWAY_WEIGHTS[stage][4]
     table = bench.weights(real, dealt)
-    assert len(table) == greedy_montana.READING_STAGES
-    assert all(len(row) == greedy_montana.READING_AWAY for row in table)
+    assert len(table) == montana_reading.READING_STAGES
+    assert all(len(row) == montana_reading.READING_AWAY for row in table)

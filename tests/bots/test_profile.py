@@ -11,7 +11,7 @@ import pytest
 
 import boneyard
 from boneyard.bots import greedy
-from boneyard.bots.profile import DEFAULT, SearchProfile, profile
+from boneyard.bots.profile import DEFAULT, SearchProfile, _profile_module, profile, profile_module
 
 BOTS = Path(__file__).resolve().parents[2] / "boneyard" / "bots"
 # the names the search's settings had as module constants read with getattr
@@ -20,11 +20,21 @@ OLD_KNOBS = ("MARGIN_SCALE", "EVIDENCE_Z", "SEARCH_BY_PHASE", "OTHERS_BY_POLICY"
 
 
 def test_every_game_with_a_heuristic_declares_its_profile() -> None:
+    """Beside its heuristic, or in ``boneyard/bots/profiles/<id>.py`` (read first): one place each."""
     for game in boneyard.games():
-        module = greedy.policy(game)
+        module = profile_module(game)
         assert module is not None and isinstance(module.PROFILE, SearchProfile), game
         assert profile(game) is module.PROFILE
+        if module is not greedy.policy(game):
+            assert module.__name__ == f"boneyard.bots.profiles.{game}"
+            assert not hasattr(greedy.policy(game), "PROFILE"), f"{game}: two profiles"
+    assert profile_module("montana").__name__ == "boneyard.bots.profiles.montana"
     assert profile("no-such-game") is DEFAULT
+
+
+def test_a_profile_module_without_a_profile_is_refused() -> None:
+    with pytest.raises(ValueError, match="must declare PROFILE, a SearchProfile"):
+        _profile_module(SimpleNamespace(__name__="boneyard.bots.profiles.tiny", PROFILE={"search": "flat"}))
 
 
 @pytest.mark.parametrize(("changes", "says"), [

@@ -12,6 +12,7 @@ from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import DEFAULT_PRIOR, IsmctsBot, head_start
+from boneyard.bots.montana import search as montana_search
 from boneyard.bots.profile import SearchProfile, profile
 from boneyard.games.twobox import engine as twobox_rules
 from boneyard.tiles import Tile
@@ -98,7 +99,7 @@ def test_montana_playout_policy_is_legal_and_goes_out() -> None:
             break
         view = g.view(g.current_player)
         legal = g.legal_actions()
-        action = greedy_montana.playout(view, legal, rng)
+        action = montana_search.playout(view, legal, rng)
         assert action in legal
         texts = {str(a) for a in legal}
         if "out" in texts or "claim out" in texts:
@@ -112,7 +113,7 @@ def test_montana_playout_discards_the_loosest_tile() -> None:
     view = {"hand": ["6-1", "6-2", "6-3", "5-5", "5-5", "4-0", "2-1", "2-0", "1-1", "1-0", "3-3"]}
     legal = [f"discard {t}" for t in sorted(set(view["hand"]))]
     # 4-0 and 3-3 have no partner in their suits; 4-0 is an upper suit, thrown first
-    assert greedy_montana.playout(view, legal, random.Random(0)) == "discard 4-0"
+    assert montana_search.playout(view, legal, random.Random(0)) == "discard 4-0"
 
 
 def test_ismcts_without_budget_to_try_every_action_plays_greedy() -> None:
