@@ -15,8 +15,7 @@ compiler the install goes on, says so once, and boneyard runs the same engines a
 Python (same answers, slower). ``BONEYARD_NO_COMPILE=1`` skips the mypyc step on purpose.
 
 ``boneyard/games/rummikub/_rummikub_dp.c`` (the Rummikub arrangement search),
-``boneyard/bots/_twobox_playout.c``, ``_eighty_playout.c`` and ``_rounce_playout.c`` (the
-two-box, Eighty and Rounce playouts of the ``ismcts`` bot) and
+``boneyard/bots/_twobox_playout.c`` (the two-box playouts of the ``ismcts`` bot) and
 ``boneyard/rl/_observe.c`` (the RL observation writers) are plain C against Python's C
 API. Each is compiled with the C compiler Python was built with (``sysconfig``'s ``CC``)
 into ``<name><EXT_SUFFIX>``, next to its source, so that editable installs find it in
@@ -50,8 +49,6 @@ except ImportError:  # run as a script (``python hatch_build.py``) where hatchli
 SOURCES = {
     Path("boneyard/games/rummikub/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
     Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
-    Path("boneyard/bots/_eighty_playout.c"): "the ismcts bot will play Eighty out through the engine (fewer playouts)",
-    Path("boneyard/bots/_rounce_playout.c"): "the ismcts bot will play Rounce out through the engine (fewer playouts)",
     Path("boneyard/rl/_observe.c"): "the RL adapters will pack observations and make masks in Python (slower)",
 }
 
@@ -97,6 +94,9 @@ ENGINE_SOURCES = (
     # the RL adapters (each game's one definition of its observation; no C writer).
     "boneyard/rl/encoding.py",
     "boneyard/rl/encodings/[!_]*.py",
+    # Nor these: the greedy heuristics' trick play, one definition for a greedy decision and
+    # for the search's playouts, which play it at every tile.
+    "boneyard/bots/tricks/[!_]*.py",
 )
 PACKAGE = Path("boneyard")
 MANIFEST = PACKAGE / "_compiled.json"

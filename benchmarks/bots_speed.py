@@ -14,8 +14,8 @@ The last column is the number of ismcts playouts a 200 ms decision affords throu
 engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
 the same search with a game's own fast playouts (two-box's profile's ``outcomes``, the C
 file ``bots/_twobox_playout.c``; the profile's ``finish`` in Eighty and Rounce,
-``bots/_eighty_playout.c`` and ``_rounce_playout.c``, and of Montana, which reads the
-sampled world's state) switched off, so every playout goes through ``legal_actions()``
+``bots/tricks/<id>.py``, greedy's play compiled with the engines, and of Montana, which
+reads the sampled world's state) switched off, so every playout goes through ``legal_actions()``
 and ``apply()`` with one call of the playout policy a move, on a view. For two-box it is
 the figure to hold against the C playouts' count (about 19,000 a decision); for Eighty,
 Rounce and Montana, against the iterations column.

@@ -320,10 +320,10 @@ def script_section(title: str, script: str, timeout: float, args: Sequence[str] 
 def search_section(timeout: float) -> MarkdownLines:
     """The bots' speed, with the ismcts playouts a 200 ms decision affords through the engines.
 
-    The last column is the figure behind keeping the C playouts of two-box, Eighty and
-    Rounce (``bots/_twobox_playout.c``, about 19,000 a decision; ``_eighty_playout.c``,
-    ``_rounce_playout.c``):
-    through the compiled engine, one greedy call a move, the same search affords far fewer.
+    The last column is the figure behind keeping two-box's C playouts
+    (``bots/_twobox_playout.c``, about 19,000 a decision), and behind Eighty's and Rounce's
+    ``finish`` (``bots/tricks/<id>.py``, greedy's play compiled with the engines): through
+    the engine one view and one greedy call a move, the same search affords fewer.
     """
     title = "Search speed: playouts through the engines"
     lines = script_section(title, "bots_speed.py", timeout, ("--decisions", "10"))
@@ -333,10 +333,11 @@ def search_section(timeout: float) -> MarkdownLines:
         "the *iterations* column counts the bot's own compiled playouts instead (`bots/_twobox_playout.c`: "
         "greedy, whole hand, the rules of one hand in C), which is what lifts its search above greedy; "
         "for Eighty and Rounce it counts iterations whose tricks greedy plays in one compiled call "
-        "(`bots/_eighty_playout.c`, `bots/_rounce_playout.c`: greedy's choices in C, played and "
-        "scored by the engine). "
-        "The two columns side by side are why those C playouts stay (in Rounce the default search spends "
-        "most of its time in the exact endgame solver, so the columns are close there)."
+        "(`bots/tricks/<id>.py`: greedy's own play-phase rule, compiled by mypyc with the engines, played "
+        "and scored by the engine, no view built). "
+        "The two columns side by side are why two-box's C playouts stay and what the compiled trick "
+        "playouts buy (in Rounce the default search spends most of its time in the exact endgame solver, "
+        "so the columns are close there)."
     )
     return [*lines, "", note]
 

@@ -1,9 +1,11 @@
-"""The compiled trick playouts (``bots/_eighty_playout.c``, ``bots/_rounce_playout.c``) against greedy."""
+"""The trick playouts against greedy: Eighty's and Rounce's, compiled by mypyc from the heuristic's
+own Python (``bots/tricks/<game>.py``), with no C twin."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,20 +16,26 @@ from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import eighty as greedy_eighty
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.tricks import eighty as tricks_eighty
+from boneyard.bots.tricks import rounce as tricks_rounce
 
 from .profiles import use_profile
 
+BOTS = Path(__file__).resolve().parents[2] / "boneyard" / "bots"
 GREEDY = {"eighty": greedy_eighty, "rounce": greedy_rounce}
 TRICKS = {"eighty": 10, "rounce": 5}
-needs_c = pytest.mark.skipif(
-    not (greedy_eighty.COMPILED and greedy_rounce.COMPILED), reason="the compiled trick playouts are not built"
-)
+TRICK_MODULES = {"eighty": tricks_eighty, "rounce": tricks_rounce}
 
 
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
-def test_the_trick_playouts_are_compiled(game_id: str) -> None:
-    """make (and pip install) builds the modules; without them the search has far fewer iterations."""
-    assert GREEDY[game_id].COMPILED, f"boneyard/bots/_{game_id}_playout.c was not compiled: reinstall with gcc"
+def test_the_playout_is_compiled_with_the_engines_from_greedys_python(game_id: str) -> None:
+    """No C twin: greedy's play and its playout are one Python module, compiled with the engines."""
+    from boneyard import compiled
+
+    assert GREEDY[game_id].finish is TRICK_MODULES[game_id].finish
+    assert not list(BOTS.glob(f"_{game_id}_playout*"))
+    if compiled.is_compiled():
+        assert f"boneyard.bots.tricks.{game_id}" in compiled.compiled_modules()
 
 
 def _positions(game_id: str, count: int, seed: int) -> Iterator[Any]:
@@ -75,7 +83,6 @@ def _greedy_on_engine(game: Any, stop: int) -> list[str]:
     return played
 
 
-@needs_c
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
 def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order(game_id: str) -> None:
     """Tile for tile the same as the Python heuristic, over 1,500 positions (every variety, stops)."""
@@ -98,7 +105,6 @@ def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order(game_id: str)
     assert varied > 100 and stops > 200  # the positions reach every branch of the heuristic
 
 
-@needs_c
 def test_finish_stops_where_the_endgame_solver_takes_over() -> None:
     """With ``stop`` = 3 the playout leaves exactly three tricks, the current one unbegun."""
     game = next(g for g in _positions("eighty", 40, 5) if len(g.tricks) < 6 and not g.view(0)["nello"])
@@ -107,7 +113,6 @@ def test_finish_stops_where_the_endgame_solver_takes_over() -> None:
     assert not greedy_eighty.finish(game, 3)  # nothing left to play before the stop
 
 
-@needs_c
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
 def test_finish_plays_nothing_outside_the_play_phase(game_id: str) -> None:
     """In the bidding or the calls the playout leaves the game to greedy's choose."""
@@ -115,33 +120,6 @@ def test_finish_plays_nothing_outside_the_play_phase(game_id: str) -> None:
     before = game.record()
     assert not GREEDY[game_id].finish(game, 0)
     assert game.record() == before
-
-
-@needs_c
-def test_a_malformed_state_is_refused_with_a_clear_error() -> None:
-    """The C module names what is wrong instead of reading past a buffer."""
-    compiled = greedy_eighty._compiled
-    assert compiled is not None
-    tables = greedy_eighty._table_bytes(3, False)
-    with pytest.raises(ValueError, match="malformed Eighty playout state"):
-        compiled.play(b"\x00\xff", tables)
-    with pytest.raises(ValueError, match="malformed Eighty playout state"):  # Nel-O's partner never plays
-        compiled.play(bytes([2, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0]), tables)
-    with pytest.raises(ValueError, match="tables must be"):
-        compiled.play(bytes(12), b"short")
-    # well formed, but the seat to play holds nothing
-    empty = bytes([0, 255, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0])
-    with pytest.raises(ValueError, match="holds no tile"):
-        compiled.play(empty, tables)
-    rounce = greedy_rounce._compiled
-    assert rounce is not None
-    keep = greedy_rounce._keep_bytes(4)
-    with pytest.raises(ValueError, match="malformed Rounce playout state"):
-        rounce.play(bytes([4, 0, 4, 0, 0, 255, 0, 0, 1, 3]), keep)
-    with pytest.raises(ValueError, match="tile values must be"):
-        rounce.play(bytes(7), b"short")
-    with pytest.raises(ValueError, match="holds no tile"):
-        rounce.play(bytes([2, 0, 4, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0]), keep)
 
 
 def _spots(game_id: str, count: int) -> list[tuple[dict[str, Any], list[Any]]]:
@@ -163,7 +141,6 @@ def _spots(game_id: str, count: int) -> list[tuple[dict[str, Any], list[Any]]]:
     return out
 
 
-@needs_c
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
 def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
     game_id: str, monkeypatch: pytest.MonkeyPatch
@@ -194,7 +171,6 @@ def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
         assert str(a) == str(b)
 
 
-@needs_c
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
 def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the endgame on, the playout stops at the solver's trick count and the solver ends the hand."""
@@ -222,7 +198,6 @@ def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch
     assert solved and set(solved) == {TRICKS[game_id] - 2}
 
 
-@needs_c
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
 def test_the_coach_values_are_the_same_with_the_compiled_playouts(
     game_id: str, monkeypatch: pytest.MonkeyPatch

@@ -19,39 +19,26 @@ The heuristic, as a decent partnership player would put it:
 from __future__ import annotations
 
 import random
-from array import array
 from collections import Counter
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from ...games.eighty.engine import (
     BIDS,
     COUNT,
-    DOUBLES_SUIT,
     MAX_BID,
     MIN_BID,
     NELO,
     PASS,
     PLAYS,
     TRUMP_LIST,
-    lead_suit,
     power,
     tables,
-    trick_winner,
 )
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
 from ..profile import SearchProfile
-from . import play_phase_view
-
-_compiled: ModuleType | None
-try:  # built from _eighty_playout.c at install time; without it ismcts plays out through the engine
-    from .. import _eighty_playout as _compiled
-except ImportError:  # pragma: no cover - exercised only where no C compiler was found
-    _compiled = None
-COMPILED = _compiled is not None
-"""Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
+from ..tricks.eighty import choose_play, finish
 
 _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)
@@ -142,141 +129,14 @@ def _bid(view: dict[str, Any], texts: dict[str, Any], hand: list[Tile], doubles:
     return texts["pass"]
 
 
-def keep_value(t: Tile, trump: int) -> float:
-    """How much a tile is worth keeping back: trumps, count, doubles, then pips.
-
-    The plays throw the tile worth least (or win with it); one function, so that the
-    compiled playouts (:func:`finish`) weigh the tiles by the same numbers.
-    """
-    return (50 if trump and t.has(trump) else 0) + 3 * COUNT.get(t, 0) + (8 if t.is_double else 0) + t.pips / 2
-
-
 def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> Any:
+    """Greedy's play from a view: the compiled rule (:func:`boneyard.bots.tricks.eighty.choose_play`)."""
+    tiles = [tile(str(a).split()[1]) for a in legal_actions]
+    trick = [(p["seat"], tile(p["tile"])) for p in view["trick"]]
+    rest = dict(unseen(view))
     trump = view["trump"] or 0
-    seat = view["seat"]
-    trick = view["trick"]
-    rest = unseen(view)
-    options = [(a, tile(str(a).split()[1])) for a in legal_actions]
-
-    def keep(t: Tile) -> float:
-        return keep_value(t, trump)
-
-    if view["nello"] and view["bidder"] == seat:
-        return _nello(view, options, doubles)
-    if not trick:
-        return _lead(options, rest, trump, doubles, keep, view)
-    plays = [(p["seat"], tile(p["tile"])) for p in trick]
-    led = lead_suit(plays[0][1], trump, doubles)
-    best_seat, best_power = trick_winner(plays, tables(trump, doubles))
-    players_left = 3 - len(trick)
-    count_in = sum(COUNT.get(t, 0) for _, t in plays)
-    partner_winning = best_seat == (seat + 2) % 4
-    partner_safe = partner_winning and (players_left == 0 or _beaten_by(best_power, led, rest, trump, doubles) == 0)
-    if partner_safe:
-        return max(options, key=lambda o: (COUNT.get(o[1], 0), -keep(o[1])))[0]
-    winners = [o for o in options if power(o[1], led, trump, doubles) > best_power]
-    if winners and not partner_winning:
-        if players_left:
-            safe = [o for o in winners if _beaten_by(power(o[1], led, trump, doubles), led, rest, trump, doubles) == 0]
-            if safe:
-                return min(safe, key=lambda o: keep(o[1]))[0]
-        if players_left == 0 or count_in or len(trick) >= 2:
-            return min(winners, key=lambda o: keep(o[1]))[0]
-    return min(options, key=lambda o: keep(o[1]))[0]
-
-
-def _beaten_by(mine: int, led: int, rest: Counter[Tile], trump: int, doubles: bool) -> int:
-    """How many unseen tiles would beat a play of power ``mine`` in suit ``led``."""
-    return sum(n for u, n in rest.items() if power(u, led, trump, doubles) > mine)
-
-
-def _lead(
-    options: list[tuple[Any, Tile]], rest: Counter[Tile], trump: int, doubles: bool, keep: Any, view: dict[str, Any]
-) -> Any:
-    scored = []
-    for action, t in options:
-        led = lead_suit(t, trump, doubles)
-        scored.append((action, t, led, _beaten_by(power(t, led, trump, doubles), led, rest, trump, doubles)))
-    sure = [s for s in scored if s[3] == 0]
-    if sure:
-        return max(sure, key=lambda s: (COUNT.get(s[1], 0), -keep(s[1])))[0]
-    trumps = [s for s in scored if s[2] == TRUMP]
-    unseen_trumps = sum(n for u, n in rest.items() if trump and u.has(trump))
-    bidding_side = view["bidder"] in (view["seat"], (view["seat"] + 2) % 4)
-    if trumps and bidding_side and len(trumps) * 2 >= unseen_trumps:
-        return min(trumps, key=lambda s: (s[3], -keep(s[1])))[0]
-    plain = [s for s in scored if s[2] != TRUMP] or scored
-    return min(plain, key=lambda s: (COUNT.get(s[1], 0) > 0, keep(s[1])))[0]
-
-
-def _nello(view: dict[str, Any], options: list[tuple[Any, Tile]], doubles: bool) -> Any:
-    trick = view["trick"]
-    if not trick:
-        return min(options, key=lambda o: (o[1].high, o[1].low))[0]
-    plays = [(p["seat"], tile(p["tile"])) for p in trick]
-    led = lead_suit(plays[0][1], 0, doubles)
-    best = trick_winner(plays, tables(0, doubles))[1]
-    losers = [o for o in options if power(o[1], led, 0, doubles) < best]
-    if losers:
-        return max(losers, key=lambda o: (power(o[1], led, 0, doubles), o[1].pips))[0]
-    return min(options, key=lambda o: power(o[1], led, 0, doubles))[0]
-
-
-_TABLE_BYTES: dict[tuple[int, bool], bytes] = {}
-
-
-def _table_bytes(trump: int, doubles: bool) -> bytes:
-    """The engine's trick tables and this heuristic's tile values, as ``_eighty_playout`` reads them.
-
-    Native ints: the suit each tile leads, who follows each suit, each tile's power in
-    each suit (the engine's :func:`~boneyard.games.eighty.engine.tables`), then twice
-    :func:`keep_value` and each tile's count points. Built once per trump and setting.
-    """
-    found = _TABLE_BYTES.get((trump, doubles))
-    if found is None:
-        tabs = tables(trump, doubles)
-        ints = list(tabs.lead_suit)
-        for rows in (tabs.member, tabs.power):
-            for suit in range(DOUBLES_SUIT + 1):
-                ints.extend(int(x) for x in rows[suit])
-        keep2 = [0] * 64
-        count = [0] * 64
-        for t in _FULL_COUNTS:
-            keep2[t.key] = round(2 * keep_value(t, trump))
-            count[t.key] = COUNT.get(t, 0)
-        found = _TABLE_BYTES[(trump, doubles)] = array("i", ints + keep2 + count).tobytes()
-    return found
-
-
-def finish(game: Any, stop: int = 0) -> bool:
-    """In the search profile: greedy plays the rest of the hand's tricks in one compiled call.
-
-    The same tiles, in the same order, as :func:`choose` would pick one call at a time
-    (``tests/bots`` compare them over thousands of positions), each played on ``game``
-    through the engine, which checks and scores them. With ``stop`` > 0 it stops when that
-    many tricks are left (for the exact endgame solver). ``game`` is one of the search's
-    sampled games, read through a view and its tile locations. ``False`` when it played
-    nothing: not in the play phase, the stop already reached, or the module not built.
-    """
-    view = play_phase_view(game, _compiled is not None)
-    if view is None or _compiled is None:
-        return False
-    trick = view["trick"]
-    out = view["sitting_out"]
-    trump = view["trump"] or 0
-    state = bytearray(
-        [view["seat"], 255 if out is None else out, len(view["tricks"]), stop, view["bidder"], trump, len(trick)]
-    )
-    for p in trick:
-        state.extend((p["seat"], tile(p["tile"]).key))
-    places = game.tile_locations()
-    for name in ("hand 0", "hand 1", "hand 2", "hand 3", "lying out"):
-        state.append(len(places[name]))
-        state.extend(t.key for t in places[name])
-    keys = _compiled.play(bytes(state), _table_bytes(trump, bool(view["rules"].get("doubles_suit", False))))
-    for k in keys:
-        game.apply(PLAYS[k])
-    return bool(keys)
+    nello = bool(view["nello"])
+    return legal_actions[choose_play(tiles, trick, view["seat"], view["bidder"], nello, rest, trump, doubles)]
 
 
 def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:

@@ -17,23 +17,13 @@ The heuristic, as a decent player would put it:
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
-from ...games.rounce.engine import Placed, RounceAction, beats, legal_plays, placement, trick_winner
+from ...games.rounce.engine import Placed, legal_plays, placement
 from ...tiles import Tile, double_six, tile_of
 from ..profile import SearchProfile
-from . import play_phase_view
-
-_compiled: ModuleType | None
-try:  # built from _rounce_playout.c at install time; without it ismcts plays out through the engine
-    from .. import _rounce_playout as _compiled
-except ImportError:  # pragma: no cover - exercised only where no C compiler was found
-    _compiled = None
-COMPILED = _compiled is not None
-"""Whether the compiled playouts are built (``ismcts`` then plays the tricks out in one call)."""
+from ..tricks.rounce import choose_play, finish, keep_value, trump_rank
 
 _FULL = double_six()
 _TILES = {str(t): t for t in _FULL}
@@ -42,11 +32,6 @@ tile = tile_of  # a tile from its notation (a table lookup)
 _TRUMP_ODDS = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.05)
 KEEP_AT = 1.0  # estimated tricks at or above which a hand is played
 PLAY_ON_AT = 1.6  # estimated tricks at or above which a dealer plays on rather than defends
-
-
-def trump_rank(tile: Tile, trump: int) -> int:
-    """The rank of a trump tile (the engine's placement: the trump double ranks as the trump number)."""
-    return placement(tile, trump, trump)[1]
 
 
 def unseen(view: dict[str, Any]) -> list[Tile]:
@@ -73,15 +58,6 @@ def strength(hand: Sequence[Tile], trump: int, others: Sequence[Tile]) -> float:
         elif t.high == 6:
             total += 0.1
     return total
-
-
-def keep_value(tile: Tile, trump: int) -> float:
-    """How much a tile is worth keeping (trumps most, then doubles, then high tiles)."""
-    if tile.has(trump):
-        return 20 + trump_rank(tile, trump)
-    if tile.is_double:
-        return 10 + tile.high
-    return tile.high + tile.low / 10
 
 
 def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
@@ -130,56 +106,21 @@ def _call(
     return texts["take"] if "take" in texts else texts["pass"]
 
 
-def _placed(view: dict[str, Any], tile: Tile, suit: int | None) -> Placed:
-    """(suit, rank) a tile would count as if played now (``None`` suit: off-suit)."""
-    trick = view["trick"]
-    return placement(tile, view["trump"], trick[0]["suit"] if trick else None, suit)
-
-
-def _threats(view: dict[str, Any], play: Placed, led: int | None, rest: list[Tile]) -> float:
-    """How many unseen tiles could beat ``play`` (a possible ruff counts half)."""
-    trump = view["trump"]
-    suit, rank = play
-    trumps = [trump_rank(u, trump) for u in rest if u.has(trump)]
-    if suit == trump:
-        higher = sum(1 for r in trumps if r > rank)
-        return higher if led == trump else higher / 2
-    if suit is None or suit != led:
-        return len([u for u in rest if led is not None and u.has(led) and not u.has(trump)]) + len(trumps) / 2
-    return sum(1 for u in rest if u.has(led) and not u.has(trump) and u.other(led) > rank) + len(trumps) / 2
-
-
 def _play(view: dict[str, Any], legal_actions: Sequence[Any]) -> Any:
+    """Greedy's play from a view: the compiled rule (:func:`boneyard.bots.tricks.rounce.choose_play`)."""
     trump = view["trump"]
     trick = view["trick"]
-    rest = unseen(view)
-    # (action, tile, (suit, rank), unseen threats, keep value) for each legal play
-    options = []
+    led = trick[0]["suit"] if trick else None
+    tiles: list[Tile] = []
+    placed: list[Placed] = []
     for action in legal_actions:
         words = str(action).split()
         t = tile(words[1])
-        placed = _placed(view, t, int(words[3]) if len(words) == 4 else None)
-        led = placed[0] if not trick else trick[0]["suit"]
-        options.append((action, t, placed, _threats(view, placed, led, rest), keep_value(t, trump)))
-    if not trick:
-        safe = [o for o in options if o[3] == 0]
-        if safe:
-            return min(safe, key=lambda o: o[4])[0]
-        return min(options, key=lambda o: (o[3], o[4]))[0]
-    led = trick[0]["suit"]
-    plays: list[Placed] = [(p["suit"], p["rank"]) for p in trick]
-    best = plays[trick_winner(plays, trump)]
-    winners = [o for o in options if beats(o[2], best, trump, led)]
+        tiles.append(t)
+        placed.append(placement(t, trump, led, int(words[3]) if len(words) == 4 else None))
+    so_far: list[Placed] = [(p["suit"], p["rank"]) for p in trick]
     still_in = sum(1 for c in view["calls"] if c != "fold")
-    last = len(trick) == still_in - 1
-    if winners:
-        if last:
-            return min(winners, key=lambda o: o[4])[0]
-        safe = [o for o in winners if o[3] == 0]
-        if safe:
-            return min(safe, key=lambda o: o[4])[0]
-        return min(winners, key=lambda o: (o[3], o[4]))[0]
-    return min(options, key=lambda o: o[4])[0]
+    return legal_actions[choose_play(tiles, placed, so_far, trump, unseen(view), still_in)]
 
 
 def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:
@@ -254,61 +195,6 @@ def explain(view: dict[str, Any], world: Any, rng: random.Random) -> Any:
     trump = view["trump"]
     turn_up = tile(view["turn_up"])
     return world.conform(view, lambda hand: _kept(hand, trump, turn_up), lambda t: keep_value(t, trump), rng)
-
-
-_KEEP_BYTES: dict[int, bytes] = {}
-_BY_KEY = {t.key: t for t in _FULL}
-
-
-def _keep_bytes(trump: int) -> bytes:
-    """Ten times :func:`keep_value` of every tile for this trump (whole numbers), as native ints."""
-    found = _KEEP_BYTES.get(trump)
-    if found is None:
-        values = [0] * 64
-        for t in _FULL:
-            values[t.key] = round(10 * keep_value(t, trump))
-        found = _KEEP_BYTES[trump] = array("i", values).tobytes()
-    return found
-
-
-def finish(game: Any, stop: int = 0) -> bool:
-    """In the search profile: the hand's remaining tricks as greedy plays them, picked in one C call.
-
-    Rounce's counterpart of greedy Eighty's ``finish``: ``_rounce_playout.c`` picks the
-    plays (checked against :func:`choose` in ``tests/bots``), and the engine applies and
-    scores each one. ``stop`` > 0 leaves that many tricks to the exact solver. The game is
-    a sampled world, read through its tile locations and its seats' views (what each seat
-    discarded). ``False`` when nothing was played: not the play phase, the stop reached,
-    or the module not built.
-    """
-    view = play_phase_view(game, _compiled is not None)
-    if view is None or _compiled is None:
-        return False
-    seat = view["seat"]
-    n = game.players
-    trick = view["trick"]
-    turn_up = 255 if view["turn_up_taken"] else tile(view["turn_up"]).key
-    state = bytearray([n, seat, view["trump"], len(view["tricks"]), stop, turn_up, len(trick)])
-    for p in trick:
-        state.extend((p["seat"], tile(p["tile"]).key, 255 if p["suit"] is None else p["suit"], p["rank"] + 1))
-    gone = [tile(p["tile"]).key for tr in view["tricks"] for p in tr["plays"]]
-    state.append(len(gone))
-    state.extend(gone)
-    places = game.tile_locations()
-    calls = view["calls"]
-    for s in range(n):
-        hand = places[f"hand {s}"]
-        folded = calls[s] == "fold"  # a folded seat plays no more: what it has seen does not matter
-        discarded = view["discarded"] if s == seat else [] if folded else game.view(s)["discarded"]
-        state.extend((folded, len(hand)))
-        state.extend(t.key for t in hand)
-        state.append(len(discarded))
-        state.extend(tile(t).key for t in discarded)
-    plays = _compiled.play(bytes(state), _keep_bytes(view["trump"]))
-    for i in range(0, len(plays), 2):
-        named = plays[i + 1]
-        game.apply(RounceAction("play", _BY_KEY[plays[i]], None if named == 255 else named))
-    return bool(plays)
 
 
 def _taken(t: Tile, suit: int | None) -> Any:
