@@ -487,7 +487,7 @@ def create_app(
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
     if isinstance(clock, TestClock):  # --test-clock: tests only, never a production route
-        app.include_router(testing_router(clock, social.sweep_clocks))
+        app.include_router(testing_router(clock, social.sweep_clocks, social.push_clocks))
     app.include_router(bots_router(bots))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below

@@ -137,13 +137,15 @@ class Advance(BaseModel):
     advance: float = Field(ge=0, le=10 * 365 * 86400, description="seconds to move the clock on")
 
 
-def testing_router(clock: TestClock, before: Callable[[], None]) -> APIRouter:
+def testing_router(clock: TestClock, before: Callable[[], None], after: Callable[[], None]) -> APIRouter:
     """``GET``/``POST /api/test/clock``: read and advance the server's test clock.
 
     Mounted only when the server runs with ``--test-clock`` (``create_app(clock=TestClock())``),
     never in production: anyone could otherwise run out every player's clock. ``before``
     runs ahead of each advance (the rooms' sweep, so that a deadline loaded from the
-    database has its timer before time passes it).
+    database has its timer before time passes it); ``after`` runs once time has moved (the
+    rooms pushed again, so that a page counts down from the new time, as it would have
+    counted the real hours itself).
     """
     r = APIRouter(tags=["test"])
 
@@ -157,6 +159,7 @@ def testing_router(clock: TestClock, before: Callable[[], None]) -> APIRouter:
         """Move the test clock on by ``advance`` seconds; the clocks that run out act at once."""
         before()
         now = clock.advance(body.advance)
+        after()
         await asyncio.sleep(0)  # let the timers' work begin before the answer
         return {"now": now}
 

@@ -753,6 +753,13 @@ class Social:
             else:  # the table moved on while the room was stored: the clock follows it
                 self._arm_clock(table, room)
 
+    def push_clocks(self) -> None:
+        """Push every room whose clock runs: its ``left`` changed without a move (a test clock's jump)."""
+        for table_id, room in list(self.rooms.items()):
+            table = self.service.tables.get(table_id)
+            if table is not None and room.deadline is not None and room.listeners:
+                self.push(table, room)
+
     def start_clock(self) -> None:
         """Start the clock's sweep on the running loop (the app's start)."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())

@@ -142,7 +142,8 @@ async function createTable(ev) {
       rules: readRules(),
       seats,
     };
-    const clock = Number((document.getElementById("clock") || {}).value || 0);
+    // the move clock: seconds a decision (real time), or a turn-based clock ({"per_move": S} or {"per_game": S})
+    const clock = JSON.parse((document.getElementById("clock") || {}).value || "0");
     if (clock) body.clock = clock;
     if ((document.getElementById("practice") || {}).checked) {
       // a practice table: the coach's hints are on, so its deal is fixed (a seed chosen here) and never rated
@@ -181,7 +182,14 @@ async function renderTables() {
     el.innerHTML = "<p id='no-tables' class='muted'>No open table: create one above.</p>";
     return;
   }
-  const rows = tables.map((t) => {
+  // the tables where this browser's seat is to move come first, marked "Your turn" (the server
+  // says whose decision each table waits for; the page knows which seats it holds)
+  const myTurn = (t) => {
+    const mine = loadSeat(t.id);
+    return !!mine && !t.is_over && t.current_player !== null && t.current_player === mine.seat;
+  };
+  const ordered = [...tables.filter(myTurn), ...tables.filter((t) => !myTurn(t))];
+  const rows = ordered.map((t) => {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
@@ -193,10 +201,12 @@ async function renderTables() {
       : t.abandoned ? `<span class="abandoned">abandoned</span> <span class="muted">(no move for ${durationWords(t.idle)}, nobody at the table)</span>`
       : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
       : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";
+    const turn = myTurn(t) ? '<strong class="your-turn">Your turn</strong> ' : "";
+    const pace = t.turn_based ? ' <span class="muted">(turn-based)</span>' : "";
     const link = `/tables/${t.id}`;
-    const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
+    const label = myTurn(t) ? "Play" : mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
     const fixed = t.fixed_deal ? " <span class='muted'>(fixed deal)</span>" : "";
-    return `<tr><td>${escapeHtml(g ? g.name : t.game)}${fixed}</td><td>${seats}</td><td>${status}</td>
+    return `<tr${turn ? ' class="turn-row"' : ""}><td>${escapeHtml(g ? g.name : t.game)}${fixed}</td><td>${seats}</td><td>${turn}${status}${pace}</td>
       <td><a class="button" href="${link}">${label}</a> <button class="small copy" data-link="${link}" type="button">copy link</button></td></tr>`;
   });
   el.innerHTML = `<table class="list"><thead><tr><th>Game</th><th>Seats</th><th>Status</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
