@@ -133,6 +133,12 @@ def test_a_move_a_day_between_two_browsers_over_a_simulated_day(server: Server, 
         top = lobby.locator("#tables tbody tr").first
         assert "Your turn" in top.inner_text() and top.locator(f"a[href='/tables/{table}']").count() == 1
         assert lobby.locator("#tables .your-turn").count() == 1
+        # and at the top, where a phone opens the page: a link to it
+        banner = lobby.locator("#your-turns")
+        assert banner.is_visible() and banner.locator(f"a[href='/tables/{table}']").count() == 1
+        assert f"with {NAMES[first]}" in banner.inner_text()
+        shot(lobby, f"lobby-your-turn-top-{size}")
+        lobby.locator("#tables-section").scroll_into_view_if_needed()
         shot(lobby, f"lobby-your-turn-{size}")
         mine = page_of(ctx[second], f"{server.url}/me")
         mine.wait_for_selector("#me-open tbody tr")
@@ -160,6 +166,16 @@ def test_a_move_a_day_between_two_browsers_over_a_simulated_day(server: Server, 
         assert httpx.get(f"{server.url}/api/tables/{table}").json()["version"] > version
         assert friends(server, table)["seats"][first]["standin"] is None
         shot(mover, f"table-clock-ran-out-{size}")
+
+        # the per-game table: a bank each, the running one counted down, in words
+        bank = page_of(ctx[first], f"{server.url}/tables/{newer}")
+        bank.wait_for_selector("#fr-clock:has-text('Your move: ')")
+        text = bank.locator("#fr-clock").inner_text()
+        assert "left of your time for the game" in text and "Time left: Ann " in text and ", Dee " in text
+        assert "a week each for the whole game" in text
+        shot(bank, f"table-per-game-{size}")
+        for page in (bank,):
+            assert page.js_errors == []
         for page in (mover, lobby, mine, waiter):
             assert page.js_errors == []
     finally:

@@ -174,6 +174,22 @@ function durationWords(seconds) {
   return `${Math.round(seconds / 86400)} days`;
 }
 
+// At the top of the lobby, where a phone opens it: the tables where it is your turn, each a link.
+function yourTurns(turns) {
+  const el = document.getElementById("your-turns");
+  if (!el) return;
+  el.hidden = !turns.length;
+  if (!turns.length) return;
+  const links = turns.slice(0, 3).map((t) => {
+    const g = gameById(t.game);
+    const mine = loadSeat(t.id);
+    const others = t.seats.filter((s) => s.seat !== mine.seat && s.name).map((s) => s.name);
+    return `<a href="/tables/${t.id}">${escapeHtml(g ? g.name : t.game)}${others.length ? ` with ${escapeHtml(others.join(", "))}` : ""}</a>`;
+  });
+  const more = turns.length > 3 ? ` and ${turns.length - 3} more (below)` : "";
+  el.innerHTML = `<strong class="your-turn">Your turn</strong> at ${turns.length} table${turns.length === 1 ? "" : "s"}: ${links.join(", ")}${more}.`;
+}
+
 async function renderTables() {
   const tables = await api("/api/tables");
   const el = document.getElementById("tables");
@@ -189,6 +205,7 @@ async function renderTables() {
     return !!mine && !t.is_over && t.current_player !== null && t.current_player === mine.seat;
   };
   const ordered = [...tables.filter(myTurn), ...tables.filter((t) => !myTurn(t))];
+  yourTurns(tables.filter(myTurn));
   const rows = ordered.map((t) => {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
