@@ -917,17 +917,16 @@ class Social:
         }
 
     def clock_view(self, table: Table, room: Room) -> dict[str, Any]:
-        """The clock as a page shows it without reading its own time: the server's ``now``, the
-        seconds ``left`` of the current decision, a turn-based bank per seat (``banks``).
+        """The clock as a page shows it without reading its own time: the seconds ``left`` of
+        the current decision, a turn-based bank per seat (``banks``).
 
-        Why ``left`` and ``now``: the deadline is in the server's time (a test clock's, or a
-        server whose clock differs from the phone's), so a page counts down from ``left``.
+        Why ``left``: the deadline is in the server's time (a test clock's, or a server whose
+        clock differs from the phone's), so a page counts down from ``left``.
         """
         now = self.clock.now()
         return {
             "per_game": room.per_game,
             "turn_based": self.turn_based(room),
-            "now": round(now, 3),
             "left": None if room.deadline is None else round(max(0.0, room.deadline - now), 3),
             "banks": None if room.per_game is None else
             [round(self.bank_left(room, s) or 0.0, 3) for s in range(table.players)],
