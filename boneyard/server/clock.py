@@ -107,18 +107,22 @@ class TestClock(Clock):
         return self._now
 
 
+SLOW_MOVE_MIN = 7200.0  # a turn-based clock per move: above any real-time one (at most an hour)
+
+
 class SlowClock(BaseModel):
     """``POST /api/tables``'s ``clock`` for a turn-based table: one of ``per_move`` or ``per_game``.
 
-    ``per_move``: seconds each decision may take (an hour to 30 days: "a move a day" is
-    86400). ``per_game``: seconds each player has for all their decisions together, a bank
-    as in correspondence chess (an hour to 90 days: "a week per game" is 604800).
+    ``per_move``: seconds each decision may take (2 hours to 30 days: "a move a day" is
+    86400; an hour or less is a real-time clock, the plain number). ``per_game``: seconds
+    each player has for all their decisions together, a bank as in correspondence chess (an
+    hour to 90 days: "a week per game" is 604800).
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    per_move: float | None = Field(default=None, ge=3600, le=30 * 86400,
-                                   description="seconds per decision, an hour to 30 days")
+    per_move: float | None = Field(default=None, ge=SLOW_MOVE_MIN, le=30 * 86400,
+                                   description="seconds per decision, 2 hours to 30 days")
     per_game: float | None = Field(default=None, ge=3600, le=90 * 86400,
                                    description="seconds per player for the whole game, an hour to 90 days")
 

@@ -67,12 +67,9 @@ log = logging.getLogger("boneyard.server")
 MAX_CHAT = 300  # characters of one chat message
 CHAT_RATE = "5/10 seconds"  # chat messages one seat may send
 CHAT_KEEP = 100  # log entries a push carries (the newest)
-MAX_CLOCK = 3600  # the most seconds a decision of the numeric ``clock`` (a real-time table)
-# Turn-based tables (``clock: {"per_move": S}`` or ``{"per_game": S}``): from an hour a move
-# to a month, or an hour to three months a player for the whole game.
-SLOW_MIN = 3600.0
-SLOW_MAX_MOVE = 30 * 86400.0
-SLOW_MAX_GAME = 90 * 86400.0
+# the most seconds a decision of the numeric ``clock`` (a real-time table); a clock per move
+# above it is a turn-based one (``clock.SlowClock``: 2 hours a move at the least)
+MAX_CLOCK = 3600
 CLOCK_SWEEP = 1.0  # seconds between looks for a stored deadline that has no timer yet (after a restart)
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
 RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game

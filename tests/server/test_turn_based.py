@@ -189,8 +189,8 @@ def test_a_turn_based_table_never_expires_for_want_of_moves(tmp_path: Path) -> N
         assert not next(t for t in c.get("/api/tables").json() if t["id"] == slow_id)["abandoned"]
 
 
-@pytest.mark.parametrize("clock", [{"per_move": 60}, {"per_move": DAY, "per_game": DAY}, {}, {"per_game": 91 * DAY},
-                                   {"per_move": "86400"}, 3601, True])
+@pytest.mark.parametrize("clock", [{"per_move": 60}, {"per_move": 3600}, {"per_move": DAY, "per_game": DAY}, {},
+                                   {"per_game": 91 * DAY}, {"per_move": "86400"}, 3601, True])
 def test_a_clock_out_of_bounds_is_refused(slow: TestClient, clock: Any) -> None:
     r = slow.post("/api/tables", json={"game": "rounce", "players": 2, "clock": clock})
     assert r.status_code == 422, r.text
