@@ -181,3 +181,28 @@ def test_a_move_a_day_between_two_browsers_over_a_simulated_day(server: Server, 
     finally:
         for c in ctx.values():
             c.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_makes_a_turn_based_table(server: Server, browser: Any, size: str) -> None:
+    """The lobby's "Move clock" offers the turn-based clocks; the table made says its pace."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
+    context.add_init_script("localStorage.setItem('boneyard.name', 'Ann');")
+    try:
+        lobby = page_of(context, f"{server.url}/")
+        lobby.wait_for_selector("#create-btn:not([disabled])")
+        lobby.select_option("#game", "rounce")
+        lobby.select_option("#players", "2")
+        lobby.select_option("[data-seat='1']", "human")
+        lobby.select_option("#clock", label="a move a day")
+        lobby.locator("#clock").focus()
+        shot(lobby, f"lobby-clock-choice-{size}")
+        lobby.click("#create-btn")
+        lobby.wait_for_url("**/tables/*")
+        table = lobby.url.rsplit("/", 1)[1]
+        lobby.wait_for_selector("#fr-clock:has-text('Turn-based: a move a day.')")
+        made = friends(server, table)
+        assert made["clock"] == DAY and made["turn_based"] and made["per_game"] is None
+        assert lobby.js_errors == []
+    finally:
+        context.close()
