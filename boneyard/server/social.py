@@ -671,13 +671,15 @@ class Social:
         for want of moves, and its deadlines matter across restarts."""
         return room.per_game is not None or (room.clock is not None and room.clock > MAX_CLOCK)
 
-    @staticmethod
-    def _clocked(table: Table, room: Room) -> tuple[int, int] | None:
+    def _clocked(self, table: Table, room: Room) -> tuple[int, int] | None:
         """The decision the clock runs for now, as (seat, table version); None where none runs
-        (no clock, not started, between hands, over, or a bot plays the seat)."""
+        (no clock, not started, between hands, over, or a bot plays the seat; a bank also
+        stops once the game is decided by resignation: nobody can lose on time then)."""
         game = table.game
         if (not (room.clock or room.per_game) or table.held or table.hold is not None or game.is_over
                 or game.current_player in table.bots):
+            return None
+        if room.per_game is not None and self.decided(table, room) is not None:
             return None
         seat = game.current_player
         return None if seat is None else (seat, table.version)
@@ -785,12 +787,17 @@ class Social:
         """
         room = self.rooms.get(table.id)
         if room is not None and room.per_game is not None:
-            if room.turn is not None and room.turn[:2] == (seat, version):
-                room.timer = None
-                try:
-                    await self._resign_seat(table, room, seat, f"{table.who(seat)}'s time ran out")
-                except (Conflict, Unavailable) as err:  # decided meanwhile, or the database away: said, not lost
-                    log.warning("table %s: %s's time ran out but was not resigned (%s)", table.id, seat, err)
+            if room.turn is None or room.turn[:2] != (seat, version):
+                return
+            if not await self.service._has_lease(table):
+                room.timer = None  # several processes: the one that plays the table's bots resigns it, once
+                return
+            try:
+                await self._resign_seat(table, room, seat, f"{table.who(seat)}'s time ran out")
+            except Unavailable:
+                room.timer = None  # the database is away: the sweep tries again in a moment
+            except Conflict as err:  # over or decided meanwhile: nothing is lost on time any more
+                log.info("table %s: %s's time ran out at a game that needs no resignation (%s)", table.id, seat, err)
             return
         played = await self.service.play_for(table, seat, self.service.seat_bot(CLOCK_BOT), version)
         if played and room is not None:

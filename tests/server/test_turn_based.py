@@ -146,6 +146,8 @@ def test_a_bank_per_game_pays_for_each_move_and_running_out_loses_on_time(slow: 
     wait_for(lambda: said in log_texts(slow, table_id))
     after = room(slow, table_id)
     assert after["resigned"] == [late] and after["decided"] == [winner]
+    assert after["deadline"] is None and after["left"] is None  # decided: nobody can lose on time now
+    assert after["banks"][late] == 0
 
 
 def test_a_slow_game_played_to_its_end_is_rated(slow: TestClient) -> None:
