@@ -55,11 +55,15 @@ def register(app: typer.Typer) -> None:
             help="rules options of the ladder's games, e.g. 'max_hands=1' (each game takes those it has)")] = "",
         bot_heartbeat: Annotated[float, typer.Option(
             help="seconds between the empty lines that keep a quiet bot stream open")] = 10.0,
+        test_clock: Annotated[bool, typer.Option(
+            help="TESTS ONLY: the move clocks' time stands still until POST /api/test/clock advances it "
+                 "(anyone could run out every clock: never in production)")] = False,
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
 
         from ..server import create_app
+        from ..server.clock import TestClock
         from ..server.ratelimit import LimitSettings
 
         if bot_delay < 0:
@@ -84,6 +88,8 @@ def register(app: typer.Typer) -> None:
             rules_of_ladder = parse_options(ladder_rules)
         except ValueError as err:
             raise typer.BadParameter(f"--ladder-rules: {err}") from None
+        if test_clock and workers > 1:
+            raise typer.BadParameter("--test-clock needs --workers 1: each process would keep its own time")
         if workers > 1 and not db.startswith("postgresql"):
             raise typer.BadParameter("--workers above 1 needs a PostgreSQL --db: SQLite serves one process")
         from ..server.social import check_public_url
@@ -115,7 +121,8 @@ def register(app: typer.Typer) -> None:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
                              public_url=public_url, tune_gc=True, redis_url=redis or None, bot_ms_cap=bot_ms_cap,
                              compute_workers=compute_workers or None, bot_heartbeat=bot_heartbeat,
-                             ladder=ladder or None, ladder_rules=rules_of_ladder)
+                             ladder=ladder or None, ladder_rules=rules_of_ladder,
+                             clock=TestClock() if test_clock else None)
             server = uvicorn.Server(uvicorn.Config(app, **options))
             handle_exit = server.handle_exit
 

@@ -33,6 +33,7 @@ from .bodylimit import BodyLimit
 from .botapi import HEARTBEAT, Bots
 from .botapi import router as bots_router
 from .clients import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_NOT_FOUND, Subscriber
+from .clock import Clock, SlowClock, TestClock, testing_router
 from .coaching import Coach
 from .coaching import router as coach_router
 from .commits import ShuttingDown
@@ -42,7 +43,7 @@ from .hotpath import HotPath, bearer
 from .limitgate import LimitGate
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
-from .social import Social
+from .social import Social, clock_option
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
 
@@ -82,8 +83,9 @@ class CreateTable(BaseModel):
         default=None, ge=0, le=600,
         description='seconds the table waits between hands for every human to press "Next hand" (0: no wait; '
                     "default 20)")
-    clock: float | None = Field(default=None, ge=1, le=3600,
-                                description="seconds per decision before a bot plays it (default: no clock)")
+    clock: Annotated[float, Field(ge=1, le=3600)] | SlowClock | None = Field(
+        default=None, description='seconds per decision before a bot plays it (default: no clock); a turn-based '
+                                  'table: {"per_move": seconds} or {"per_game": seconds} (docs/api.md, "Move clock")')
 
 
 class NextHand(BaseModel):
@@ -256,6 +258,7 @@ def create_app(
     bot_heartbeat: float = HEARTBEAT,
     ladder: float | None = None,
     ladder_rules: dict[str, Any] | None = None,
+    clock: Clock | None = None,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -272,6 +275,8 @@ def create_app(
     ``bot_heartbeat`` is the seconds between the empty lines of a quiet bot stream (``botapi.py``);
     ``ladder`` (``--ladder``) the seconds between the ladder's pairings of online bots, its games
     played with the rules options ``ladder_rules`` where a game has them (``--ladder-rules``).
+    ``clock`` is the move clocks' time (default: real time); a :class:`~.clock.TestClock`
+    (``--test-clock``, tests only) also mounts ``POST /api/test/clock``, which advances it.
     """
     store = Store(db_url)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
@@ -280,19 +285,22 @@ def create_app(
                            search_seats=rate.settings.search)
     if rate.caps is not None:
         service.hooks.append(rate)  # the shared cap on open tables follows their changes
-    social = Social(service, public_url, limiter=rate.window)
+    clock = clock or Clock()
+    social = Social(service, public_url, limiter=rate.window, clock=clock)
     coach = Coach(service)  # hints and reviews (coaching.py)
     bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        social.start_clock()
         bots.started()
         if ladder:
             bots.start_ladder(ladder, ladder_rules)
         async with quiet_collector() if tune_gc else contextlib.nullcontext():
             yield
         await bots.stop()
+        await social.stop_clock()
         await service.stop()
         coach.close()
         await rate.close()
@@ -400,7 +408,8 @@ def create_app(
                                    body.dealer, practice=body.practice, creator=address,
                                    next_timeout=body.next_timeout),
             lambda made: made.id)
-        return {"id": table.id, "host_token": await social.created(table, body.clock)}
+        per_move, per_game = clock_option(body.clock)
+        return {"id": table.id, "host_token": await social.created(table, per_move, per_game)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
@@ -477,6 +486,8 @@ def create_app(
     # Included after the play routes, whose paths they do not share: a request is matched
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
+    if isinstance(clock, TestClock):  # --test-clock: tests only, never a production route
+        app.include_router(testing_router(clock, social.sweep_clocks, social.push_clocks))
     app.include_router(bots_router(bots))
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below

@@ -641,7 +641,7 @@ class Bots:
             return None
         mine = table.game.current_player == seat and room.deadline is not None
         return {"seconds": room.clock, "deadline": round(room.deadline, 3) if mine and room.deadline else None,
-                "left": round(max(0.0, room.deadline - time.time()), 3) if mine and room.deadline else None}
+                "left": round(max(0.0, room.deadline - self.social.clock.now()), 3) if mine and room.deadline else None}
 
     async def game_stream(self, table_id: str, account: Account, since: int | None) -> AsyncIterator[bytes]:
         """The game's NDJSON lines for the account's seat (see docs/api.md, "Bot API": the game stream)."""

@@ -88,6 +88,9 @@ _ADDED_COLUMNS = {
     "lease_until": "FLOAT",
     "next_timeout": "FLOAT",
 }
+# Every table's added columns (table -> column -> SQL type): other modules register their own
+# tables' (social.py's rooms) at import, before a Store is made.
+ADDED_COLUMNS: dict[str, dict[str, str]] = {"tables": _ADDED_COLUMNS}
 
 # The PostgreSQL channel on which every committed change is announced to the other processes.
 CHANNEL = "boneyard"
@@ -282,10 +285,11 @@ class Store:
             Base.metadata.create_all(conn)
             if fresh:
                 _unrate_live(conn)
-            have = {c["name"] for c in inspect(conn).get_columns("tables")}
-            for name, ddl in _ADDED_COLUMNS.items():
-                if name not in have:
-                    conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {ddl}"))
+            for table, columns in ADDED_COLUMNS.items():
+                have = {c["name"] for c in inspect(conn).get_columns(table)}
+                for name, ddl in columns.items():
+                    if name not in have:
+                        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -14,6 +14,7 @@ its own, ``/ws/friends/{table_id}``, so the game's state pushes stay exactly as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import html
@@ -41,7 +42,8 @@ import boneyard
 
 from . import rating
 from .clients import Subscriber
-from .db import ActionRow, Base, StandinRow, TableRow, hash_token, write_expired
+from .clock import Clock, Handle
+from .db import ADDED_COLUMNS, ActionRow, Base, StandinRow, TableRow, hash_token, write_expired
 from .rematch import REMATCH_HOLD, keep_seats, kept_seats, release_seat
 from .tables import (
     STORE_ERRORS,
@@ -65,7 +67,10 @@ log = logging.getLogger("boneyard.server")
 MAX_CHAT = 300  # characters of one chat message
 CHAT_RATE = "5/10 seconds"  # chat messages one seat may send
 CHAT_KEEP = 100  # log entries a push carries (the newest)
+# the most seconds a decision of the numeric ``clock`` (a real-time table); a clock per move
+# above it is a turn-based one (``clock.SlowClock``: 2 hours a move at the least)
 MAX_CLOCK = 3600
+CLOCK_SWEEP = 1.0  # seconds between looks for a stored deadline that has no timer yet (after a restart)
 CLOCK_BOT = "greedy"  # plays a decision whose clock ran out (and stands in by default)
 RESIGN_BOT = "greedy"  # plays a resigned seat to the end of the game
 PRESENCE_GRACE = 5.0  # seconds a seat's last socket may be gone before "left" is said (a reconnect says nothing)
@@ -92,6 +97,16 @@ class RoomRow(Base):
     left: Mapped[list[int]] = mapped_column(JSON, default=list)  # seats whose player left
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table's id
     rematch_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the turn-based clock: a bank of seconds per player for the whole game (None: per move or none)
+    per_game: Mapped[float | None] = mapped_column(Float, nullable=True)
+    banks: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)  # seat -> seconds left
+    # the decision the clock runs for, so that a restart keeps its deadline: [seat, version, started]
+    turn: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)  # epoch seconds of the server's clock
+
+
+# an older database's rooms table gets these columns at start (db.Store._create_schema)
+ADDED_COLUMNS["rooms"] = {"per_game": "FLOAT", "banks": "JSON", "turn": "JSON", "deadline": "FLOAT"}
 
 
 class LogRow(Base):
@@ -191,7 +206,10 @@ class Room:
 
     host_hash: str | None = None
     started: bool = True
-    clock: float | None = None
+    clock: float | None = None  # seconds per decision (a real-time clock, or a turn-based one's per move)
+    per_game: float | None = None  # a turn-based bank: seconds per player for the whole game
+    banks: dict[int, float] = field(default_factory=dict)  # seat -> seconds left of its bank (per_game)
+    turn: tuple[int, int, float] | None = None  # the clocked decision: (seat, table version, started at)
     standins: dict[int, str] = field(default_factory=dict)
     left: set[int] = field(default_factory=set)
     resigned: list[int] = field(default_factory=list)  # seats that resigned, in order (kept in the log)
@@ -201,8 +219,8 @@ class Room:
     present: dict[int | None, int] = field(default_factory=dict)  # seat -> open friends sockets
     seen: set[int] = field(default_factory=set)  # seats that have been here
     listeners: dict[int, Subscriber] = field(default_factory=dict)
-    deadline: float | None = None  # when the clock runs out (epoch seconds)
-    timer: asyncio.TimerHandle | None = None
+    deadline: float | None = None  # when the clock runs out (epoch seconds of the server's clock)
+    timer: Handle | None = None
     version: int = 0  # this room's own push counter
     claims: dict[int, str] = field(default_factory=dict)  # seat -> player id
     ratings: dict[int, dict[str, float]] = field(default_factory=dict)
@@ -222,20 +240,49 @@ class Room:
 def _as_stored(room: Room, **changes: Any) -> Room:
     """The stored fields of ``room`` with ``changes`` made: what a change commits before memory has it."""
     stored: dict[str, Any] = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
-                              "standins": dict(room.standins), "left": set(room.left), "rematch": room.rematch,
-                              "rematch_by": room.rematch_by}
+                              "per_game": room.per_game, "standins": dict(room.standins), "left": set(room.left),
+                              "rematch": room.rematch, "rematch_by": room.rematch_by}
     return Room(**{**stored, **changes})
 
 
 def _room_write(s: Session, table_id: str, room: Room, new: bool = False) -> None:
     # the rematch columns are written only by Social._propose's conditional update: a process
     # whose copy of the room has not seen a rematch proposed at another process must not erase it
-    values = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock,
+    values = {"host_hash": room.host_hash, "started": room.started, "clock": room.clock, "per_game": room.per_game,
               "standins": {str(k): v for k, v in room.standins.items()}, "left": sorted(room.left)}
     if new:
         s.add(RoomRow(table_id=table_id, **values))
     else:
         s.execute(update(RoomRow).where(RoomRow.table_id == table_id).values(**values))
+
+
+def _clock_write(s: Session, table_id: str, deadline: float | None, turn: tuple[int, int, float] | None,
+                 banks: dict[int, float]) -> None:
+    # the clock's columns alone: a stand-in or Start stored at the same moment keeps its own
+    s.execute(update(RoomRow).where(RoomRow.table_id == table_id).values(
+        deadline=deadline, turn=list(turn) if turn is not None else None,
+        banks={str(k): v for k, v in banks.items()} or None))
+
+
+def clock_option(clock: Any) -> tuple[float | None, float | None]:
+    """A table's ``clock`` option as (seconds per decision, seconds of a player's bank for the game).
+
+    Why one reader: ``POST /api/tables`` takes a number (seconds per decision, a real-time
+    table, as it always did) or ``{"per_move": S}`` / ``{"per_game": S}`` (a turn-based
+    table); a rematch passes the room's own pair on. ``ValueError`` names what is wrong.
+    """
+    if clock is None:
+        return None, None
+    if isinstance(clock, bool):
+        raise ValueError("clock must be seconds per decision or {\"per_move\": S} or {\"per_game\": S}")
+    if isinstance(clock, int | float):
+        return float(clock), None
+    per_move, per_game = getattr(clock, "per_move", None), getattr(clock, "per_game", None)
+    if per_move is not None and per_game is None:
+        return float(per_move), None
+    if per_game is not None and per_move is None:
+        return None, float(per_game)
+    raise ValueError("a turn-based clock is either {\"per_move\": seconds} or {\"per_game\": seconds}, one of them")
 
 
 def _log_write(s: Session, table_id: str, entry: dict[str, Any]) -> None:
@@ -250,10 +297,13 @@ def _seats_write(s: Session, table_id: str, seats: list[str]) -> None:
 class Social:
     """The friends' layer of one server: rooms by table id, and the routes that change them."""
 
-    def __init__(self, service: TableService, public_url: str = "", limiter: Any = None) -> None:
+    def __init__(self, service: TableService, public_url: str = "", limiter: Any = None,
+                 clock: Clock | None = None) -> None:
         self.service = service
         self.public_url = public_url
+        self.clock = clock or Clock()  # the move clocks' time (a TestClock under --test-clock)
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         # chat and player-code limits: the server's shared window (ratelimit.Window) when given
         self._limiter = limiter if limiter is not None else MovingWindowRateLimiter(MemoryStorage())
         self._winners: dict[str, list[int]] = {}  # finished tables' winning seats (they never change)
@@ -270,9 +320,12 @@ class Social:
             row = s.get(RoomRow, table.id)
             if row is None:
                 return  # a table from before friends' tables: it never waits
-            room = Room(host_hash=row.host_hash, started=row.started, clock=row.clock,
+            room = Room(host_hash=row.host_hash, started=row.started, clock=row.clock, per_game=row.per_game,
                         standins={int(k): v for k, v in (row.standins or {}).items()}, left=set(row.left or []),
-                        rematch=row.rematch, rematch_by=row.rematch_by)
+                        rematch=row.rematch, rematch_by=row.rematch_by,
+                        banks={int(k): float(v) for k, v in (row.banks or {}).items()},
+                        turn=(int(row.turn[0]), int(row.turn[1]), float(row.turn[2])) if row.turn else None,
+                        deadline=row.deadline if row.turn else None)
             entries = s.scalars(select(LogRow).where(LogRow.table_id == table.id).order_by(LogRow.id.desc())
                                 .limit(CHAT_KEEP))
             room.log = [_entry(e.kind, e.seat, e.name, e.text, e.at) for e in reversed(list(entries))]
@@ -292,7 +345,8 @@ class Social:
             if name in seat_bots():
                 table.bots[seat] = self.service.seat_bot(name)
         table.held = not room.started and not self._all_seated(table)
-        self.rooms[table.id] = room
+        table.turn_based = self.turn_based(room)
+        self.rooms[table.id] = room  # a stored deadline gets its timer from the clock's sweep
 
     def changed(self, table: Table) -> None:
         """After every broadcast: start a full table, run the clock, count a finished game, push news."""
@@ -399,10 +453,17 @@ class Social:
 
     # ----- creation ------------------------------------------------------------------
 
-    async def created(self, table: Table, clock: float | None) -> str:
-        """A table opened from the lobby: it waits for its players; returns the host's secret."""
+    async def created(self, table: Table, clock: float | None, per_game: float | None = None) -> str:
+        """A table opened from the lobby: it waits for its players; returns the host's secret.
+
+        ``clock`` is seconds per decision, ``per_game`` a turn-based bank of seconds for each
+        player (see :func:`clock_option`).
+        """
         host = secrets.token_urlsafe(18)
-        room = Room(host_hash=hash_token(host), started=False, clock=clock)
+        room = Room(host_hash=hash_token(host), started=False, clock=clock, per_game=per_game)
+        if per_game is not None:
+            room.banks = dict.fromkeys(range(table.players), per_game)
+        table.turn_based = self.turn_based(room)
         table.held = not self._all_seated(table)
         room.started = not table.held
         self.rooms[table.id] = room
@@ -552,6 +613,11 @@ class Social:
         table, room = await self.room(table_id)
         seat = self.service.seat_of(table, token, required=True)
         assert seat is not None
+        await self._resign_seat(table, room, seat, None)
+
+    async def _resign_seat(self, table: Table, room: Room, seat: int, cause: str | None) -> None:
+        """Resign ``seat``: its player's own choice (``cause`` None), or ``cause`` said instead of
+        "Ann resigned" (a turn-based bank that ran out: a loss on time, by the same rules)."""
         name = table.who(seat)
         if table.held:
             raise Conflict("the game has not started, so there is nothing to resign: leave the table instead")
@@ -564,7 +630,8 @@ class Social:
             raise Conflict(f"the game is already decided: {self._names(table, won)} won when the others resigned")
         side = next(side for side in self.sides(table) if seat in side)
         standing = [g for g in self.sides(table) if seat not in g and not any(s in room.resigned for s in g)]
-        text = f"{name} resigned" + (f" for {self._names(table, side)}" if len(side) > 1 else "")
+        text = cause or f"{name} resigned"
+        text += f" for {self._names(table, side)}" if len(side) > 1 and cause is None else ""
         text += f": the {RESIGN_BOT} bot plays their seat to the end"
         if len(standing) == 1:
             text += f"; {self._names(table, standing[0])} {'win' if len(standing[0]) > 1 else 'wins'}"
@@ -588,7 +655,7 @@ class Social:
                 s.add(StandinRow(table_id=table.id, number=table.version, seat=seat, kind="resign"))
                 _room_write(s, table.id, after)
 
-            await self._store(write, "you did not resign")
+            await self._store(write, "you did not resign" if cause is None else "the resignation was not stored")
             await self.service.reseat(table, change)
 
     @staticmethod
@@ -598,29 +665,145 @@ class Social:
 
     # ----- the move clock ------------------------------------------------------------
 
+    @staticmethod
+    def turn_based(room: Room) -> bool:
+        """Whether the room's clock is a turn-based one (hours or days): its table never expires
+        for want of moves, and its deadlines matter across restarts."""
+        return room.per_game is not None or (room.clock is not None and room.clock > MAX_CLOCK)
+
+    def _clocked(self, table: Table, room: Room) -> tuple[int, int] | None:
+        """The decision the clock runs for now, as (seat, table version); None where none runs
+        (no clock, not started, between hands, over, or a bot plays the seat; a bank also
+        stops once the game is decided by resignation: nobody can lose on time then)."""
+        game = table.game
+        if (not (room.clock or room.per_game) or table.held or table.hold is not None or game.is_over
+                or game.current_player in table.bots):
+            return None
+        if room.per_game is not None and self.decided(table, room) is not None:
+            return None
+        seat = game.current_player
+        return None if seat is None else (seat, table.version)
+
+    def bank_left(self, room: Room, seat: int) -> float | None:
+        """Seconds left of ``seat``'s turn-based bank now (its running decision counted); None without one."""
+        if room.per_game is None:
+            return None
+        left = room.banks.get(seat, room.per_game)
+        if room.turn is not None and room.turn[0] == seat:
+            left -= self.clock.now() - room.turn[2]
+        return max(0.0, left)
+
     def _arm_clock(self, table: Table, room: Room) -> None:
+        """Start, keep or stop the clock after a change, and store what it runs for.
+
+        The clock runs for one decision, (seat, version): a change that leaves that decision
+        to be made (a chat, a join, a restart) keeps its deadline; once the decision is made
+        (or the hand ends, or a bot takes the seat) a bank pays for the time it took and the
+        next decision's clock starts. The deadline and the decision are stored so that a
+        restart (``loaded``) keeps them.
+        """
+        due = self._clocked(table, room)
+        now = self.clock.now()
+        moved = False
+        if room.turn is not None and (due is None or room.turn[:2] != due):
+            seat, _version, started = room.turn
+            if room.per_game is not None:
+                room.banks[seat] = max(0.0, room.banks.get(seat, room.per_game) - (now - started))
+            self._stop_timer(room)
+            room.turn, room.deadline, moved = None, None, True
+        if due is not None and room.turn is None:
+            seat, version = due
+            room.turn = (seat, version, now)
+            allowed = room.clock if room.clock else room.banks.get(seat, room.per_game or 0.0)
+            room.deadline = now + allowed
+            moved = True
+        if room.turn is not None and room.timer is None:
+            self._start_timer(table, room)
+        if moved:
+            self._spawn(self._write(functools.partial(_clock_write, table_id=table.id, deadline=room.deadline,
+                                                      turn=room.turn, banks=dict(room.banks))))
+
+    @staticmethod
+    def _stop_timer(room: Room) -> None:
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
-        room.deadline = None
-        game = table.game
-        if (not room.clock or table.held or table.hold is not None or game.is_over
-                or game.current_player in table.bots):
-            return
-        seat, version = game.current_player, table.version
-        if seat is None:
-            return
-        room.deadline = time.time() + room.clock
-        loop = asyncio.get_running_loop()
-        room.timer = loop.call_later(room.clock, lambda: self._spawn(self._clock_ran_out(table, seat, version)))
+
+    def _start_timer(self, table: Table, room: Room) -> None:
+        """The timer of the room's clocked decision, at its (perhaps stored) deadline."""
+        assert room.turn is not None and room.deadline is not None
+        seat, version, _started = room.turn
+        room.timer = self.clock.call_at(room.deadline,
+                                        lambda: self._spawn(self._clock_ran_out(table, seat, version)))
+
+    def sweep_clocks(self) -> None:
+        """Give every stored deadline without a timer its timer (a table loaded after a restart).
+
+        Why a sweep: a table is rebuilt on a worker thread, away from the event loop that
+        runs timers; the sweep (every :data:`CLOCK_SWEEP` seconds, and before a test clock
+        advances) sets them on the loop. A deadline already past fires at once.
+        """
+        for table_id, room in list(self.rooms.items()):
+            table = self.service.tables.get(table_id)
+            if table is None or room.turn is None or room.timer is not None:
+                continue
+            if self._clocked(table, room) == room.turn[:2]:
+                self._start_timer(table, room)
+            else:  # the table moved on while the room was stored: the clock follows it
+                self._arm_clock(table, room)
+
+    def push_clocks(self) -> None:
+        """Push every room whose clock runs: its ``left`` changed without a move (a test clock's jump)."""
+        for table_id, room in list(self.rooms.items()):
+            table = self.service.tables.get(table_id)
+            if table is not None and room.deadline is not None and room.listeners:
+                self.push(table, room)
+
+    def start_clock(self) -> None:
+        """Start the clock's sweep on the running loop (the app's start)."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def stop_clock(self) -> None:
+        """Stop the sweep (the app's shutdown)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(CLOCK_SWEEP)
+            try:
+                self.sweep_clocks()
+            except Exception:
+                log.exception("the clock's sweep failed")
 
     async def _clock_ran_out(self, table: Table, seat: int, version: int) -> None:
-        if await self.service.play_for(table, seat, self.service.seat_bot(CLOCK_BOT), version):
-            room = self.rooms.get(table.id)
-            if room is not None:
-                room.timed_out.add(seat)
-                self._say(table, room, "news", seat, table.who(seat),
-                          f"{table.who(seat)}'s clock ran out: the {CLOCK_BOT} bot played for them")
+        """The clock of ``seat``'s decision at ``version`` ran out (nothing happens if the table moved on).
+
+        Per move: the greedy bot makes that one decision (the seat stays its player's). A
+        turn-based bank (per game) that runs out is a loss on time: the seat resigns, and
+        the resignation's rules follow (``docs/api.md``, "Move clock").
+        """
+        room = self.rooms.get(table.id)
+        if room is not None and room.per_game is not None:
+            if room.turn is None or room.turn[:2] != (seat, version):
+                return
+            if not await self.service._has_lease(table):
+                room.timer = None  # several processes: the one that plays the table's bots resigns it, once
+                return
+            try:
+                await self._resign_seat(table, room, seat, f"{table.who(seat)}'s time ran out")
+            except Unavailable:
+                room.timer = None  # the database is away: the sweep tries again in a moment
+            except Conflict as err:  # over or decided meanwhile: nothing is lost on time any more
+                log.info("table %s: %s's time ran out at a game that needs no resignation (%s)", table.id, seat, err)
+            return
+        played = await self.service.play_for(table, seat, self.service.seat_bot(CLOCK_BOT), version)
+        if played and room is not None:
+            room.timed_out.add(seat)
+            self._say(table, room, "news", seat, table.who(seat),
+                      f"{table.who(seat)}'s clock ran out: the {CLOCK_BOT} bot played for them")
 
     # ----- presence and chat ---------------------------------------------------------
 
@@ -723,6 +906,7 @@ class Social:
             "started": not table.held,
             "clock": room.clock,
             "deadline": room.deadline,
+            **self.clock_view(table, room),
             "current_player": None if table.game.is_over else table.game.current_player,
             "version": table.version,
             "is_over": table.game.is_over,
@@ -734,6 +918,22 @@ class Social:
             "rematch": room.rematch,
             "rematch_by": table.who(room.rematch_by) if room.rematch_by is not None else None,
             "public_url": self.public_url,
+        }
+
+    def clock_view(self, table: Table, room: Room) -> dict[str, Any]:
+        """The clock as a page shows it without reading its own time: the seconds ``left`` of
+        the current decision, a turn-based bank per seat (``banks``).
+
+        Why ``left``: the deadline is in the server's time (a test clock's, or a server whose
+        clock differs from the phone's), so a page counts down from ``left``.
+        """
+        now = self.clock.now()
+        return {
+            "per_game": room.per_game,
+            "turn_based": self.turn_based(room),
+            "left": None if room.deadline is None else round(max(0.0, room.deadline - now), 3),
+            "banks": None if room.per_game is None else
+            [round(self.bank_left(room, s) or 0.0, 3) for s in range(table.players)],
         }
 
     def push(self, table: Table, room: Room) -> None:
@@ -782,7 +982,7 @@ class Social:
         gone = room.left - set(room.resigned)  # players who left the table are not waited for
         new.reserved = {s: (name, until) for s, name in table.names.items()
                         if s != seat and s not in gone and new.seats[s] == "human"}
-        host = await self.created(new, room.clock)
+        host = await self.created(new, room.clock, room.per_game)
 
         def write(s: Session) -> str | None:
             done = s.execute(update(RoomRow).where(RoomRow.table_id == table.id, RoomRow.rematch.is_(None))
@@ -936,11 +1136,33 @@ class Social:
                                  .where(ClaimRow.player_id == pid).order_by(TableRow.created.desc()).limit(200))
                 return [(t, seat) for t, seat in rows]
 
-        out = []
-        for row, seat in await self.service._run(read):
-            out.append({"id": row.id, "game": row.game, "players": row.players, "seat": seat, "created": row.created,
-                        "is_over": row.is_over, "expired": row.expired})
+        out = [{"id": row.id, "game": row.game, "players": row.players, "seat": seat, "created": row.created,
+                "is_over": row.is_over, "expired": row.expired, **self._turn_facts(row.id, seat)}
+               for row, seat in await self.service._run(read)]
+        # where the player is to move first, the nearest deadline first; then the rest, newest first
+        out.sort(key=lambda t: (not t["your_turn"], t["deadline"] if t["your_turn"] and t["deadline"] else math.inf))
         return {"name": name, "tables": out}
+
+    def _turn_facts(self, table_id: str, seat: int) -> dict[str, Any]:
+        """Whether it is ``seat``'s turn at a table and how long it has: "My games" lists those first.
+
+        ``your_turn``: the game waits for this player's own decision (not over, started, not
+        between hands, no bot playing the seat). ``deadline`` and ``left`` (seconds, the
+        server's clock) are the clock of that decision, null without one.
+        """
+        table = self.service.tables.get(table_id)
+        room = self.rooms.get(table_id)
+        facts: dict[str, Any] = {"your_turn": False, "deadline": None, "left": None,
+                                 "turn_based": room is not None and self.turn_based(room)}
+        if table is None or table.game is None or table.game.is_over or table.held or table.hold is not None:
+            return facts
+        if table.game.current_player != seat or seat in table.bots:
+            return facts
+        facts["your_turn"] = True
+        if room is not None and room.deadline is not None:
+            facts["deadline"] = room.deadline
+            facts["left"] = round(max(0.0, room.deadline - self.clock.now()), 3)
+        return facts
 
     async def resume(self, table_id: str, code: str | None, address: str) -> dict[str, Any]:
         """A new token for the player's seat at a table (another device): the code is the key."""

@@ -249,6 +249,9 @@ class Table:
     reserved: dict[int, tuple[str, float]] = field(default_factory=dict)
     # seat -> bot account id: seats played by a program through the bot API (botapi.py), never the page
     accounts: dict[int, str] = field(default_factory=dict)
+    # a turn-based clock (social.py): days between moves are its pace, so it never expires or
+    # reads "abandoned" for want of moves (its clock keeps the game going)
+    turn_based: bool = False
 
     def __post_init__(self) -> None:
         self.teller = Teller(self.game_id)
@@ -732,7 +735,12 @@ class TableService:
             # seconds since the last move or join: the lobby tells a stalled table from a live one
             "idle": round(idle),
             "connected": connected,
-            "abandoned": abandoned(bool(table.game.is_over), idle, connected),
+            "abandoned": abandoned(bool(table.game.is_over), idle, connected) and not table.turn_based,
+            "turn_based": table.turn_based,
+            # whose decision the table waits for (null: over, not started, between hands): a
+            # page that holds that seat's token puts the table first, marked "Your turn"
+            "current_player": None if table.game.is_over or table.held or table.hold is not None
+            else table.game.current_player,
         }
 
     def lobby(self) -> list[dict[str, Any]]:
@@ -1411,7 +1419,7 @@ class TableService:
                 if not table.subscribers and idle > self.finished_linger:
                     self.tables.pop(table.id, None)
                     self._leases.pop(table.id, None)
-            elif idle > self.idle_timeout and not table.lock.locked():
+            elif idle > self.idle_timeout and not table.turn_based and not table.lock.locked():
                 try:
                     await self.committer.write(functools.partial(write_expired, table_id=table.id))
                 except STORE_ERRORS:

@@ -142,7 +142,8 @@ async function createTable(ev) {
       rules: readRules(),
       seats,
     };
-    const clock = Number((document.getElementById("clock") || {}).value || 0);
+    // the move clock: seconds a decision (real time), or a turn-based clock ({"per_move": S} or {"per_game": S})
+    const clock = JSON.parse((document.getElementById("clock") || {}).value || "0");
     if (clock) body.clock = clock;
     if ((document.getElementById("practice") || {}).checked) {
       // a practice table: the coach's hints are on, so its deal is fixed (a seed chosen here) and never rated
@@ -173,6 +174,22 @@ function durationWords(seconds) {
   return `${Math.round(seconds / 86400)} days`;
 }
 
+// At the top of the lobby, where a phone opens it: the tables where it is your turn, each a link.
+function yourTurns(turns) {
+  const el = document.getElementById("your-turns");
+  if (!el) return;
+  el.hidden = !turns.length;
+  if (!turns.length) return;
+  const links = turns.slice(0, 3).map((t) => {
+    const g = gameById(t.game);
+    const mine = loadSeat(t.id);
+    const others = t.seats.filter((s) => s.seat !== mine.seat && s.name).map((s) => s.name);
+    return `<a href="/tables/${t.id}">${escapeHtml(g ? g.name : t.game)}${others.length ? ` with ${escapeHtml(others.join(", "))}` : ""}</a>`;
+  });
+  const more = turns.length > 3 ? ` and ${turns.length - 3} more (below)` : "";
+  el.innerHTML = `<strong class="your-turn">Your turn</strong> at ${turns.length} table${turns.length === 1 ? "" : "s"}: ${links.join(", ")}${more}.`;
+}
+
 async function renderTables() {
   const tables = await api("/api/tables");
   const el = document.getElementById("tables");
@@ -181,7 +198,15 @@ async function renderTables() {
     el.innerHTML = "<p id='no-tables' class='muted'>No open table: create one above.</p>";
     return;
   }
-  const rows = tables.map((t) => {
+  // the tables where this browser's seat is to move come first, marked "Your turn" (the server
+  // says whose decision each table waits for; the page knows which seats it holds)
+  const myTurn = (t) => {
+    const mine = loadSeat(t.id);
+    return !!mine && !t.is_over && t.current_player !== null && t.current_player === mine.seat;
+  };
+  const ordered = [...tables.filter(myTurn), ...tables.filter((t) => !myTurn(t))];
+  yourTurns(tables.filter(myTurn));
+  const rows = ordered.map((t) => {
     const g = gameById(t.game);
     const mine = loadSeat(t.id);
     const seats = t.seats
@@ -193,10 +218,12 @@ async function renderTables() {
       : t.abandoned ? `<span class="abandoned">abandoned</span> <span class="muted">(no move for ${durationWords(t.idle)}, nobody at the table)</span>`
       : t.idle >= STALLED ? `no move for ${durationWords(t.idle)}`
       : t.open_seats.length ? `${t.open_seats.length} open seat${t.open_seats.length === 1 ? "" : "s"}` : "playing";
+    const turn = myTurn(t) ? '<strong class="your-turn">Your turn</strong> ' : "";
+    const pace = t.turn_based ? ' <span class="muted">(turn-based)</span>' : "";
     const link = `/tables/${t.id}`;
-    const label = mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
+    const label = myTurn(t) ? "Play" : mine ? "Return" : t.is_over ? "Replay" : t.open_seats.length ? "Join" : "Watch";
     const fixed = t.fixed_deal ? " <span class='muted'>(fixed deal)</span>" : "";
-    return `<tr><td>${escapeHtml(g ? g.name : t.game)}${fixed}</td><td>${seats}</td><td>${status}</td>
+    return `<tr${turn ? ' class="turn-row"' : ""}><td>${escapeHtml(g ? g.name : t.game)}${fixed}</td><td>${seats}</td><td>${turn}${status}${pace}</td>
       <td><a class="button" href="${link}">${label}</a> <button class="small copy" data-link="${link}" type="button">copy link</button></td></tr>`;
   });
   el.innerHTML = `<table class="list"><thead><tr><th>Game</th><th>Seats</th><th>Status</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;

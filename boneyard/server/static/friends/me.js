@@ -1,16 +1,22 @@
 // "My games": the player's open and finished tables, by the code kept in this browser (or
 // entered here from another device); "continue" asks the server for a seat token of this device.
 import { api, escapeHtml, playerCode } from "./common.js";
+import { leftWords } from "../core/clockwords.js";
 
 const $ = (id) => document.getElementById(id);
 let games = {};
 
+// The server lists the tables where it is the player's turn first (`your_turn`, with the
+// seconds `left` on that move's clock, or null without one): they are marked so.
 function row(t) {
-  const name = escapeHtml(games[t.game] || t.game);
+  const turn = t.your_turn
+    ? `<br><strong class="your-turn">Your turn</strong>${t.left !== null ? ` <small>${escapeHtml(leftWords(t.left))} left</small>` : ""}`
+    : "";
+  const name = escapeHtml(games[t.game] || t.game) + (t.turn_based ? ' <small class="muted">(turn-based)</small>' : "") + turn;
   const when = new Date(t.created * 1000).toLocaleString();
-  const label = t.is_over ? "replay" : t.expired ? "expired" : "continue";
+  const label = t.your_turn ? "play" : t.is_over ? "replay" : t.expired ? "expired" : "continue";
   const action = t.expired && !t.is_over ? "" : `<button class="small" data-go="${escapeHtml(t.id)}" data-over="${t.is_over ? 1 : 0}" type="button">${label}</button>`;
-  return `<tr><td>${name}</td><td>${t.players}</td><td>${escapeHtml(when)}</td><td>${action}</td></tr>`;
+  return `<tr${t.your_turn ? ' class="turn-row"' : ""}><td>${name}</td><td>${t.players}</td><td>${escapeHtml(when)}</td><td>${action}</td></tr>`;
 }
 
 function table(rows) {
@@ -45,6 +51,8 @@ async function load() {
   try {
     const mine = await api("/api/players/me/tables", { headers: { "X-Player": code } });
     $("me-who").textContent = `Playing as ${mine.name}.`;
+    const turns = mine.tables.filter((t) => t.your_turn).length;
+    $("me-turns").textContent = turns ? `It is your turn at ${turns} table${turns === 1 ? "" : "s"}: listed first.` : "";
     $("me-open").innerHTML = table(mine.tables.filter((t) => !t.is_over && !t.expired));
     $("me-done").innerHTML = table(mine.tables.filter((t) => t.is_over || t.expired));
     document.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => go(b.dataset.go, b.dataset.over === "1")));
@@ -72,3 +80,7 @@ api("/api/games").then((list) => {
   list.forEach((g) => (games[g.id] = g.name));
   return load();
 });
+// kept fresh: a friend's move makes it your turn at another table
+setInterval(() => {
+  if (playerCode()) load();
+}, 20000);

@@ -4,6 +4,7 @@
 // the game's own page script (table.js) is left as it is.
 import { api, copyLink, ensurePlayer, escapeHtml, playerCode } from "./common.js";
 import { installKeys } from "./keys.js";
+import { clockWords, leftWords } from "../core/clockwords.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const tokenKey = `boneyard.token.${tableId}`;
@@ -313,15 +314,53 @@ function render() {
   alerts();
 }
 
+// Seconds left of the running decision's clock now: counted down from the server's `left`
+// (its own time, perhaps not the phone's) since the room arrived.
+let leftAt = { left: null, at: 0 };
+
+function secondsLeft() {
+  if (leftAt.left === null) return 0;
+  return Math.max(0, leftAt.left - (performance.now() - leftAt.at) / 1000);
+}
+
+// A turn-based clock in words: whose move, how long they have, and each player's bank.
+function slowText() {
+  const who = room.seats[room.current_player];
+  const name = who ? who.name : "?";
+  const words = leftWords(secondsLeft());
+  const mine = myTurn();
+  const pace = `Turn-based: ${clockWords(room.clock, room.per_game)}.`;
+  if (!room.deadline || !room.started || room.is_over) return pace;
+  const turn = room.per_game
+    ? (mine ? `Your move: ${words} left of your time for the game.` : `${name} has ${words} left for the game.`)
+    : (mine ? `Your move: ${words} left.` : `${name} has ${words} left to move.`);
+  const banks = room.banks
+    ? ` Time left: ${room.seats.filter((s) => s.kind === "human").map((s) =>
+      `${s.name || "open seat"} ${leftWords(s.seat === room.current_player ? secondsLeft() : room.banks[s.seat])}`).join(", ")}.`
+    : "";
+  const after = room.per_game ? " Whoever runs out of time loses, as if they resigned." : " Then a bot plays that move.";
+  return `${turn}${banks} ${pace}${after}`;
+}
+
 function clock() {
   const el = document.getElementById("fr-clock");
   clearInterval(tick);
+  leftAt = { left: room.left ?? null, at: performance.now() };
+  if (room.turn_based) {
+    const show = () => {
+      el.textContent = slowText();
+      boardClock();
+    };
+    show();
+    tick = setInterval(show, 1000);
+    return;
+  }
   if (!room.deadline || !room.started || room.is_over) {
     el.textContent = room.clock ? `Move clock: ${room.clock} s a decision` : "";
     return;
   }
   const show = () => {
-    const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
+    const left = Math.ceil(secondsLeft());
     const who = room.seats[room.current_player];
     el.textContent = `${who ? who.name : "?"}: ${left} s left, then a bot plays`;
     boardClock();
@@ -337,16 +376,18 @@ function boardClock() {
   const box = running ? document.querySelector(`#board [data-seatbox="${room.current_player}"]`) : null;
   document.querySelectorAll("#board .seatclock").forEach((x) => x.closest("[data-seatbox]") !== box && x.remove());
   if (!box) return;
-  const left = Math.max(0, Math.ceil(room.deadline - Date.now() / 1000));
+  const left = Math.ceil(secondsLeft());
   let el = box.querySelector(".seatclock");
   if (!el) {
     el = document.createElement("div");
     el.className = "seatclock";
     box.append(el);
   }
-  el.classList.toggle("low", left <= 10);
-  el.textContent = `${left} s left`;
-  el.title = `${left} s left to decide, then a bot plays`;
+  // a turn-based move turns red in its last hour, a real-time one in its last 10 s
+  el.classList.toggle("low", left <= (room.turn_based ? 3600 : 10));
+  el.textContent = room.turn_based ? `${leftWords(left)} left` : `${left} s left`;
+  el.title = room.per_game ? `${leftWords(left)} left for the whole game`
+    : `${room.turn_based ? leftWords(left) : `${left} s`} left to decide, then a bot plays`;
 }
 
 function myTurn() {
