@@ -133,7 +133,9 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> 
     """Greedy's play from a view: the compiled rule (:func:`boneyard.bots.tricks.eighty.choose_play`)."""
     tiles = [tile(str(a).split()[1]) for a in legal_actions]
     trick = [(p["seat"], tile(p["tile"])) for p in view["trick"]]
-    rest = dict(unseen(view))
+    rest = [0] * 64
+    for t, n in unseen(view).items():
+        rest[t.key] = n
     trump = view["trump"] or 0
     nello = bool(view["nello"])
     return legal_actions[choose_play(tiles, trick, view["seat"], view["bidder"], nello, rest, trump, doubles)]

@@ -30,6 +30,10 @@ from ...games.eighty.engine import (
 from ...tiles import Tile, double_six
 
 FULL: Final = double_six(2, blanks=False)
+#: the distinct tiles of the set, by key: what an unseen count (a list of 64 by key) ranges over
+KEYS: Final = sorted({t.key for t in FULL})
+#: copies of each tile in the set, by key
+COPIES: Final = [sum(1 for t in FULL if t.key == k) for k in range(64)]
 
 
 def keep_value(t: Tile, trump: int) -> float:
@@ -41,10 +45,14 @@ def keep_value(t: Tile, trump: int) -> float:
         8 if t.high == t.low else 0) + (t.high + t.low) / 2
 
 
-def beaten_by(mine: int, led: int, rest: dict[Tile, int], tabs: Tables) -> int:
-    """How many unseen tiles would beat a play of power ``mine`` in suit ``led``."""
+def beaten_by(mine: int, led: int, rest: list[int], tabs: Tables) -> int:
+    """How many unseen tiles would beat a play of power ``mine`` in suit ``led`` (``rest``: counts by key)."""
     power = tabs.power[led]
-    return sum(n for u, n in rest.items() if power[u.key] > mine)
+    total = 0
+    for k in KEYS:
+        if power[k] > mine:
+            total += rest[k]
+    return total
 
 
 def _least_keep(tiles: list[Tile], among: list[int], trump: int) -> int:
@@ -70,13 +78,13 @@ def _most_count(tiles: list[Tile], among: list[int], trump: int) -> int:
 
 
 def choose_play(tiles: list[Tile], trick: list[tuple[int, Tile]], seat: int, bidder: int, nello: bool,
-                rest: dict[Tile, int], trump: int, doubles: bool) -> int:
+                rest: list[int], trump: int, doubles: bool) -> int:
     """Greedy's play: the index of the option chosen among the legal plays ``tiles``.
 
     ``trick``: the plays so far, (seat, tile), the lead first (empty: this play leads);
-    ``rest``: the tiles this seat has not seen, counted (the other hands and the two lying
-    out); ``trump``: the trump number, 0 for none (Nel-O). Ties go to the first option, in
-    the engine's order.
+    ``rest``: the tiles this seat has not seen (the other hands and the two lying out),
+    counted by ``Tile.key`` in a list of 64; ``trump``: the trump number, 0 for none
+    (Nel-O). Ties go to the first option, in the engine's order.
     """
     every = list(range(len(tiles)))
     if nello and bidder == seat:
@@ -103,7 +111,7 @@ def choose_play(tiles: list[Tile], trick: list[tuple[int, Tile]], seat: int, bid
     return _least_keep(tiles, every, trump)
 
 
-def _lead(tiles: list[Tile], rest: dict[Tile, int], trump: int, tabs: Tables, bidding_side: bool) -> int:
+def _lead(tiles: list[Tile], rest: list[int], trump: int, tabs: Tables, bidding_side: bool) -> int:
     """The lead: a sure winner with the most count; trumps from the top with length; else low."""
     every = list(range(len(tiles)))
     suits = [tabs.lead_suit[t.key] for t in tiles]
@@ -112,14 +120,19 @@ def _lead(tiles: list[Tile], rest: dict[Tile, int], trump: int, tabs: Tables, bi
     if sure:
         return _most_count(tiles, sure, trump)
     trumps = [i for i in every if suits[i] == TRUMP_SUIT]
-    unseen_trumps = sum(n for u, n in rest.items() if trump and (u.high == trump or u.low == trump))
+    unseen_trumps = 0
+    if trump:
+        member = tabs.member[TRUMP_SUIT]
+        for k in KEYS:
+            if member[k]:
+                unseen_trumps += rest[k]
     if trumps and bidding_side and len(trumps) * 2 >= unseen_trumps:
         best = trumps[0]
         key = (beaten[best], -keep_value(tiles[best], trump))
         for i in trumps[1:]:
-            k = (beaten[i], -keep_value(tiles[i], trump))
-            if k < key:
-                best, key = i, k
+            tk = (beaten[i], -keep_value(tiles[i], trump))
+            if tk < key:
+                best, key = i, tk
         return best
     plain = [i for i in every if suits[i] != TRUMP_SUIT] or every
     best = plain[0]
@@ -175,12 +188,12 @@ def finish(game: Eighty, stop: int = 0) -> bool:
     doubles = game.rules.doubles_suit
     nello = game.nello
     hand_number = game.hand_number
-    gone: dict[Tile, int] = {}  # every tile played this hand, counted
+    remaining = list(COPIES)  # the tiles nobody has seen played this hand, by key
     for done_trick in game.tricks:
         for _, t in done_trick.plays:
-            gone[t] = gone.get(t, 0) + 1
+            remaining[t.key] -= 1
     for _, t in game.trick:
-        gone[t] = gone.get(t, 0) + 1
+        remaining[t.key] -= 1
     played = False
     while not game.is_over and game.phase == Phase.PLAY and game.hand_number == hand_number:
         if stop and TRICKS - len(game.tricks) <= stop:  # the solver takes over, mid-trick if need be
@@ -190,22 +203,17 @@ def finish(game: Eighty, stop: int = 0) -> bool:
         legal = game.legal_actions()
         choice = 0
         if len(legal) > 1:
-            rest: dict[Tile, int] = {}
-            for t in FULL:
-                rest[t] = rest.get(t, 0) + 1
+            rest = list(remaining)
             for t in game.hands[seat]:
-                rest[t] -= 1
-            for t, n in gone.items():
-                rest[t] -= n
-            unseen = {t: n for t, n in rest.items() if n > 0}
+                rest[t.key] -= 1
             tiles: list[Tile] = []
             for a in legal:
                 assert isinstance(a, EightyAction) and a.tile is not None
                 tiles.append(a.tile)
-            choice = choose_play(tiles, list(game.trick), seat, bidder, nello, unseen, trump, doubles)
+            choice = choose_play(tiles, list(game.trick), seat, bidder, nello, rest, trump, doubles)
         action: EightyAction = legal[choice]
         assert action.tile is not None
-        gone[action.tile] = gone.get(action.tile, 0) + 1
+        remaining[action.tile.key] -= 1
         game.apply(action)
         played = True
     return played
