@@ -33,12 +33,21 @@ def _register_gym() -> None:
 
 
 def pettingzoo_env(
-    game: str, players: int | None = None, rules: Mapping[str, Any] | None = None, render_mode: str | None = None
+    game: str,
+    players: int | None = None,
+    rules: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    hands: int | None = None,
+    reward: str = "normalized",
 ) -> Any:
-    """A PettingZoo AEC environment of ``game`` (see :mod:`boneyard.rl.zoo`)."""
+    """A PettingZoo AEC environment of ``game`` (see :mod:`boneyard.rl.zoo`).
+
+    ``hands=1`` for one-hand episodes; ``reward="score"`` for rewards in points rather
+    than over the game's score bounds.
+    """
     from .zoo import BoneyardAEC
 
-    return BoneyardAEC(game, players, rules, render_mode)
+    return BoneyardAEC(game, players, rules, render_mode, hands, reward)
 
 
 _register_gym()

@@ -9,7 +9,8 @@ too). The declared facts:
   dealer mode; general-sum claims nothing false there), rewards at hand ends.
 - ``GameInfo``: the game's action count for the player count and rules,
   ``CHANCE_OUTCOMES`` (28) chance outcomes, utilities in [-1, 1] (a whole game's scaled
-  score change), and the game's ``max_game_length`` from ``boneyard.game_info`` (every
+  score change; with ``reward="score"``, in points: plus or minus the bounds' width),
+  and the game's ``max_game_length`` from ``boneyard.game_info`` (every
   game ends within it: the rules' ``max_hands``; as OpenSpiel counts it, chance nodes
   are not included).
 
@@ -56,6 +57,7 @@ from .. import api
 from ..tiles import Tile
 from .core import Table
 from .encoding import HISTORY_WINDOW, KIND_INDEX, KINDS, Encoding, encoded_games, encoding
+from .facts import check_reward
 
 CHANCE_OUTCOMES = len(KINDS)
 # OpenSpiel's player ids as plain ints (comparing with the pybind enums on every call is slow).
@@ -91,7 +93,7 @@ def game_type(game_id: str, rewards: str = "hands") -> pyspiel.GameType:
     OpenSpiel's ``MCTSBot`` and other algorithms that read only outcomes require.
     """
     info = api.game_info(game_id)
-    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands"}
+    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands", "reward": "normalized"}
     for name, option in info["options"].items():
         params[name] = option["default"]
     return pyspiel.GameType(
@@ -126,6 +128,8 @@ class BoneyardGame(pyspiel.Game):
                              f"got {rewards!r}")
         #: Whether the whole return is paid at the game's end (``rewards="end"``).
         self.rewards_at_end = rewards == "end"
+        #: The reward scale: ``"normalized"`` (by the score bounds) or ``"score"`` (points).
+        self.reward = check_reward(str(given.pop("reward", "normalized")))
         kind = game_type(self.game_id, rewards)
         spec = kind.parameter_specification
         unknown = sorted(set(given) - set(spec))
@@ -135,15 +139,16 @@ class BoneyardGame(pyspiel.Game):
         players = int(given.pop("players", spec["players"]))
         rules = {k: given[k] for k in given}
         self.enc: Encoding = encoding(self.game_id, players, rules)
+        bound = self.enc.facts.return_bound(self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions,
             max_chance_outcomes=max(CHANCE_OUTCOMES, players),
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             max_game_length=self.enc.facts.max_game_length,
         )
-        super().__init__(kind, info, {"players": players, "rewards": rewards, **self.enc.rules})
+        super().__init__(kind, info, {"players": players, "rewards": rewards, "reward": self.reward, **self.enc.rules})
 
     def new_initial_state(self) -> BoneyardState:
         """The state before anything is dealt: the first chance node."""
@@ -347,7 +352,7 @@ class BoneyardState(pyspiel.State):
         if self._left_total == 0:
             deck, self.drawing, self._drawing = self.drawing, _Flat(), False
             if self.table is None:
-                self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer)
+                self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer, reward=self.get_game().reward)
                 if not self.table.over:
                     self._start_drawing()
             else:
