@@ -2,7 +2,8 @@
 
 Install with the ``rl`` extra (``pip install 'boneyard[rl]'``). Importing this package
 registers the Gymnasium environments ``boneyard/Montana-v0``, ``boneyard/Twobox-v0``,
-``boneyard/Rummikub-v0``, ``boneyard/Eighty-v0`` and ``boneyard/Rounce-v0``;
+``boneyard/Rummikub-v0``, ``boneyard/Eighty-v0`` and ``boneyard/Rounce-v0`` (with
+``gymnasium.make_vec`` they come batched, as :class:`boneyard.rl.vector.BoneyardVectorEnv`);
 ``import boneyard.rl.openspiel`` registers the OpenSpiel games ``python_boneyard_<id>``.
 Every adapter sees the games only through ``view(seat)`` and ``legal_actions()``; the
 encodings are documented in ``docs/rl.md`` and in ``boneyard/rl/encodings/<id>.py``.
@@ -25,10 +26,11 @@ def gym_id(game_id: str) -> str:
 
 
 def _register_gym() -> None:
-    """Register every game with Gymnasium (once)."""
+    """Register every game with Gymnasium (once): the single env, and the batched one for ``make_vec``."""
     for game_id in encoded_games():
         if gym_id(game_id) not in gymnasium.registry:
             gymnasium.register(id=gym_id(game_id), entry_point="boneyard.rl.gym_env:BoneyardEnv",
+                               vector_entry_point="boneyard.rl.vector:BoneyardVectorEnv",
                                kwargs={"game": game_id})
 
 

@@ -92,8 +92,20 @@ class BoneyardEnv(gym.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play the bots up to the learner's first turn."""
         super().reset(seed=seed)
+        skipped = self._deal(options or {})
+        assert self.table is not None
+        info = self._info(self._carried)
+        info["skipped_games"] = skipped
+        return self.table.observe(self.seat), info
+
+    def _deal(self, options: Mapping[str, Any]) -> int:
+        """Deal a game from ``np_random`` and let the bots play to the learner's first decision.
+
+        Returns how many games it dealt and skipped because the bots ended them before
+        the learner could decide (see the module docstring). The batched environment
+        deals its tables through this too.
+        """
         rng = self.np_random
-        options = options or {}
         if self.seat_choice == "random":
             self.seat = int(rng.integers(self.enc.players))
         self._bot_rng = random.Random(int(rng.integers(2**62)))
@@ -104,16 +116,13 @@ class BoneyardEnv(gym.Env):
             self.table = Table(self.enc, int(rng.integers(2**62)), deck=deck, dealer=dealer, reward=self.reward)
             self._carried = self._bots_play()
             if not self.table.over:
-                break
+                return skipped
             # The bots ended the game before the learner's first decision (a one-hand Rounce
             # where all fold to the learner's deal): not an episode, since reset() can return
             # neither a reward nor the end. A new game is dealt; info counts the games skipped.
             skipped += 1
             if deck is not None:
                 raise ValueError("the given deck ends the game before the learner's first decision")
-        info = self._info(self._carried)
-        info["skipped_games"] = skipped
-        return self.table.observe(self.seat), info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
@@ -122,18 +131,28 @@ class BoneyardEnv(gym.Env):
             raise RuntimeError("the environment has not been reset: call reset() first")
         if table.over or self._ended:
             raise ValueError("the episode is over: call reset()")
-        legal = table.legal()
+        reward, terminated, illegal = self._advance(action)
+        info = self._info(reward)
+        if illegal is not None:
+            info["illegal_action"] = illegal
+        return table.observe(self.seat), reward, terminated, False, info
+
+    def _advance(self, action: Any) -> tuple[float, bool, str | None]:
+        """Play the learner's action and the bots' answers: (reward, terminated, the illegal action named or None).
+
+        :meth:`step` without the observation and info, which the batched environment
+        writes into its own arrays.
+        """
+        table = self.table
+        assert table is not None
         index = int(action)
-        if index not in legal:
-            info = self._info(0.0)
-            info["illegal_action"] = f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
+        if index not in table.legal():
             self._ended = True
-            return table.observe(self.seat), self.illegal_penalty, True, False, info
+            return self.illegal_penalty, True, f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
         reward = self._carried + table.play(index)[self.seat]
         self._carried = 0.0
         reward += self._bots_play()
-        obs = table.observe(self.seat)
-        return obs, reward, table.over, False, self._info(reward)
+        return reward, table.over, None
 
     def _bots_play(self) -> float:
         """The bots act until the learner's turn or the end; the learner's rewards meanwhile."""
