@@ -2,7 +2,8 @@
 
 Install with the ``rl`` extra (``pip install 'boneyard[rl]'``). Importing this package
 registers the Gymnasium environments ``boneyard/Montana-v0``, ``boneyard/Twobox-v0``,
-``boneyard/Rummikub-v0``, ``boneyard/Eighty-v0`` and ``boneyard/Rounce-v0``;
+``boneyard/Rummikub-v0``, ``boneyard/Eighty-v0`` and ``boneyard/Rounce-v0`` (with
+``gymnasium.make_vec`` they come batched, as :class:`boneyard.rl.vector.BoneyardVectorEnv`);
 ``import boneyard.rl.openspiel`` registers the OpenSpiel games ``python_boneyard_<id>``.
 Every adapter sees the games only through ``view(seat)`` and ``legal_actions()``; the
 encodings are documented in ``docs/rl.md`` and in ``boneyard/rl/encodings/<id>.py``.
@@ -25,20 +26,30 @@ def gym_id(game_id: str) -> str:
 
 
 def _register_gym() -> None:
-    """Register every game with Gymnasium (once)."""
+    """Register every game with Gymnasium (once): the single env, and the batched one for ``make_vec``."""
     for game_id in encoded_games():
         if gym_id(game_id) not in gymnasium.registry:
             gymnasium.register(id=gym_id(game_id), entry_point="boneyard.rl.gym_env:BoneyardEnv",
+                               vector_entry_point="boneyard.rl.vector:BoneyardVectorEnv",
                                kwargs={"game": game_id})
 
 
 def pettingzoo_env(
-    game: str, players: int | None = None, rules: Mapping[str, Any] | None = None, render_mode: str | None = None
+    game: str,
+    players: int | None = None,
+    rules: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    hands: int | None = None,
+    reward: str = "normalized",
 ) -> Any:
-    """A PettingZoo AEC environment of ``game`` (see :mod:`boneyard.rl.zoo`)."""
+    """A PettingZoo AEC environment of ``game`` (see :mod:`boneyard.rl.zoo`).
+
+    ``hands=1`` for one-hand episodes; ``reward="score"`` for rewards in points rather
+    than over the game's score bounds.
+    """
     from .zoo import BoneyardAEC
 
-    return BoneyardAEC(game, players, rules, render_mode)
+    return BoneyardAEC(game, players, rules, render_mode, hands, reward)
 
 
 _register_gym()

@@ -7,9 +7,10 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives the engine through a
 Rewards: when a hand ends (the hand number moves on) or the game does, every seat
 receives its score change since the hand began (the first hand: since the scores before
 the deal, ``game_info``'s ``start_scores``), scaled by the game's score bounds and
-negated where lower scores are better (:meth:`boneyard.rl.facts.Facts.rewards`). At all
-other steps the rewards are zero. Every game ends within its ``max_game_length`` actions
-(the rules' ``max_hands``), so no adapter ever truncates one.
+negated where lower scores are better (:meth:`boneyard.rl.facts.Facts.rewards`; with
+``reward="score"`` the change in points, unscaled). At all other steps the rewards are
+zero. Every game ends within its ``max_game_length`` actions (the rules' ``max_hands``),
+so no adapter ever truncates one.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ class Table:
         deck: Sequence[str | Tile] | None = None,
         dealer: int | None = None,
         game: Any = None,
+        reward: str = "normalized",
     ) -> None:
         self.enc = enc
+        #: The reward scale: ``"normalized"`` (by the score bounds) or ``"score"`` (points).
+        self.reward = reward
         self.game = game if game is not None else api.new_game(
             enc.game_id, players=enc.players, seed=seed, rules=enc.rules, deck=deck, dealer=dealer
         )
@@ -154,7 +158,7 @@ class Table:
         """Every seat's reward at a hand's or the game's end (the hand's score changes, scaled)."""
         g = self.game
         scores = list(g.scores)
-        out = self.enc.facts.rewards(self.hand_scores, scores)
+        out = self.enc.facts.rewards(self.hand_scores, scores, self.reward)
         self.hand = g.hand_number
         self.hand_scores = scores
         return out
@@ -172,7 +176,7 @@ class Table:
 
     def with_game(self, game: Any) -> Table:
         """A table holding ``game`` (a sampled world) in this table's place: same steps and hand bookkeeping."""
-        new = Table(self.enc, 0, game=game)
+        new = Table(self.enc, 0, game=game, reward=self.reward)
         new.hand = self.hand
         new.hand_scores = list(self.hand_scores)
         new.steps = self.steps

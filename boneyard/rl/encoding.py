@@ -20,6 +20,12 @@ of the common history window (:class:`Told`, :class:`Choice` or :func:`silent`).
 read from the events' fields, never from words. One game-independent interpreter runs
 the declared blocks: ``_observe.c``'s where it was built, else :func:`layout.write`'s in
 Python (the same values).
+
+What a block needs that the engine's view does not list as such (who played each tile
+this hand, the suits a seat has shown out of) a game derives from the view's typed
+events in :meth:`Encoding.derive`, with the engine's own rule functions: the derived
+facts are added to the view under their names, and the blocks read them like any other
+key. They come from the seat's view only, so they show nothing the seat cannot see.
 """
 
 from __future__ import annotations
@@ -188,6 +194,10 @@ class Encoding(ABC):
     random_first_dealer: ClassVar[bool] = True
     #: How many events' window rows C caches (a power of two; each cached event is held, so memory stays bounded).
     window_cache: ClassVar[int] = 4096
+    #: The keys :meth:`derive` adds to a view (none: the blocks read the engine's view alone).
+    derived: ClassVar[tuple[str, ...]] = ()
+    #: The view's keys :meth:`derive` reads (a view without one is refused, naming it).
+    derived_from: ClassVar[tuple[str, ...]] = ("events",)
 
     def __init__(self, players: Any, rules: Mapping[str, Any] | None = None) -> None:
         from .. import api
@@ -364,6 +374,37 @@ class Encoding(ABC):
         teller = self.told.get(event["kind"])
         return NOTHING if teller is None else teller(event)
 
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts of :attr:`derived`, made from the view's typed events (a game with any overrides this).
+
+        The engine's view lists what is on the table now; some of what a player knows is
+        only in the hand's events (who played which tile, who could not follow a suit).
+        Each game that needs such a fact derives it here, once, for every interpreter.
+        """
+        return {}
+
+    def full_view(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``view`` with the :meth:`derive` facts added (``view`` itself in a game with none).
+
+        A view whose events cannot be read is refused with a :class:`layout.ViewError`,
+        as the interpreters refuse a broken view.
+        """
+        if not self.derived:
+            return view
+        for key in self.derived_from:
+            if key not in view:
+                raise layout.ViewError(f"view[{key!r}] is missing")
+        events = view["events"]
+        if not isinstance(events, list | tuple):
+            raise layout.ViewError(f"view['events'] must be a list, got {type(events).__name__}")
+        try:
+            extra = self.derive(view)
+        except layout.ViewError:
+            raise
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+            raise layout.ViewError(f"view['events'] holds an event that cannot be read ({exc!r})") from None
+        return {**view, **extra}
+
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation of a seat's view: a new float32 vector of :attr:`obs_size`.
 
@@ -371,7 +412,8 @@ class Encoding(ABC):
         (:class:`layout.ViewError`) for a view it cannot be read from, naming what is wrong.
         """
         if self._program is not None:
-            return np.frombuffer(_c_observe.run(self._program, view, False, self._rows_of), _F32)  # type: ignore[union-attr]
+            full = self.full_view(view)
+            return np.frombuffer(_c_observe.run(self._program, full, False, self._rows_of), _F32)  # type: ignore[union-attr]
         return np.asarray(self.observe_python(view), _F32)
 
     def observation(self, view: Mapping[str, Any], legal: Mapping[int, Any] | None) -> dict[str, np.ndarray]:
@@ -395,7 +437,7 @@ class Encoding(ABC):
         """
         if self._c_legal and type(legal_actions) is tuple:
             found = _c_observe.run_legal(  # type: ignore[union-attr]
-                self._program, view, self._rows_of, self._index_cache, legal_actions, self.num_actions
+                self._program, self.full_view(view), self._rows_of, self._index_cache, legal_actions, self.num_actions
             )
             if found is not None:
                 obs, mask, legal = found
@@ -411,7 +453,7 @@ class Encoding(ABC):
         else by :meth:`observe_python`: the same list.
         """
         if self._program is not None:
-            return _c_observe.run(self._program, view, True, self._rows_of)  # type: ignore[union-attr]
+            return _c_observe.run(self._program, self.full_view(view), True, self._rows_of)  # type: ignore[union-attr]
         return self.observe_python(view)
 
     def observe_python(self, view: Mapping[str, Any]) -> list[float]:
@@ -422,7 +464,7 @@ class Encoding(ABC):
         """
         seat = layout.seat_of(view, "seat", self.players)
         buf = self._zeros.copy()
-        layout.write(self.blocks, self._offsets, buf, view, seat, self.players, self._rows)
+        layout.write(self.blocks, self._offsets, buf, self.full_view(view), seat, self.players, self._rows)
         return buf
 
     def _rows(self, events: Sequence[Mapping[str, Any]]) -> list[layout.RowEntries]:
@@ -496,6 +538,63 @@ class Encoding(ABC):
         return tuple(sorted(set(actors))), tuple(common)
 
     # ----- helpers for the game modules ----------------------------------------------
+
+    def hand_events(self, view: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
+        """The view's events of the hand now being played: those after its last ``deal`` event.
+
+        (A view also lists the previous hand's end, which the derived facts leave out.)
+        """
+        events: Sequence[Mapping[str, Any]] = view["events"]
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["kind"] == "deal":
+                return events[i + 1 :]
+        return events
+
+    def seat_in(self, event: Mapping[str, Any]) -> int:
+        """The acting seat of ``event``, checked to be a seat (else :class:`layout.ViewError`)."""
+        seat = event["seat"]
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise layout.ViewError(
+                f"view['events'] holds a {event['kind']} event whose seat is not one of 0 to {self.players - 1}: "
+                f"{seat!r}"
+            )
+        return seat
+
+    def plays_by_seat(self, view: Mapping[str, Any], fields: Mapping[str, str]) -> list[list[Any]]:
+        """Per seat, the tiles it played this hand, from the view's events: ``fields`` maps a kind to its tile field.
+
+        The field holds a tile or a list of tiles; an event whose field is absent or
+        ``None`` (a tile this seat may not see) adds nothing.
+        """
+        out: list[list[Any]] = [[] for _ in range(self.players)]
+        for event in self.hand_events(view):
+            field = fields.get(event["kind"])
+            if field is None:
+                continue
+            found = event.get(field)
+            if found is None:
+                continue
+            played = out[self.seat_in(event)]
+            if isinstance(found, list):
+                played.extend(found)
+            else:
+                played.append(found)
+        return out
+
+    def tricks_played(self, view: Mapping[str, Any]) -> list[list[Mapping[str, Any]]]:
+        """This hand's tricks as their ``play`` events in order, the lead first (the last may be under way).
+
+        A ``trick`` event closes a trick; trick games only.
+        """
+        tricks: list[list[Mapping[str, Any]]] = [[]]
+        for event in self.hand_events(view):
+            kind = event["kind"]
+            if kind == "play":
+                self.seat_in(event)
+                tricks[-1].append(event)
+            elif kind == "trick":
+                tricks.append([])
+        return [t for t in tricks if t]
 
     def rel(self, seat: int, me: int) -> int:
         """A seat relative to ``me`` (0: me, 1: the next seat in turn order...)."""

@@ -9,9 +9,16 @@ Eighty the learner's partner is one of them). Observations are
 the game's float32 vector from the learner's view; the action space is the game's fixed
 discrete space. ``info["action_mask"]`` (int8) marks the legal indices: sample with it.
 
+``hands=1`` plays one hand per episode (the rules' ``max_hands``); ``reward="score"``
+pays points rather than the score over the game's bounds (``"normalized"``, the default).
+
 Rewards: the learner's hand-end rewards (see :mod:`boneyard.rl.core`), summed over the
 opponents' turns in between; those of hands the bots finish before the learner's first
 turn come with its first step's reward, so that an episode's return is the whole game's.
+A game the bots end before the learner's first decision is no episode (``reset`` could
+return neither its reward nor its end): ``reset`` deals another, and
+``info["skipped_games"]`` says how many it skipped (rare: a one-hand Rounce where every
+other seat folds to the learner's deal).
 An illegal action ends the episode at once (``terminated``) with reward
 ``illegal_penalty`` (default -1, below any game's return), and ``info["illegal_action"]``
 naming it; that is the documented choice, so that Gymnasium's checker, which samples
@@ -32,6 +39,7 @@ from ..bots import Bot
 from ..bots.spec import parse_bot_spec
 from .core import Table
 from .encoding import Encoding, encoding
+from .facts import check_reward, rules_with_hands
 
 
 class BoneyardEnv(gym.Env):
@@ -49,10 +57,13 @@ class BoneyardEnv(gym.Env):
         seat: int | str = 0,
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        hands: int | None = None,
+        reward: str = "normalized",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
-        self.enc: Encoding = encoding(game, players, rules)
+        self.reward = check_reward(reward)
+        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands))
         n = self.enc.players
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be 0 to {n - 1} or 'random', got {seat!r}")
@@ -81,15 +92,37 @@ class BoneyardEnv(gym.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play the bots up to the learner's first turn."""
         super().reset(seed=seed)
+        skipped = self._deal(options or {})
+        assert self.table is not None
+        info = self._info(self._carried)
+        info["skipped_games"] = skipped
+        return self.table.observe(self.seat), info
+
+    def _deal(self, options: Mapping[str, Any]) -> int:
+        """Deal a game from ``np_random`` and let the bots play to the learner's first decision.
+
+        Returns how many games it dealt and skipped because the bots ended them before
+        the learner could decide (see the module docstring). The batched environment
+        deals its tables through this too.
+        """
         rng = self.np_random
-        options = options or {}
         if self.seat_choice == "random":
             self.seat = int(rng.integers(self.enc.players))
         self._bot_rng = random.Random(int(rng.integers(2**62)))
-        self.table = Table(self.enc, int(rng.integers(2**62)), deck=options.get("deck"), dealer=options.get("dealer"))
+        deck, dealer = options.get("deck"), options.get("dealer")
         self._ended = False
-        self._carried = self._bots_play()
-        return self.table.observe(self.seat), self._info(self._carried)
+        skipped = 0
+        while True:
+            self.table = Table(self.enc, int(rng.integers(2**62)), deck=deck, dealer=dealer, reward=self.reward)
+            self._carried = self._bots_play()
+            if not self.table.over:
+                return skipped
+            # The bots ended the game before the learner's first decision (a one-hand Rounce
+            # where all fold to the learner's deal): not an episode, since reset() can return
+            # neither a reward nor the end. A new game is dealt; info counts the games skipped.
+            skipped += 1
+            if deck is not None:
+                raise ValueError("the given deck ends the game before the learner's first decision")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
@@ -98,18 +131,28 @@ class BoneyardEnv(gym.Env):
             raise RuntimeError("the environment has not been reset: call reset() first")
         if table.over or self._ended:
             raise ValueError("the episode is over: call reset()")
-        legal = table.legal()
+        reward, terminated, illegal = self._advance(action)
+        info = self._info(reward)
+        if illegal is not None:
+            info["illegal_action"] = illegal
+        return table.observe(self.seat), reward, terminated, False, info
+
+    def _advance(self, action: Any) -> tuple[float, bool, str | None]:
+        """Play the learner's action and the bots' answers: (reward, terminated, the illegal action named or None).
+
+        :meth:`step` without the observation and info, which the batched environment
+        writes into its own arrays.
+        """
+        table = self.table
+        assert table is not None
         index = int(action)
-        if index not in legal:
-            info = self._info(0.0)
-            info["illegal_action"] = f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
+        if index not in table.legal():
             self._ended = True
-            return table.observe(self.seat), self.illegal_penalty, True, False, info
+            return self.illegal_penalty, True, f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
         reward = self._carried + table.play(index)[self.seat]
         self._carried = 0.0
         reward += self._bots_play()
-        obs = table.observe(self.seat)
-        return obs, reward, table.over, False, self._info(reward)
+        return reward, table.over, None
 
     def _bots_play(self) -> float:
         """The bots act until the learner's turn or the end; the learner's rewards meanwhile."""

@@ -9,7 +9,8 @@ too). The declared facts:
   dealer mode; general-sum claims nothing false there), rewards at hand ends.
 - ``GameInfo``: the game's action count for the player count and rules,
   ``CHANCE_OUTCOMES`` (28) chance outcomes, utilities in [-1, 1] (a whole game's scaled
-  score change), and the game's ``max_game_length`` from ``boneyard.game_info`` (every
+  score change; with ``reward="score"``, in points: plus or minus the bounds' width),
+  and the game's ``max_game_length`` from ``boneyard.game_info`` (every
   game ends within it: the rules' ``max_hands``; as OpenSpiel counts it, chance nodes
   are not included).
 
@@ -31,7 +32,10 @@ another stock (two-box's redeal when nobody holds a double) and two-box's tie-br
 between two holders of the same opening double, both rare.
 
 Observations: ``observation_tensor`` is the encoding's vector (from the player's view
-only; zeros before the first deal); ``information_state_string`` is the player's view as
+only; zeros before the first deal); ``information_state_tensor`` is that vector followed
+by one entry per action index, 1 where the player took that action in this hand (its
+own moves, which the view shows only through their effects; a fixed size, where the
+whole game's history would not be); ``information_state_string`` is the player's view as
 JSON with every event the player has seen since the game began (perfect recall: a view
 lists only this hand's events and the previous hand's end, so the state keeps the
 earlier ones once a perfect-recall observer asks for them), ``observation_string`` the
@@ -56,6 +60,7 @@ from .. import api
 from ..tiles import Tile
 from .core import Table
 from .encoding import HISTORY_WINDOW, KIND_INDEX, KINDS, Encoding, encoded_games, encoding
+from .facts import check_reward
 
 CHANCE_OUTCOMES = len(KINDS)
 # OpenSpiel's player ids as plain ints (comparing with the pybind enums on every call is slow).
@@ -91,7 +96,7 @@ def game_type(game_id: str, rewards: str = "hands") -> pyspiel.GameType:
     OpenSpiel's ``MCTSBot`` and other algorithms that read only outcomes require.
     """
     info = api.game_info(game_id)
-    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands"}
+    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands", "reward": "normalized"}
     for name, option in info["options"].items():
         params[name] = option["default"]
     return pyspiel.GameType(
@@ -106,7 +111,7 @@ def game_type(game_id: str, rewards: str = "hands") -> pyspiel.GameType:
         max_num_players=info["players"]["max"],
         min_num_players=info["players"]["min"],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -126,6 +131,8 @@ class BoneyardGame(pyspiel.Game):
                              f"got {rewards!r}")
         #: Whether the whole return is paid at the game's end (``rewards="end"``).
         self.rewards_at_end = rewards == "end"
+        #: The reward scale: ``"normalized"`` (by the score bounds) or ``"score"`` (points).
+        self.reward = check_reward(str(given.pop("reward", "normalized")))
         kind = game_type(self.game_id, rewards)
         spec = kind.parameter_specification
         unknown = sorted(set(given) - set(spec))
@@ -135,15 +142,16 @@ class BoneyardGame(pyspiel.Game):
         players = int(given.pop("players", spec["players"]))
         rules = {k: given[k] for k in given}
         self.enc: Encoding = encoding(self.game_id, players, rules)
+        bound = self.enc.facts.return_bound(self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions,
             max_chance_outcomes=max(CHANCE_OUTCOMES, players),
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             max_game_length=self.enc.facts.max_game_length,
         )
-        super().__init__(kind, info, {"players": players, "rewards": rewards, **self.enc.rules})
+        super().__init__(kind, info, {"players": players, "rewards": rewards, "reward": self.reward, **self.enc.rules})
 
     def new_initial_state(self) -> BoneyardState:
         """The state before anything is dealt: the first chance node."""
@@ -182,6 +190,8 @@ class BoneyardState(pyspiel.State):
         #: Per seat, the events it saw that the views no longer list (earlier hands), kept
         #: once a perfect-recall string is asked for (``None`` until then: see :meth:`recalled`).
         self._recall: list[list[Any]] | None = None
+        #: Per seat, the action indices it took in this hand (the information-state tensor's last block).
+        self.taken: list[tuple[int, ...]] = _Flat(() for _ in range(enc.players))
         if not self._dealer_due:
             self._start_drawing()
         self._player = _CHANCE  # OpenSpiel asks often: kept up to date
@@ -261,6 +271,19 @@ class BoneyardState(pyspiel.State):
             return [0.0] * self.enc.obs_size
         return self.table.observe_list(player)
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information-state tensor: its observation, then 1 per action index it took this hand."""
+        if player is None:
+            player = self._player
+        if not 0 <= player < self.enc.players:
+            raise pyspiel.SpielError(f"information state tensor asked for player {player}; players are 0 to "
+                                     f"{self.enc.players - 1}")
+        out = self.observation_tensor(player) + [0.0] * self.enc.num_actions
+        base = self.enc.obs_size
+        for index in self.taken[player]:
+            out[base + index] = 1.0
+        return out
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The first dealer (each seat alike), or the next tile: each kind as likely as its unseen copies."""
         assert self._player == _CHANCE
@@ -282,10 +305,17 @@ class BoneyardState(pyspiel.State):
         # a hand cuts the earlier ones from the views.
         before = None if recall is None else [(game.events_from(s), game.events(s)) for s in range(self.enc.players)]
         game.deck_source = self._take_deck
+        seat, hand = self._player, game.hand_number
         try:
             paid = table.play_index(int(action))
         finally:
             game.deck_source = None
+        if game.hand_number != hand:
+            self.taken = _Flat(() for _ in range(self.enc.players))
+        else:
+            taken = _Flat(self.taken)
+            taken[seat] = (*taken[seat], int(action))
+            self.taken = taken
         if before is not None:
             self._keep_cut(before)
         if paid is None:  # most decisions: no hand ended, every reward zero
@@ -347,7 +377,7 @@ class BoneyardState(pyspiel.State):
         if self._left_total == 0:
             deck, self.drawing, self._drawing = self.drawing, _Flat(), False
             if self.table is None:
-                self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer)
+                self.table = Table(self.enc, 0, deck=deck, dealer=self.dealer, reward=self.get_game().reward)
                 if not self.table.over:
                     self._start_drawing()
             else:
@@ -399,6 +429,8 @@ class BoneyardState(pyspiel.State):
             new.table = self.table.with_game(world)
             # The world's log is the player's events, as every seat's: so is what came before.
             new._recall = _Flat(recall[player_id] for _ in range(self.enc.players))
+            # Only the player's own moves are its to know: the others' are not carried into the world.
+            new.taken = _Flat(self.taken[s] if s == player_id else () for s in range(self.enc.players))
         if self.pending is not None:
             deck = list(self.enc.full_set)
             rng.shuffle(deck)
@@ -436,18 +468,26 @@ class BoneyardObserver:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("boneyard observers show one player's view (public and own private information) only")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else enc.obs_size
+        # Perfect recall: the information-state tensor (the observation, then the actions
+        # the player took this hand); else the observation tensor.
+        size = enc.obs_size + (enc.num_actions if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {"observation": self.tensor[: enc.obs_size]}
+        if self.perfect_recall:
+            self.dict["actions_taken_this_hand"] = self.tensor[enc.obs_size :]
 
     def set_from(self, state: BoneyardState, player: int) -> None:
-        """Write the player's observation vector (zeros before the game is dealt)."""
-        if self.perfect_recall:
-            return
+        """Write the player's observation vector (zeros before the game is dealt), and with perfect
+        recall the actions it took this hand after it."""
+        size = self.enc.obs_size
         if state.table is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = state.table.observe(player)
+            self.tensor[:size] = state.table.observe(player)
+        if self.perfect_recall:
+            self.tensor[size:] = 0.0
+            for index in state.taken[player]:
+                self.tensor[size + index] = 1.0
 
     def string_from(self, state: BoneyardState, player: int) -> str:
         """The player's view as JSON: with every event it has seen (perfect recall), or with its last 8 only."""

@@ -6,6 +6,8 @@
 ``action_mask`` (int8, 1 where legal; all zero for a seat not to act). Actions are
 indices of the game's fixed discrete space (see ``docs/rl.md``). Rewards are paid to
 every seat at the end of each hand and of the game (see :mod:`boneyard.rl.core`).
+``hands=1`` plays one hand per game (the rules' ``max_hands``); ``reward="score"`` pays
+points instead of the score over the game's bounds (``"normalized"``, the default).
 ``reset(seed=...)`` seeds the deal, so the same seed and actions give the same game;
 ``options={"deck": [...], "dealer": 0}`` fixes the first hand's deal as ``new_game`` does.
 An illegal action raises ``ValueError`` naming the legal ones and changes nothing.
@@ -22,6 +24,7 @@ from pettingzoo import AECEnv
 
 from .core import Table
 from .encoding import Encoding, encoding
+from .facts import check_reward, rules_with_hands
 
 
 class BoneyardAEC(AECEnv):
@@ -38,11 +41,14 @@ class BoneyardAEC(AECEnv):
         players: int | None = None,
         rules: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
+        hands: int | None = None,
+        reward: str = "normalized",
     ) -> None:
         super().__init__()
+        self.reward = check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        self.enc: Encoding = encoding(game, players, rules)
+        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands))
         self.metadata = {**self.metadata, "name": f"boneyard_{game}_v0"}
         self.render_mode = render_mode
         n = self.enc.players
@@ -73,7 +79,8 @@ class BoneyardAEC(AECEnv):
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**62))
         options = options or {}
-        self.table = Table(self.enc, game_seed, deck=options.get("deck"), dealer=options.get("dealer"))
+        self.table = Table(self.enc, game_seed, deck=options.get("deck"), dealer=options.get("dealer"),
+                           reward=self.reward)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._paid = False  # whether ``rewards`` holds a non-zero reward (of the last step)
@@ -165,7 +172,12 @@ class BoneyardAEC(AECEnv):
 
 
 def pettingzoo_env(
-    game: str, players: int | None = None, rules: Mapping[str, Any] | None = None, render_mode: str | None = None
+    game: str,
+    players: int | None = None,
+    rules: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    hands: int | None = None,
+    reward: str = "normalized",
 ) -> BoneyardAEC:
     """A PettingZoo AEC environment of ``game`` (default player count and rules unless given)."""
-    return BoneyardAEC(game, players, rules, render_mode)
+    return BoneyardAEC(game, players, rules, render_mode, hands, reward)

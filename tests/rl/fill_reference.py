@@ -1,5 +1,10 @@
 """The observation writers of commit 91caeef, kept as the reference the declared blocks are checked against.
 
+The blocks added since (each seat's plays this hand, the suits it has shown out of,
+Montana's discards and claims per seat: the ``derived`` facts) are written at the end by
+:func:`fill_derived`, entry by entry from the facts the encoding derives (which
+``test_hand_planes.py`` checks against the engines).
+
 Before each game's blocks were declared as data (``Block(..., ops)``, run by
 ``boneyard.rl.layout`` in Python and by ``_observe.c``'s generic interpreter), each game
 wrote them in a Python ``fill(buf, view)``, and the common blocks were written by
@@ -68,7 +73,27 @@ def observe_list(enc: Encoding, view: Mapping[str, Any]) -> list[float]:
         x = (v - lo) / (hi - lo)
         buf[enc.off["scores"] + rel[s]] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
     FILLS[enc.game_id](enc, buf, view)
+    fill_derived(enc, buf, view)
     return buf
+
+
+def fill_derived(enc: Encoding, buf: Buffer, view: Mapping[str, Any]) -> None:
+    """Write the blocks of the derived facts: a tile plane or a suit row per relative seat."""
+    facts = enc.derive(view)
+    n = enc.players
+    me = view["seat"]
+    for name, value in facts.items():
+        at = enc.off[name]
+        if name == "shown_out":
+            width, low = (8, 1) if enc.game_id == "eighty" else (7, 0)
+            for seat, suits in enumerate(value):
+                for suit in suits:
+                    buf[at + ((seat - me) % n) * width + suit - low] = 1.0
+            continue
+        index = TEXT_INDEX_NO_BLANK if enc.game_id == "eighty" else TEXT_INDEX
+        copies = {"montana": 4, "rounce": 1}.get(enc.game_id, 2)
+        for seat, tiles in enumerate(value):
+            counts(buf, at + ((seat - me) % n) * len(index), tiles, copies, index)
 
 
 def fill_montana(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
@@ -76,7 +101,7 @@ def fill_montana(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
     n = self.players
     rel = [(s - view["seat"]) % self.players for s in range(self.players)]
     (at_hand, at_pulled, at_exposed, at_discards, at_recent, at_claim, at_ready, at_sizes, at_dealer, at_counts,
-     at_options) = self.game_off
+     at_options) = self.game_off[:11]
     index = TEXT_INDEX
     counts(buf, at_hand, view["hand"], 4, index, None)
     counts(buf, at_pulled, view["pulled"], 1, index, None)
@@ -124,7 +149,7 @@ def fill_twobox(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
     n = self.players
     rel = [(s - view["seat"]) % self.players for s in range(self.players)]
     (at_hand, at_sizes, at_drawn, at_boneyard, at_spinner, at_arms, at_count, at_passed, at_steal, lay,
-     at_target) = self.game_off
+     at_target) = self.game_off[:11]
     index = TEXT_INDEX
     counts(buf, at_hand, view["hand"], 2, index, None)
     for s, k in enumerate(view["hand_sizes"]):
@@ -173,7 +198,7 @@ def fill_rummikub(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
     """Write Rummikub's blocks from the view."""
     n = self.players
     rel = [(s - view["seat"]) % self.players for s in range(self.players)]
-    at_hand, at_table, at_groups, at_opened, at_sizes, at_dealer, at_counts = self.game_off
+    at_hand, at_table, at_groups, at_opened, at_sizes, at_dealer, at_counts = self.game_off[:7]
     index = TEXT_INDEX
     counts(buf, at_hand, view["hand"], 2, index, None)
     base = at_groups
@@ -197,7 +222,7 @@ def fill_eighty(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
     me = view["seat"]
     rel = [(s - me) % 4 for s in range(4)]
     (at_hand, at_shuffler, at_bids, at_bidder, at_high, at_trump, at_out, at_sizes, at_leader, at_led, at_trick,
-     at_played, at_won, at_sides, at_options) = self.game_off
+     at_played, at_won, at_sides, at_options) = self.game_off[:15]
     index = TEXT_INDEX_NO_BLANK
     counts(buf, at_hand, view["hand"], 2, index, None)
     buf[at_shuffler + rel[view["shuffler"]]] = 1.0
@@ -257,7 +282,7 @@ def fill_rounce(self: Any, buf: Buffer, view: Mapping[str, Any]) -> None:
     rel = [(s - view["seat"]) % self.players for s in range(self.players)]
     n = self.players
     (at_hand, at_discarded, at_trump, at_turn_up, at_dealer, at_calls, at_counts, at_sizes, at_leader, at_led,
-     at_trick, at_played, at_won) = self.game_off
+     at_trick, at_played, at_won) = self.game_off[:13]
     index = TEXT_INDEX
     counts(buf, at_hand, view["hand"], 1, index, None)
     counts(buf, at_discarded, view["discarded"], 1, index, None)

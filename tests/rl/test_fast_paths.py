@@ -30,7 +30,7 @@ from boneyard.rl import pettingzoo_env  # noqa: E402
 from boneyard.rl.encoding import HISTORY_WINDOW, KINDS, OTHER, Encoding, encoding  # noqa: E402
 from boneyard.tiles import Tile  # noqa: E402
 
-from .fill_reference import FILLS  # noqa: E402
+from .fill_reference import FILLS, fill_derived  # noqa: E402
 
 GAMES = boneyard.games()
 POSITIONS = 300
@@ -62,6 +62,7 @@ def reference(enc: Encoding, view: Mapping[str, Any]) -> np.ndarray:
             out[row + n + len(enc.verbs) + 1 + KINDS.index(Tile.parse(tile))] = 1.0
     game_part = [0.0] * enc.obs_size
     FILLS[enc.game_id](enc, game_part, view)
+    fill_derived(enc, game_part, view)
     start = o["history"] + HISTORY_WINDOW * width
     out[start:] = np.asarray(game_part, dtype=np.float32)[start:]
     return out

@@ -387,7 +387,7 @@ def test_the_window_cache_stays_bounded_and_right_when_tiny() -> None:
     for game in positions("montana", 4, {}, games=2, moves=200):
         for seat in range(4):
             view = game.view(seat)
-            got = _observe.run(tiny, view, True, enc._remember)
+            got = _observe.run(tiny, enc.full_view(view), True, enc._remember)
             assert got == enc.observe_python(view)
             made += 1
     assert made > 500
@@ -406,7 +406,7 @@ def test_a_row_callback_that_observes_again_gets_its_own_scratch() -> None:
     rng = random.Random(4)
     for _ in range(60):
         game.apply(rng.choice(game.legal_actions()))
-    views = [game.view(s) for s in range(4)]
+    views = [enc.full_view(game.view(s)) for s in range(4)]
     out = {"kind": "out", "seat": 3, "how": "claim", "tile": "5-4", "discarder": 1, "value": 30}  # told by Python
     views[0] = {**views[0], "events": [*views[0]["events"], out]}
     prog = _observe.program(layout.flatten(enc.blocks, enc._offsets), enc.obs_size, 4, "seat", 4, ViewError, False)
@@ -427,7 +427,7 @@ def test_rows_of_must_answer_in_its_form() -> None:
 
     enc = encoding("montana")
     game = boneyard.new_game("montana", seed=1)
-    view = {**game.view(0), "events": [{"kind": "first_dealer", "seat": 2, "roller": 0}]}  # a Choice: asks Python
+    view = enc.full_view({**game.view(0), "events": [{"kind": "first_dealer", "seat": 2, "roller": 0}]})  # a Choice
     answers: list[Any] = [None, ((9,), ()), ((0,), (10_000,)), ([0], ()), (tuple(range(9)), ()), ((), ())]
 
     def rows_of(event: Any) -> Any:

@@ -75,6 +75,8 @@ def test_the_declared_facts(game_id: str) -> None:
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     assert game.max_game_length() == enc.facts.max_game_length
     assert game.observation_tensor_shape() == [enc.obs_size]
+    assert kind.provides_information_state_tensor
+    assert game.information_state_tensor_shape() == [enc.obs_size + enc.num_actions]
     with pytest.raises(Exception, match=r"(?i)unknown parameter"):
         pyspiel.load_game(bos.short_name(game_id), {"no_such_option": 1})
 
@@ -309,3 +311,32 @@ def test_terminal_rewards_let_mcts_bot_play(game_id: str) -> None:
     with pytest.raises(ValueError, match="rewards must be"):
         pyspiel.load_game(f"python_boneyard_{game_id}", {"rewards": "sometimes"})
     assert hands.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_information_state_tensor_is_the_observation_and_the_players_moves_this_hand(game_id: str) -> None:
+    """The Python answer equals OpenSpiel's C++ path (through the observer); the moves block empties at a new hand."""
+    game = pyspiel.load_game(bos.short_name(game_id), {"max_hands": 2})
+    enc = encoding(game_id, rules={"max_hands": 2})
+    state = dealt(game, 4)
+    rng = np.random.default_rng(4)
+    mine: dict[int, set[int]] = {p: set() for p in range(game.num_players())}
+    hands_seen = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
+        player = state.current_player()
+        hands_seen.add(state.table.game.hand_number)
+        tensor = state.information_state_tensor(player)
+        assert np.allclose(tensor, pyspiel.State.information_state_tensor(state, player))
+        assert tensor[: enc.obs_size] == state.observation_tensor(player)
+        assert {i for i, x in enumerate(tensor[enc.obs_size :]) if x} == mine[player]
+        hand = state.table.game.hand_number
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        if not state.is_terminal() and state.table.game.hand_number != hand:
+            mine = {p: set() for p in mine}
+        else:
+            mine[player].add(action)
+    assert len(hands_seen) >= 1

@@ -20,16 +20,15 @@ from boneyard.rl import encoding, pettingzoo_env
 from boneyard.rl.gym_env import BoneyardEnv
 
 GAMES = boneyard.games()
-CASES = [(g, n) for g in GAMES for n in sorted({boneyard.game_info(g)["players"]["min"],
-                                               boneyard.game_info(g)["players"]["max"]})]
-SEEDS = range(12)
+GAMES_PER_ADAPTER = range(200)
 ONE_HAND = {"max_hands": 1}  # short games: many first deals for the time
 
 
-def expected(game_id: str, players: int, rules: dict[str, Any], final: list[int]) -> list[float]:
-    """Each seat's return by the engine's account: the scaled change from the start scores to ``final``."""
+def expected(game_id: str, players: int, rules: dict[str, Any], final: list[int],
+             reward: str = "normalized") -> list[float]:
+    """Each seat's return by the engine's account: the change from the start scores to ``final``."""
     info = boneyard.game_info(game_id, players, rules)
-    return encoding(game_id, players, rules).facts.rewards(info["start_scores"], final)
+    return encoding(game_id, players, rules).facts.rewards(info["start_scores"], final, reward)
 
 
 def test_the_start_scores_are_the_scores_before_any_hand_points() -> None:
@@ -70,31 +69,68 @@ def test_each_game_starts_from_its_start_scores() -> None:
     assert scored_at_deal > 0
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_pettingzoo_returns_are_the_score_change(game_id: str, players: int) -> None:
-    for seed in SEEDS:
-        env = pettingzoo_env(game_id, players=players, rules=ONE_HAND)
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, _ = env.last()
-            totals[agent] += reward
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        game = env.table.game
-        got = [totals[a] for a in env.possible_agents]
-        assert np.allclose(got, expected(game_id, players, ONE_HAND, game.scores)), (seed, got)
+def counts(game_id: str) -> list[int]:
+    """The smallest and largest player count of a game (one, for Eighty)."""
+    p = boneyard.game_info(game_id)["players"]
+    return sorted({p["min"], p["max"]})
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_openspiel_returns_are_the_score_change(game_id: str, players: int) -> None:
-    game = pyspiel.load_game(f"python_boneyard_{game_id}", {"players": players, "max_hands": 1})
-    for seed in SEEDS:
+def setting(game_id: str, seed: int) -> tuple[int, str]:
+    """The player count and reward scale of seeded game ``seed``: each count and scale in turn."""
+    players = counts(game_id)
+    return players[seed % len(players)], ("normalized", "score")[(seed // len(players)) % 2]
+
+
+def random_pettingzoo_game(game_id: str, seed: int, players: int, reward: str, hands: int | None = 1,
+                           play_seed: int | None = None) -> tuple[list[float], list[int]]:
+    """One PettingZoo game of random legal play: each agent's summed rewards and the final scores.
+
+    ``seed`` deals the game; ``play_seed`` (default: ``seed``) picks the random moves.
+    """
+    env = pettingzoo_env(game_id, players=players, hands=hands, reward=reward)
+    env.reset(seed=seed)
+    deal = env.table.game.view(None)["events"] if env.table is not None else []
+    assert deal  # the first deal's events, read before any move
+    rng = np.random.default_rng(seed if play_seed is None else play_seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward_now, term, trunc, _ = env.last()
+        totals[agent] += reward_now
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.table is not None
+    return [totals[a] for a in env.possible_agents], list(env.table.game.scores)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pettingzoo_returns_are_the_score_change(game_id: str) -> None:
+    """200 seeded one-hand games, every player count and both reward scales, from the first deal."""
+    for seed in GAMES_PER_ADAPTER:
+        players, reward = setting(game_id, seed)
+        got, final = random_pettingzoo_game(game_id, seed, players, reward)
+        assert np.allclose(got, expected(game_id, players, ONE_HAND, final, reward)), (seed, players, reward, got)
+
+
+def test_pettingzoo_pays_twobox_points_scored_at_the_deal() -> None:
+    """Two-box, seed 33, the whole game: the opening 5-5 scores 10 at the deal, and it is paid."""
+    env = pettingzoo_env("twobox")
+    env.reset(seed=33)
+    assert env.table is not None and list(env.table.game.scores) == [0, 0, 0, 10]  # scored as the 5-5 is set
+    got, final = random_pettingzoo_game("twobox", 33, 4, "score", hands=None, play_seed=0)
+    assert final == [110, 156, 81, 40]
+    assert got == [110.0, 156.0, 81.0, 40.0]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_openspiel_returns_are_the_score_change(game_id: str) -> None:
+    games = {(n, r): pyspiel.load_game(f"python_boneyard_{game_id}", {"players": n, "max_hands": 1, "reward": r})
+             for n in counts(game_id) for r in ("normalized", "score")}
+    for seed in GAMES_PER_ADAPTER:
+        players, reward = setting(game_id, seed)
         rng = np.random.default_rng(seed)
-        state = game.new_initial_state()
+        state = games[players, reward].new_initial_state()
         summed = np.zeros(players)
         while not state.is_terminal():
             if state.is_chance_node():
@@ -103,30 +139,26 @@ def test_openspiel_returns_are_the_score_change(game_id: str, players: int) -> N
             else:
                 state.apply_action(int(rng.choice(state.legal_actions())))
             summed += np.asarray(state.rewards())
-        want = expected(game_id, players, ONE_HAND, state.table.game.scores)
+        want = expected(game_id, players, ONE_HAND, state.table.game.scores, reward)
         assert np.allclose(state.returns(), want), (seed, state.returns(), want)
         assert np.allclose(summed, want), (seed, summed, want)
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_gymnasium_returns_are_the_score_change(game_id: str, players: int) -> None:
+@pytest.mark.parametrize("game_id", GAMES)
+def test_gymnasium_returns_are_the_score_change(game_id: str) -> None:
     """Hands the bots finish before the learner's first turn are paid with its first step."""
-    import gymnasium
-
-    from boneyard.rl import gym_id
-
-    for seed in SEEDS:
-        env = gymnasium.make(gym_id(game_id), players=players, opponents="random", rules=ONE_HAND, seat="random")
+    for seed in GAMES_PER_ADAPTER:
+        players, reward = setting(game_id, seed)
+        env = BoneyardEnv(game_id, players=players, opponents="random", hands=1, reward=reward, seat="random")
         _obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         total, done = 0.0, False
         while not done:
-            _obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-            total += float(reward)
+            _obs, reward_now, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            total += float(reward_now)
             done = term or trunc
-        inner = cast(BoneyardEnv, env.unwrapped)
-        assert inner.table is not None
-        want = expected(game_id, players, ONE_HAND, inner.table.game.scores)[inner.seat]
+        assert env.table is not None
+        want = expected(game_id, players, ONE_HAND, env.table.game.scores, reward)[env.seat]
         assert total == pytest.approx(want), (seed, total, want)
 
 
@@ -151,3 +183,32 @@ def test_gymnasium_pays_the_hands_played_before_the_learners_first_turn() -> Non
         total += float(reward)
         done = term or trunc
     assert total == pytest.approx(expected("rounce", inner.enc.players, {}, inner.table.game.scores)[inner.seat])
+
+
+def test_gymnasium_deals_again_when_the_bots_end_the_game_before_the_learner_decides() -> None:
+    """One-hand Rounce, seed 106: every other seat folds to the learner's deal; reset deals another game."""
+    env = BoneyardEnv("rounce", players=4, opponents="random", hands=1, seat="random")
+    _obs, info = env.reset(seed=106)
+    assert info["skipped_games"] == 1
+    assert env.table is not None and not env.table.over and env.table.seat == env.seat
+    _obs, info = env.reset(seed=0)
+    assert info["skipped_games"] == 0
+
+
+def test_hands_and_reward_options_are_checked() -> None:
+    """``hands`` becomes the rules' ``max_hands``; a bad value or scale is refused by name."""
+    env = pettingzoo_env("montana", hands=1)
+    assert env.enc.rules["max_hands"] == 1
+    assert BoneyardEnv("eighty", hands=2).enc.rules["max_hands"] == 2
+    with pytest.raises(ValueError, match="reward must be one of"):
+        pettingzoo_env("rounce", reward="points")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        BoneyardEnv("rounce", reward="points")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        pyspiel.load_game("python_boneyard_rounce", {"reward": "points"})
+    with pytest.raises(ValueError, match="hands must be"):
+        BoneyardEnv("rounce", hands=0)
+    with pytest.raises(ValueError, match="disagree"):
+        pettingzoo_env("rounce", hands=1, rules={"max_hands": 3})
+    score = pyspiel.load_game("python_boneyard_rounce", {"reward": "score", "max_hands": 1, "players": 2})
+    assert (score.min_utility(), score.max_utility()) == (-24.0, 24.0)  # the bounds [-4, 20] in points

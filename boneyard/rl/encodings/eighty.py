@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction
+from ...games.eighty.engine import MAX_BID, MIN_BID, EightyAction, tables
 from ...games.eighty.engine import Eighty as _Game
 from ..encoding import (
     KIND_INDEX_NO_BLANK,
@@ -23,6 +23,7 @@ from ..encoding import (
     Told,
     register,
     silent,
+    tile,
 )
 from ..layout import Block, Each, Flag, Lookup, Match, Number, OneTile, Scale, Seat, Seats, Set, Tiles
 
@@ -57,6 +58,8 @@ class EightyEncoding(Encoding):
         "hand_end": silent,
         "game_over": silent,
     }
+    derived = ("played_by", "shown_out")
+    derived_from = ("events", "trump")
 
     def action_count(self) -> int:
         """pass, 31 bids, nel-o, 6 trumps, 21 tiles."""
@@ -89,6 +92,22 @@ class EightyEncoding(Encoding):
         if i < PLAY:
             return f"trump {i - TRUMP + 1}"
         return f"play {KINDS_NO_BLANK[i - PLAY]}"
+
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Per seat, the tiles it played this hand, and the suits it has shown out of.
+
+        A seat shows out of the led suit when its tile does not belong to it, by the
+        engine's own trick tables for the hand's trumps (none in nel-o) and doubles rule.
+        """
+        tabs = tables(view["trump"] or 0, bool(self.rules["doubles_suit"]))
+        out: list[list[int]] = [[] for _ in range(self.players)]
+        for trick in self.tricks_played(view):
+            led = tabs.lead_suit[tile(trick[0]["tile"]).key]
+            member = tabs.member[led]
+            for play in trick[1:]:
+                if not member[tile(play["tile"]).key] and led not in out[play["seat"]]:
+                    out[play["seat"]].append(led)
+        return {"played_by": self.plays_by_seat(view, {"play": "tile"}), "shown_out": out}
 
     def game_blocks(self) -> list[Block]:
         """Hand, bidding, trumps, the trick, what has been played, the sides' count."""
@@ -123,6 +142,11 @@ class EightyEncoding(Encoding):
                   (Seats(0, "sides", 1, (Scale(0, "taken", 80), Scale(2, "count", 60)), modulus=2),)),
             Block("options", 3, "rules: nello, doubles_suit, marks",
                   tuple(Flag(j, ("rules", name)) for j, name in enumerate(_OPTIONS))),
+            Block("played_by", 4 * 21, "per relative seat, the tiles it played this hand (from the events): copies / 2",
+                  (Seats(0, "played_by", 21, (Tiles(0, (), 2, index=index),)),)),
+            Block("shown_out", 4 * 8, "per relative seat, the suits it did not follow when led this hand (void): "
+                  "1-6, trump, doubles",
+                  (Seats(0, "shown_out", 8, (Each(0, (), 0, (Number(0, (), 8, shift=-1),)),)),)),
         ]
 
 

@@ -73,6 +73,7 @@ class MontanaEncoding(Encoding):
         "deals_again": Told(OTHER),
         "game_over": silent,
     }
+    derived = ("discarded_by", "claimed_by")
 
     def action_count(self) -> int:
         """5 words, 4 x 28 tile actions, 35 run claims."""
@@ -101,6 +102,13 @@ class MontanaEncoding(Encoding):
         a, b = RUN_PAIRS[i - RUN]
         return f"claim run {a} {b}"
 
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Per seat, the tiles it discarded this hand (claimed ones too), and the discards it claimed."""
+        return {
+            "discarded_by": self.plays_by_seat(view, {"discard": "tile", "ready_discard": "tile"}),
+            "claimed_by": self.plays_by_seat(view, {"claimed": "tile"}),
+        }
+
     def game_blocks(self) -> list[Block]:
         """Hand, pulled tile, exposed sets, discards, the claim window, ready seats."""
         n = self.players
@@ -126,6 +134,11 @@ class MontanaEncoding(Encoding):
                   (Scale(0, "woodpile", 112), Scale(1, "deal_passes", n, hi=1.0))),
             Block("options", 2, "rules: shootout mode, one_pair",
                   (Equals(0, "mode", "shootout"), Flag(1, ("rules", "one_pair")))),
+            Block("discarded_by", n * 28, "per relative seat, the tiles it discarded this hand, claimed or not "
+                  "(from the events): copies / 4",
+                  (Seats(0, "discarded_by", 28, (Tiles(0, (), 4),)),)),
+            Block("claimed_by", n * 28, "per relative seat, the discards it claimed this hand: copies / 4",
+                  (Seats(0, "claimed_by", 28, (Tiles(0, (), 4),)),)),
         ]
 
 

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from ...games.rounce.engine import Rounce as _Game
-from ...games.rounce.engine import RounceAction
-from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent
+from ...games.rounce.engine import RounceAction, placement
+from ..encoding import KIND_INDEX, KINDS, Encoding, Teller, Told, register, silent, tile
 from ..layout import Block, Each, Flag, If, Lookup, Number, OneTile, Scale, Seat, Seats, Set, Tiles
 
 _WORDS = ("pass", "fold", "dummy", "defend", "take")
@@ -55,6 +55,8 @@ class RounceEncoding(Encoding):
         "hand_end": silent,
         "game_over": silent,
     }
+    derived = ("played_by", "shown_out")
+    derived_from = ("events", "trump")
 
     def action_count(self) -> int:
         """5 words, 28 discards, 28 plays, 42 leads naming a suit."""
@@ -86,6 +88,22 @@ class RounceEncoding(Encoding):
         t = _PLAIN[(i - NAMED) // 2]
         return f"play {t} as {t.high if (i - NAMED) % 2 == 0 else t.low}"
 
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Per seat, the tiles it played to tricks this hand, and the suits it has shown out of.
+
+        A seat shows out of the led suit when its play does not count in it (the engine's
+        ``placement``: a trump lead asks for trumps, a plain lead for its named suit).
+        """
+        trump = view["trump"]
+        out: list[list[int]] = [[] for _ in range(self.players)]
+        for trick in self.tricks_played(view):
+            lead = trick[0]
+            led = placement(tile(lead["tile"]), trump, None, lead.get("suit"))[0]
+            for play in trick[1:]:
+                if placement(tile(play["tile"]), trump, led)[0] != led and led not in out[play["seat"]]:
+                    out[play["seat"]].append(led)
+        return {"played_by": self.plays_by_seat(view, {"play": "tile"}), "shown_out": out}
+
     def game_blocks(self) -> list[Block]:
         """Hand, discards, trump, turn-up, calls, the trick and what has been played."""
         n = self.players
@@ -114,6 +132,10 @@ class RounceEncoding(Encoding):
                   (Tiles(0, "trick", key="tile"), Each(0, "tricks", 0, (Tiles(0, "plays", key="tile"),)))),
             Block("tricks_won", n, "tricks won this hand per relative seat / 5",
                   (Seats(0, "tricks_won", 1, (Scale(0, (), 5),)),)),
+            Block("played_by", n * 28, "per relative seat, the tiles it played to tricks this hand (from the events)",
+                  (Seats(0, "played_by", 28, (Tiles(0, ()),)),)),
+            Block("shown_out", n * 7, "per relative seat, the suits (0-6) it did not follow when led this hand: void",
+                  (Seats(0, "shown_out", 7, (Each(0, (), 0, (Number(0, (), 7),)),)),)),
         ]
 
 

@@ -71,6 +71,7 @@ class RummikubEncoding(Encoding):
         "hand_end": silent,
         "game_over": silent,
     }
+    derived = ("played_by",)
 
     def action_count(self) -> int:
         """draw, pass, 407 new groups, 18 x 28 extensions, one rearrangement."""
@@ -119,6 +120,10 @@ class RummikubEncoding(Encoding):
             return f"extend group {g + 1} with {KINDS[k]}"
         return "the solver's best rearrangement"
 
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Per seat, the tiles it laid from its hand this hand (from the ``play`` events)."""
+        return {"played_by": self.plays_by_seat(view, {"play": "tiles"})}
+
     def game_blocks(self) -> list[Block]:
         """Hand, the table group by group, who has opened, hand sizes, boneyard."""
         n = self.players
@@ -133,6 +138,9 @@ class RummikubEncoding(Encoding):
             Block("dealer", n, "one-hot of the dealer (relative)", (Seat(0, "dealer"),)),
             Block("counts", 3, "boneyard / 56, consecutive passes / players, target / 200 (capped at 1)",
                   (Scale(0, "boneyard", 56), Scale(1, "passes", n), Scale(2, "target", 200, hi=1.0))),
+            Block("played_by", n * 28, "per relative seat, the tiles it laid from its hand this hand "
+                  "(from the events): copies / 2",
+                  (Seats(0, "played_by", 28, (Tiles(0, (), 2),)),)),
         ]
 
 

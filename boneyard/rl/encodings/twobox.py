@@ -46,6 +46,7 @@ class TwoboxEncoding(Encoding):
         "hand_end": silent,
         "game_over": silent,
     }
+    derived = ("played_by",)
 
     def action_count(self) -> int:
         """draw, pass, 28 x 4 plays, 28 x 5 stacks."""
@@ -76,6 +77,10 @@ class TwoboxEncoding(Encoding):
             return f"play {KINDS[k]} to {arm + 1}"
         k, arm = divmod(i - STACK, 5)
         return f"stack {KINDS[k]} on {arm}"
+
+    def derive(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Per seat, the tiles it put on the table this hand: the spinner, plays and stacks."""
+        return {"played_by": self.plays_by_seat(view, {"spinner": "tile", "play": "tile", "stack": "tile"})}
 
     def game_blocks(self) -> list[Block]:
         """Hand, boneyard, the spinner and its arms, passes, steals, the layout."""
@@ -109,6 +114,9 @@ class TwoboxEncoding(Encoding):
                          (OneTile(0, "spinner", 1.0, add=True),)),
                    Each(0, "arms", 0, (Tiles(0, "tiles", key="tile", weight=copies),)))),
             Block("target", 1, "the target / 300", (Scale(0, "target", 300, hi=1.0),)),
+            Block("played_by", n * 28, "per relative seat, the tiles it put on the table this hand (spinner, plays, "
+                  "stacks; from the events): copies / 2",
+                  (Seats(0, "played_by", 28, (Tiles(0, (), 2),)),)),
         ]
 
 
