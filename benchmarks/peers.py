@@ -354,6 +354,19 @@ def rl_section(timeout: float) -> MarkdownLines:
     return [*lines, "", note]
 
 
+def rl_vector_section(timeout: float) -> MarkdownLines:
+    """The batched environment beside Gymnasium's ``SyncVectorEnv`` of the same N (``benchmarks/rl_vector.py``)."""
+    lines = script_section("RL: the batched environment", "rl_vector.py", timeout, ("--seconds", "1", "--rounds", "3"))
+    note = (
+        "Both measured in the same run, interleaved: `boneyard.rl.vector.BoneyardVectorEnv` (what "
+        "`gymnasium.make_vec` gives for a boneyard id) and `gymnasium.vector.SyncVectorEnv` of N single "
+        "environments, stepping random legal actions from the masks. A step's time is mostly the tables' "
+        "own play (the learner's move, the bots' answers, the observation); the batch saves Gymnasium's "
+        "per-table wrappers and info dicts."
+    )
+    return [*lines, "", note]
+
+
 def simulate_moves(game_id: str, games: int, workers: int) -> tuple[float, float, float, float]:
     """One ``boneyard.simulate`` run: (games/s, moves/s, hands/s, elapsed s)."""
     result = boneyard.simulate(game_id, games=games, seed=1, workers=workers)
@@ -516,6 +529,7 @@ def main() -> None:
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
     lines += [*search_section(args.script_timeout), ""]
     lines += [*rl_section(args.script_timeout), ""]
+    lines += [*rl_vector_section(args.script_timeout), ""]
     lines += simulate_section(args.sim_seconds, args.sim_rounds)
     report = "\n".join(lines) + "\n"
     print(report)
