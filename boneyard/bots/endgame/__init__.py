@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...games.eighty.engine import TRICKS as EIGHTY_TRICKS
+from ...games.rounce.engine import TRICKS as ROUNCE_TRICKS
 from .eighty import EightySolver
 from .rounce import RounceSolver
 
 GAMES = ("eighty", "rounce")
 _SOLVERS: dict[str, Any] = {"eighty": EightySolver, "rounce": RounceSolver}
+_TRICKS: dict[str, int] = {"eighty": EIGHTY_TRICKS, "rounce": ROUNCE_TRICKS}  # the engines' own counts
 
 
 def supports(game: Any) -> bool:
@@ -29,8 +32,7 @@ def supports(game: Any) -> bool:
 
 def tricks_left(game: Any) -> int:
     """Tricks of the hand not yet finished (the one being played counts), for a game in play."""
-    total = 10 if game.id == "eighty" else 5
-    return total - len(game.tricks)
+    return _TRICKS[game.id] - len(game.tricks)
 
 
 def solver(game: Any, seat: int, table: dict[Any, Any] | None = None) -> EightySolver | RounceSolver:
