@@ -1,0 +1,773 @@
+"""Notices that reach a player away from the table: Web Push, and e-mail as the fallback.
+
+A notice goes to a *player* (a player code, ``social.py``) for a seat that player has
+claimed: "your turn", "someone joined your table", "a chat line at your table", "your
+game is over". The table service calls :meth:`Notices.changed` after every broadcast
+(it is one of ``TableService.hooks``) and the friends' layer hands over each chat line
+(``Social.said``); from those the turn, joins and the game's end are found here, and the
+public methods :meth:`Notices.turn_started`, :meth:`Notices.friend_joined`,
+:meth:`Notices.chat_said` and :meth:`Notices.game_ended` are what any other part of the
+server calls to send one.
+
+Nothing is sent from a request or under a table's lock: a notice is put on a queue, and
+a background task reads the player's settings, skips a player who is looking at the
+table (a table socket of their seat open and the page visible), and sends it in a
+thread of its own, with a timeout. A push service that answers 404 or 410 has dropped
+the subscription, so it is deleted. E-mail goes through the SMTP server of the server's
+options (``--smtp-host``), only to a confirmed address, each with an unsubscribe link.
+
+The VAPID key pair that signs the pushes is made at the server's first start and kept
+in the database (``push_keys``), so every process and every restart signs with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import html
+import json
+import logging
+import secrets
+import smtplib
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Header, Path, Request
+from fastapi.responses import HTMLResponse, Response
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import JSON, Boolean, Float, Integer, String, Text, delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+import boneyard
+
+from ..words.notices import KINDS, chat_words, end_words, join_words, turn_words
+from .db import Base, Store
+from .tables import BadRequest, NotFound, TooManyRequests, Unavailable, quote
+
+log = logging.getLogger("boneyard.server")
+
+PUSH_TIMEOUT = 5.0  # seconds a push service or the SMTP server may take to answer
+PUSH_TTL = 24 * 3600  # seconds a push service keeps a notice for a device that is off
+SENDERS = 4  # notices sent at once (each in a thread of its own)
+LOG_KEPT = 200  # the newest decisions kept in memory (``Notices.log``: what happened to each notice)
+GONE = (404, 410)  # a push service's answers for a subscription it has dropped
+MAX_ENDPOINT = 1000
+MAX_ADDRESS = 254
+
+
+# ----- stored facts --------------------------------------------------------------------
+
+
+class PushKeyRow(Base):
+    """The server's VAPID key pair (one row): made at the first start, kept for good."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_pem: Mapped[str] = mapped_column(Text)
+    public_key: Mapped[str] = mapped_column(String(120))  # base64url of the uncompressed point
+
+
+class PushSubRow(Base):
+    """One device's push subscription for a player (what ``PushManager.subscribe`` gave the page)."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint: Mapped[str] = mapped_column(String(MAX_ENDPOINT), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), index=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class NoticeSettingsRow(Base):
+    """A player's choices: which kinds, by push and/or e-mail, the address and whether it is confirmed."""
+
+    __tablename__ = "notice_settings"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kinds: Mapped[list[str]] = mapped_column(JSON, default=list)
+    push: Mapped[bool] = mapped_column(Boolean, default=True)
+    email: Mapped[bool] = mapped_column(Boolean, default=True)
+    address: Mapped[str | None] = mapped_column(String(MAX_ADDRESS), nullable=True)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    confirm_token: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    unsubscribe_token: Mapped[str] = mapped_column(String(64), index=True)
+    origin: Mapped[str | None] = mapped_column(String(300), nullable=True)  # where the links in e-mails point
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The SMTP server e-mail goes through (``--smtp-host``, ``--smtp-port``, ``--smtp-from``)."""
+
+    host: str
+    port: int = 25
+    sender: str = "boneyard@localhost"
+
+    @classmethod
+    def parse_url(cls, url: str) -> MailSettings:
+        """``smtp://HOST[:PORT]?from=ADDRESS``: the three options in one (``--smtp``)."""
+        parts = urlsplit(url)
+        if parts.scheme != "smtp" or not parts.hostname:
+            raise ValueError(f"an SMTP server is written smtp://HOST:PORT?from=ADDRESS, not {url!r}")
+        sender = "boneyard@localhost"
+        for pair in filter(None, parts.query.split("&")):
+            key, _, value = pair.partition("=")
+            if key == "from" and value:
+                sender = value
+        return cls(parts.hostname, parts.port or 25, sender)
+
+
+@dataclass
+class Settings:
+    """A player's notice settings as the API shows them (defaults for a player who never chose)."""
+
+    kinds: list[str] = field(default_factory=lambda: list(KINDS))
+    push: bool = True
+    email: bool = True
+    address: str | None = None
+    confirmed: bool = False
+    unsubscribe_token: str = ""
+    origin: str | None = None
+
+    @classmethod
+    def of(cls, row: NoticeSettingsRow | None) -> Settings:
+        """The stored settings, or the defaults."""
+        if row is None:
+            return cls()
+        return cls([k for k in KINDS if k in (row.kinds or [])], row.push, row.email, row.address, row.confirmed,
+                   row.unsubscribe_token, row.origin)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notice for one player: its facts (data) and its words, made when it was queued."""
+
+    kind: str
+    player: str  # player id
+    table: str
+    game: str
+    title: str
+    body: str
+    names: tuple[str, ...]
+    you: str
+
+    def payload(self) -> dict[str, Any]:
+        """What a push carries (the service worker shows ``title`` and ``body`` and opens ``url``)."""
+        return {"kind": self.kind, "title": self.title, "body": self.body, "table": self.table,
+                "game": self.game, "url": f"/tables/{self.table}", "names": list(self.names), "you": self.you}
+
+
+# ----- keys ----------------------------------------------------------------------------
+
+
+def b64url(raw: bytes) -> str:
+    """Base64url without padding, as the Push API writes keys."""
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def new_key_pair() -> tuple[str, str]:
+    """A fresh VAPID key pair: the private key as PEM and the public key as the page passes it to
+    ``PushManager.subscribe`` (``applicationServerKey``: base64url of the uncompressed P-256 point)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return pem, b64url(point)
+
+
+def keys_of(store: Store) -> tuple[str, str]:
+    """The server's VAPID keys, made and stored the first time (a second process starting at the
+    same moment loses the insert's race and reads the winner's keys)."""
+    with store.session() as s:
+        row = s.get(PushKeyRow, 1)
+        if row is not None:
+            return row.private_pem, row.public_key
+    pem, public = new_key_pair()
+    try:
+        with store.session() as s:
+            s.add(PushKeyRow(id=1, private_pem=pem, public_key=public))
+    except IntegrityError:
+        with store.session() as s:
+            row = s.get(PushKeyRow, 1)
+            assert row is not None
+            return row.private_pem, row.public_key
+    return pem, public
+
+
+# ----- the notices ---------------------------------------------------------------------
+
+
+class Notices:
+    """The notices of one server: found from the tables' changes, queued, sent in the background.
+
+    ``social`` is the friends' layer (whose ``rooms`` say which player claimed which seat);
+    ``mail`` the SMTP server (None: no e-mail); ``public_url`` the address links in e-mails
+    use (else the address the player set their e-mail from). ``push_loopback`` lets a
+    subscription's endpoint be plain http on this machine: the tests' local push service.
+    """
+
+    def __init__(self, service: Any, social: Any, mail: MailSettings | None = None, public_url: str = "",
+                 push_loopback: bool = False, timeout: float = PUSH_TIMEOUT) -> None:
+        self.service = service
+        self.social = social
+        self.store: Store = service.store
+        self.mail = mail
+        self.public_url = public_url
+        self.push_loopback = push_loopback
+        self.timeout = timeout
+        self.private_pem = ""
+        self.public_key = ""
+        self.log: deque[dict[str, Any]] = deque(maxlen=LOG_KEPT)
+        self._turns: dict[str, set[int]] = {}  # table id -> the seats whose turn was last told
+        self._joined: dict[str, set[int]] = {}  # table id -> the seats known to be taken
+        self._ended: set[str] = set()  # tables whose end was told (or found over when loaded)
+        self._hidden: set[tuple[str, int]] = set()  # (table, seat) whose page says it is not visible
+        self._queue: asyncio.Queue[Notice] | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self._pool = ThreadPoolExecutor(SENDERS, thread_name_prefix="boneyard-notice")
+        self._gate = asyncio.Semaphore(SENDERS)
+        service.hooks.append(self)
+        social.said.append(self._said)
+
+    # ----- life ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load (or make, the first time) the VAPID keys and start the sender."""
+        self.private_pem, self.public_key = await self._run(keys_of, self.store)
+        self._queue = asyncio.Queue()
+        self._worker = asyncio.get_running_loop().create_task(self._send_forever())
+
+    async def stop(self) -> None:
+        """Stop sending (what is queued is dropped: a notice is worth little once it is late)."""
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+        for task in list(self._sending):
+            task.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    @property
+    def email_available(self) -> bool:
+        """Whether this server can send e-mail at all (an SMTP server was given)."""
+        return self.mail is not None
+
+    # ----- hooks of the table service and the friends' layer ----------------------------
+
+    def loaded(self, table: Any) -> None:
+        """A stored table is rebuilt (worker thread): what it already is was told before the restart."""
+        self._turns[table.id] = self.turn_seats(table)
+        self._joined[table.id] = set(table.names)
+        if table.game.is_over:
+            self._ended.add(table.id)
+
+    def changed(self, table: Any) -> None:
+        """After every broadcast (on the loop, cheap): a new turn, a new player or the game's end is queued."""
+        joined = set(table.names)
+        before = self._joined.get(table.id)
+        self._joined[table.id] = joined
+        for seat in sorted(joined - (before or set())):
+            if before is not None:  # the table's first change (its creation) joins nobody to tell
+                self.friend_joined(table.id, seat)
+        if table.game.is_over:
+            self._turns.pop(table.id, None)
+            if table.id not in self._ended:
+                self._ended.add(table.id)
+                self.game_ended(table.id)
+            return
+        now = self.turn_seats(table)
+        fresh = now - self._turns.get(table.id, set())
+        self._turns[table.id] = now
+        if fresh:
+            self.turn_started(table.id, sorted(fresh))
+
+    def _said(self, table: Any, entry: dict[str, Any]) -> None:
+        if entry.get("kind") == "chat" and entry.get("seat") is not None:
+            self.chat_said(table.id, entry["seat"], entry.get("text", ""))
+
+    @staticmethod
+    def turn_seats(table: Any) -> set[int]:
+        """The seats that must decide now: none while the table waits (for its players, between
+        hands) or is over. The engines give one seat a decision at a time (``current_player``);
+        a game deciding several seats at once would list them all here."""
+        game = table.game
+        if table.held or table.hold is not None or game.is_over or game.current_player is None:
+            return set()
+        return {game.current_player}
+
+    # ----- what others call ----------------------------------------------------------------
+
+    def turn_started(self, table_id: str, seats: int | list[int]) -> None:
+        """Tell the players of ``seats`` that it is their turn at ``table_id`` (once per turn: the
+        caller says when a turn starts, not every version while it lasts)."""
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return
+        actor = table.who(table.last_seat) if table.last_seat is not None else None
+        for seat in [seats] if isinstance(seats, int) else seats:
+            self._tell(table, seat, "turn", lambda game, you, names, a=actor: turn_words(game, you, names, a))
+
+    def friend_joined(self, table_id: str, seat: int) -> None:
+        """Tell the other players of ``table_id`` that someone took ``seat``."""
+        table = self.service.tables.get(table_id)
+        if table is None or seat in table.bots or table.seats[seat] != "human":
+            return
+        joiner = table.who(seat)
+        for other in range(table.players):
+            if other != seat:
+                self._tell(table, other, "join", lambda game, you, names: join_words(game, you, names, joiner))
+
+    def chat_said(self, table_id: str, seat: int, text: str) -> None:
+        """Tell the other players of ``table_id`` what the player of ``seat`` wrote."""
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return
+        speaker = table.who(seat)
+        for other in range(table.players):
+            if other != seat:
+                self._tell(table, other, "chat", lambda game, you, names: chat_words(game, you, speaker, text))
+
+    def game_ended(self, table_id: str) -> None:
+        """Tell every player of ``table_id`` that the game is over, and who won."""
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return
+        winners = [table.who(s) for s in table.game.winners]
+        for seat in range(table.players):
+            self._tell(table, seat, "end", lambda game, you, names: end_words(game, you, names, winners))
+
+    def looking(self, table_id: str, seat: int, visible: bool) -> None:
+        """The table page of ``seat`` says whether it is visible (``visibilitychange``)."""
+        if visible:
+            self._hidden.discard((table_id, seat))
+        else:
+            self._hidden.add((table_id, seat))
+
+    def is_looking(self, table: Any, seat: int) -> bool:
+        """Whether the player of ``seat`` is looking at the table: a table socket of the seat is
+        open and the page has not said it is hidden."""
+        if (table.id, seat) in self._hidden:
+            return False
+        return any(sub.seat == seat for sub in list(table.subscribers.values()))
+
+    # ----- queueing ------------------------------------------------------------------------
+
+    def _tell(self, table: Any, seat: int, kind: str, words: Any) -> None:
+        """Queue one notice for the player who claimed ``seat``; bots, stand-ins, bot accounts and
+        unclaimed seats get none, nor a player looking at the table now."""
+        if seat in table.bots or seat in table.accounts or table.seats[seat] != "human":
+            return
+        room = self.social.rooms.get(table.id)
+        player = room.claims.get(seat) if room is not None else None
+        if player is None:
+            return
+        if self.is_looking(table, seat):
+            self._note(kind, table.id, player, "looking")
+            return
+        if self._queue is None:
+            return
+        names = tuple(table.who(s) for s in range(table.players) if table.seats[s] != "human" or s in table.names)
+        you = table.who(seat)
+        game = boneyard.game_info(table.game_id)["name"]
+        title, body = words(game, you, names)
+        self._queue.put_nowait(Notice(kind, player, table.id, table.game_id, title, body, names, you))
+
+    def _note(self, kind: str, table: str, player: str, how: str) -> None:
+        """Remember what became of a notice (``log``: the tests and an operator read it)."""
+        self.log.append({"kind": kind, "table": table, "player": player, "how": how, "at": time.time()})
+
+    async def _send_forever(self) -> None:
+        assert self._queue is not None
+        while True:
+            notice = await self._queue.get()
+            await self._gate.acquire()
+            task = asyncio.get_running_loop().create_task(self._send(notice))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(self, notice: Notice) -> None:
+        try:
+            how = await self._run(self._deliver, notice)
+        except Exception as err:  # a notice lost is no reason to stop the sender
+            log.warning("a notice could not be sent (%s)", type(err).__name__)
+            how = f"failed: {type(err).__name__}"
+        finally:
+            self._gate.release()
+        self._note(notice.kind, notice.table, notice.player, how)
+
+    # ----- sending (threads) ---------------------------------------------------------------
+
+    def _deliver(self, notice: Notice) -> str:
+        """Send one notice by push, else by e-mail; returns what was done, in a word or two."""
+        with self.store.session() as s:
+            settings = Settings.of(s.get(NoticeSettingsRow, notice.player))
+            subs = [(r.endpoint, r.p256dh, r.auth) for r in
+                    s.scalars(select(PushSubRow).where(PushSubRow.player_id == notice.player))]
+        if notice.kind not in settings.kinds:
+            return "not wanted"
+        if settings.push and subs:
+            sent = sum(self._push(notice, *sub) for sub in subs)
+            if sent:
+                return "push"
+        if settings.email and settings.address and settings.confirmed and self.mail is not None:
+            self._mail_notice(notice, settings)
+            return "email"
+        return "no way to reach"
+
+    def _push(self, notice: Notice, endpoint: str, p256dh: str, auth: str) -> bool:
+        """One push; a subscription the service answers 404 or 410 for is deleted."""
+        from py_vapid import Vapid
+        from pywebpush import WebPushException, webpush
+
+        claims = {"sub": self._contact()}
+        try:
+            webpush({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
+                    data=json.dumps(notice.payload()), vapid_private_key=Vapid.from_pem(self.private_pem.encode()),
+                    vapid_claims=claims, ttl=PUSH_TTL, timeout=self.timeout)
+            return True
+        except WebPushException as err:
+            status = err.response.status_code if err.response is not None else None
+            if status in GONE:
+                with self.store.session() as s:
+                    s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint))
+                self._note(notice.kind, notice.table, notice.player, f"subscription gone ({status})")
+            else:
+                log.warning("a push service refused a notice (%s)", status)
+            return False
+        except Exception as err:  # unreachable, timed out
+            log.warning("a push service could not be reached (%s)", type(err).__name__)
+            return False
+
+    def _contact(self) -> str:
+        """The VAPID ``sub`` claim: whom a push service may write to about this server."""
+        if self.mail is not None:
+            return f"mailto:{self.mail.sender}"
+        if self.public_url.startswith("https://"):
+            return self.public_url
+        return "mailto:boneyard@localhost"
+
+    def base_url(self, settings: Settings) -> str:
+        """Where links in a player's e-mail point: the public address, else where they set their address."""
+        return (self.public_url or settings.origin or "http://127.0.0.1:8000").rstrip("/")
+
+    def _mail_notice(self, notice: Notice, settings: Settings) -> None:
+        base = self.base_url(settings)
+        unsubscribe = f"{base}/unsubscribe/{settings.unsubscribe_token}"
+        text = (f"{notice.body}\n\nOpen the table: {base}/tables/{notice.table}\n\n"
+                f"You get this because you asked boneyard for notices by e-mail.\n"
+                f"To get no more e-mail from boneyard, open: {unsubscribe}\n")
+        assert settings.address is not None
+        self._mail(settings.address, notice.title, text, unsubscribe)
+
+    def _mail(self, to: str, subject: str, text: str, unsubscribe: str | None) -> None:
+        """Send one e-mail through the configured SMTP server, with a timeout."""
+        assert self.mail is not None
+        msg = EmailMessage()
+        msg["From"] = self.mail.sender
+        msg["To"] = to
+        msg["Subject"] = subject
+        if unsubscribe:
+            msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+            msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        msg.set_content(text)
+        with smtplib.SMTP(self.mail.host, self.mail.port, timeout=self.timeout) as smtp:
+            smtp.send_message(msg)
+
+    # ----- settings (threads) ----------------------------------------------------------------
+
+    def settings_of(self, player: str) -> dict[str, Any]:
+        """A player's settings as ``GET /api/players/me/notices`` shows them."""
+        with self.store.session() as s:
+            settings = Settings.of(s.get(NoticeSettingsRow, player))
+            count = s.scalar(select(func.count()).select_from(PushSubRow).where(PushSubRow.player_id == player))
+        return {"kinds": settings.kinds, "push": settings.push, "email": settings.email,
+                "address": settings.address, "address_confirmed": settings.confirmed,
+                "subscriptions": int(count or 0), "email_available": self.email_available}
+
+    def save_settings(self, player: str, kinds: list[str], push: bool, email: bool, address: str | None,
+                      origin: str) -> dict[str, Any]:
+        """Store a player's choices; a new address is unconfirmed until its link is opened (a
+        confirmation e-mail is sent for it when this server has an SMTP server)."""
+        confirm: str | None = None
+        with self.store.session() as s:
+            row = s.get(NoticeSettingsRow, player)
+            if row is None:
+                row = NoticeSettingsRow(player_id=player, unsubscribe_token=secrets.token_urlsafe(24),
+                                        confirmed=False)
+                s.add(row)
+            row.kinds = [k for k in KINDS if k in kinds]
+            row.push = push
+            row.email = email
+            row.origin = origin
+            if address != row.address:
+                row.address = address
+                row.confirmed = False
+                row.confirm_token = secrets.token_urlsafe(24) if address else None
+                confirm = row.confirm_token
+            settings = Settings.of(row)
+        if confirm and address and self.mail is not None:
+            link = f"{self.base_url(settings)}/notices/confirm/{confirm}"
+            self._mail(address, "Confirm e-mail notices from boneyard",
+                       "Someone (we hope you) asked boneyard to send notices of their games to this address.\n"
+                       f"To confirm, open: {link}\n\nIf it was not you, ignore this e-mail: nothing more will "
+                       "be sent.\n", None)
+        return self.settings_of(player)
+
+    def subscribe(self, player: str, endpoint: str, p256dh: str, auth: str) -> None:
+        """Store a device's subscription for the player (a device subscribing again replaces its own)."""
+        with self.store.session() as s:
+            s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint))
+            s.add(PushSubRow(endpoint=endpoint, player_id=player, p256dh=p256dh, auth=auth, created=time.time()))
+
+    def unsubscribe(self, player: str, endpoint: str) -> bool:
+        """Forget the player's subscription at ``endpoint``; False when they had none there."""
+        with self.store.session() as s:
+            gone = s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint,
+                                                      PushSubRow.player_id == player))
+            return bool(getattr(gone, "rowcount", 0))
+
+    def confirm(self, token: str) -> str | None:
+        """Confirm the address a confirmation link was sent to; returns it (None: no such link)."""
+        with self.store.session() as s:
+            row = s.scalar(select(NoticeSettingsRow).where(NoticeSettingsRow.confirm_token == token))
+            if row is None:
+                return None
+            row.confirmed = True
+            row.email = True
+            return row.address
+
+    def stop_email(self, token: str) -> str | None:
+        """The unsubscribe link: no more e-mail for its player; returns the address (None: no such link)."""
+        with self.store.session() as s:
+            row = s.scalar(select(NoticeSettingsRow).where(NoticeSettingsRow.unsubscribe_token == token))
+            if row is None:
+                return None
+            row.email = False
+            return row.address or "your address"
+
+    def check_endpoint(self, endpoint: str) -> str | None:
+        """Why a subscription's endpoint is refused (None: it is fine): a push service is https."""
+        parts = urlsplit(endpoint)
+        if parts.scheme == "https" and parts.hostname:
+            return None
+        if self.push_loopback and parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1"):
+            return None
+        return "a push subscription's endpoint must be an https:// address of a push service"
+
+
+def page(title: str, text: str) -> str:
+    """A small page in words (the confirm and unsubscribe links), in the app's style."""
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport "
+            f"content='width=device-width,initial-scale=1'><title>{html.escape(title)}</title>"
+            f"<link rel=manifest href='/manifest.webmanifest'><link rel=stylesheet href='/static/app.css'></head>"
+            f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main><h1>{html.escape(title)}</h1>"
+            f"<p>{html.escape(text)}</p></main></body></html>")
+
+
+def static_text(*parts: str) -> str:
+    """A file of the pages (``static/``), read as text."""
+    path = resources.files("boneyard.server").joinpath("static")
+    for part in parts:
+        path = path.joinpath(part)
+    return path.read_text(encoding="utf-8")
+
+
+# ----- the routes ----------------------------------------------------------------------
+
+PLAYER_RATE = "30/minute"  # requests with a player code one address may make here
+
+
+class PushKeys(BaseModel):
+    """The keys of a subscription (``PushSubscription.toJSON().keys``)."""
+
+    p256dh: str = Field(min_length=1, max_length=200)
+    auth: str = Field(min_length=1, max_length=100)
+
+
+class Subscription(BaseModel):
+    """``POST /api/players/me/push``: a ``PushSubscription`` as the page's ``toJSON()`` gives it."""
+
+    endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT)
+    keys: PushKeys
+    expirationTime: float | None = None  # the Push API's own name
+
+
+class Unsubscription(BaseModel):
+    """``DELETE /api/players/me/push``: the endpoint of the subscription to forget."""
+
+    endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT)
+
+
+class SettingsBody(BaseModel):
+    """``PUT /api/players/me/notices``: which kinds, by which ways, and the e-mail address (null: none)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kinds: list[str] = Field(max_length=len(KINDS))
+    push: bool
+    email: bool
+    address: str | None = Field(default=None, max_length=MAX_ADDRESS)
+
+
+class Looking(BaseModel):
+    """``POST /api/tables/{id}/looking``: whether the table page is visible now."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    visible: bool
+
+
+def clean_address(address: str | None) -> str | None:
+    """An e-mail address as given (trimmed; empty: none), or 400 for one that cannot be one."""
+    if address is None or not address.strip():
+        return None
+    address = address.strip()
+    local, _, domain = address.rpartition("@")
+    if not local or "." not in domain or any(c.isspace() or c in "<>,;\"" for c in address):
+        raise BadRequest(f"{quote(address)} is not an e-mail address (it looks like ann@example.org)")
+    return address
+
+
+def check_keys(p256dh: str, auth: str) -> str | None:
+    """Why a subscription's keys are refused (None: fine): a P-256 point and a 16-byte secret, base64url."""
+    try:
+        point = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+        secret = base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4))
+    except ValueError:
+        return "a push subscription's keys must be base64url, as PushSubscription.toJSON() gives them"
+    if len(point) != 65 or point[0] != 4 or len(secret) != 16:
+        return "a push subscription's keys must be a P-256 public key (p256dh) and a 16-byte secret (auth)"
+    return None
+
+
+def router(notices: Notices, bearer: Any) -> APIRouter:
+    """The notices' routes (``docs/api.md``, "Notices"), the manifest and the service worker."""
+    r = APIRouter(tags=["notices"])
+    limiter = MovingWindowRateLimiter(MemoryStorage())
+    rate = parse(PLAYER_RATE)
+    social = notices.social
+
+    async def player(request: Request, code: str | None) -> str:
+        address = request.client.host if request.client else "unknown"
+        if not limiter.hit(rate, "notices", address):
+            raise TooManyRequests(f"too many requests with a player code (at most {PLAYER_RATE}): wait a minute", 60)
+        pid, _name = await notices._run(social.player, code)
+        return str(pid)
+
+    @r.get("/api/push/key")
+    async def push_key() -> dict[str, Any]:
+        """The server's VAPID public key (the ``applicationServerKey`` a page subscribes with) and
+        whether this server sends e-mail."""
+        return {"key": notices.public_key, "email_available": notices.email_available}
+
+    @r.post("/api/players/me/push", status_code=201)
+    async def subscribe(body: Subscription, request: Request,
+                        x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """Keep this device's push subscription for the player (X-Player: their code)."""
+        pid = await player(request, x_player)
+        why = notices.check_endpoint(body.endpoint) or check_keys(body.keys.p256dh, body.keys.auth)
+        if why:
+            raise BadRequest(why)
+        await notices._run(notices.subscribe, pid, body.endpoint, body.keys.p256dh, body.keys.auth)
+        return {"subscribed": True}
+
+    @r.delete("/api/players/me/push")
+    async def unsubscribe(body: Unsubscription, request: Request,
+                          x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """Forget this device's subscription: no more pushes to it."""
+        pid = await player(request, x_player)
+        if not await notices._run(notices.unsubscribe, pid, body.endpoint):
+            raise NotFound("this player has no push subscription at that endpoint")
+        return {"subscribed": False}
+
+    @r.get("/api/players/me/notices")
+    async def get_settings(request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """The player's notice settings, how many devices have push, and whether this server sends e-mail."""
+        pid = await player(request, x_player)
+        out: dict[str, Any] = await notices._run(notices.settings_of, pid)
+        return out
+
+    @r.put("/api/players/me/notices")
+    async def put_settings(body: SettingsBody, request: Request,
+                           x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """Change the player's notice settings; a new address gets a confirmation e-mail first."""
+        pid = await player(request, x_player)
+        unknown = [k for k in body.kinds if k not in KINDS]
+        if unknown:
+            raise BadRequest(f"unknown kind of notice {quote(unknown[0])}; the kinds are {', '.join(KINDS)}")
+        address = clean_address(body.address)
+        origin = str(request.base_url).rstrip("/")
+        try:
+            out: dict[str, Any] = await notices._run(notices.save_settings, pid, body.kinds, body.push,
+                                                     body.email, address, origin)
+        except (OSError, smtplib.SMTPException) as err:
+            raise Unavailable("your settings are kept, but the confirmation e-mail could not be sent "
+                              f"({type(err).__name__}): save again to retry") from None
+        return out
+
+    @r.post("/api/tables/{table_id}/looking")
+    async def looking(table_id: str, body: Looking, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """The table page tells whether it is visible: no notice while the player looks at the table."""
+        table = await notices.service.get(table_id)
+        seat = notices.service.seat_of(table, bearer(authorization), required=True)
+        notices.looking(table.id, seat, body.visible)
+        return {"visible": body.visible}
+
+    @r.get("/notices/confirm/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def confirm(token: str = Path(max_length=64)) -> HTMLResponse:
+        address = await notices._run(notices.confirm, token)
+        if address is None:
+            return HTMLResponse(page("Link not known", "This confirmation link is not known here: it may be old "
+                                     "(a newer address was saved since). Save your address again in the lobby's "
+                                     "Notices to get a new one."), status_code=404)
+        return HTMLResponse(page("E-mail notices confirmed",
+                                 f"Notices of your games will now reach {address} when no device of yours "
+                                 "gets them as pushes. Every e-mail has a link to stop them."))
+
+    async def stop(token: str) -> HTMLResponse:
+        address = await notices._run(notices.stop_email, token)
+        if address is None:
+            return HTMLResponse(page("Link not known", "This unsubscribe link is not known here, so nothing "
+                                     "changed."), status_code=404)
+        return HTMLResponse(page("No more e-mail",
+                                 f"boneyard will send no more e-mail to {address}. To get e-mail again, tick "
+                                 "\"By e-mail\" under Notices in the lobby."))
+
+    @r.get("/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def unsubscribe_page(token: str = Path(max_length=64)) -> HTMLResponse:
+        return await stop(token)
+
+    @r.post("/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def unsubscribe_one_click(token: str = Path(max_length=64)) -> HTMLResponse:
+        return await stop(token)  # List-Unsubscribe-Post: a mail program's one click
+
+    @r.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        return Response(static_text("app.webmanifest"), media_type="application/manifest+json")
+
+    @r.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # served from the root so that it may control the lobby ("/"); never cached by the browser's HTTP cache
+        return Response(static_text("sw.js"), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+
+    return r
