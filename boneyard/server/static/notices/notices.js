@@ -19,18 +19,26 @@ if ("serviceWorker" in navigator) {
 // ----- the lobby ---------------------------------------------------------------------------
 
 function offlineBanner() {
-  const banner = document.createElement("p");
-  banner.id = "offline";
-  banner.className = "nt-offline";
-  banner.setAttribute("role", "status");
-  banner.textContent = OFFLINE_WORDS;
-  banner.hidden = navigator.onLine;
-  document.querySelector(".top").after(banner);
-  window.addEventListener("offline", () => (banner.hidden = false));
+  const box = document.createElement("div");
+  box.id = "offline-box";
+  box.className = "nt-offline";
+  box.setAttribute("role", "status");
+  box.innerHTML = `<p id="offline"></p><p class="nt-offline-more">New tables, open tables and bots come back with the
+    connection; your name and player code are kept in this browser.</p>`;
+  box.querySelector("#offline").textContent = OFFLINE_WORDS;
+  document.querySelector(".top").after(box);
+  let waiting = null;
+  const show = (off) => {
+    box.hidden = !off;
+    document.body.classList.toggle("offline", off);
+    // a server that cannot be reached raises no "online" event when it comes back: ask it now and then
+    if (off && !waiting) waiting = setInterval(() => fetch("/api/push/key", { cache: "no-store" }).then((r) => r.ok && location.reload(), () => {}), 10000);
+  };
+  show(!navigator.onLine);
+  window.addEventListener("offline", () => show(true));
   // back online: the lobby's lists were not loaded meanwhile, so load the page again
   window.addEventListener("online", () => location.reload());
-  // a server that cannot be reached is offline too, as far as the lobby is concerned
-  fetch("/api/push/key", { cache: "no-store" }).catch(() => (banner.hidden = false));
+  fetch("/api/push/key", { cache: "no-store" }).catch(() => show(true));
 }
 
 function b64ToBytes(text) {
