@@ -46,7 +46,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import JSON, Boolean, Float, Integer, String, Text, delete, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 
 import boneyard
@@ -62,6 +62,8 @@ PUSH_TTL = 24 * 3600  # seconds a push service keeps a notice for a device that 
 SENDERS = 4  # notices sent at once (each in a thread of its own)
 LOG_KEPT = 200  # the newest decisions kept in memory (``Notices.log``: what happened to each notice)
 GONE = (404, 410)  # a push service's answers for a subscription it has dropped
+SENT_KEPT = 7 * 86400  # seconds a sent notice's claim is kept (a table idle longer has expired)
+PURGE_EVERY = 500  # notices sent between two purges of old claims
 MAX_ENDPOINT = 1000
 MAX_ADDRESS = 254
 
@@ -105,6 +107,16 @@ class NoticeSettingsRow(Base):
     confirm_token: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     unsubscribe_token: Mapped[str] = mapped_column(String(64), index=True)
     origin: Mapped[str | None] = mapped_column(String(300), nullable=True)  # where the links in e-mails point
+
+
+class NoticeSentRow(Base):
+    """A notice claimed for sending: with several server processes holding one table, each sees the
+    same change, and the first to store this row is the one that sends (the others find it there)."""
+
+    __tablename__ = "notices_sent"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)  # kind:table:version:seat (chat: its time)
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,7 @@ class Notice:
     body: str
     names: tuple[str, ...]
     you: str
+    key: str  # what makes it one notice across the server's processes (``NoticeSentRow``)
 
     def payload(self) -> dict[str, Any]:
         """What a push carries (the service worker shows ``title`` and ``body`` and opens ``url``)."""
@@ -240,6 +253,7 @@ class Notices:
         self._queue: asyncio.Queue[Notice] | None = None
         self._worker: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._sent = 0  # notices claimed here (every PURGE_EVERY, the old claims are deleted)
         self._pool = ThreadPoolExecutor(SENDERS, thread_name_prefix="boneyard-notice")
         self._gate = asyncio.Semaphore(SENDERS)
         service.hooks.append(self)
@@ -248,10 +262,22 @@ class Notices:
     # ----- life ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load (or make, the first time) the VAPID keys and start the sender."""
-        self.private_pem, self.public_key = await self._run(keys_of, self.store)
+        """Start the sender; the VAPID keys are loaded (or made, the first time) in the background,
+        retried while the database cannot be reached, as the tables are (the server answers meanwhile)."""
+        with contextlib.suppress(SQLAlchemyError):  # the usual case: ready before the first request
+            self.private_pem, self.public_key = await self._run(keys_of, self.store)
         self._queue = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._send_forever())
+
+    async def _load_keys(self) -> None:
+        backoff = 0.25
+        while not self.public_key:
+            try:
+                self.private_pem, self.public_key = await self._run(keys_of, self.store)
+            except SQLAlchemyError:
+                log.warning("the database cannot give the push keys; retrying in %.2f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
 
     async def stop(self) -> None:
         """Stop sending (what is queued is dropped: a notice is worth little once it is late)."""
@@ -302,7 +328,7 @@ class Notices:
 
     def _said(self, table: Any, entry: dict[str, Any]) -> None:
         if entry.get("kind") == "chat" and entry.get("seat") is not None:
-            self.chat_said(table.id, entry["seat"], entry.get("text", ""))
+            self.chat_said(table.id, entry["seat"], entry.get("text", ""), entry.get("at", time.time()))
 
     @staticmethod
     def turn_seats(table: Any) -> set[int]:
@@ -334,17 +360,19 @@ class Notices:
         joiner = table.who(seat)
         for other in range(table.players):
             if other != seat:
-                self._tell(table, other, "join", lambda game, you, names: join_words(game, you, names, joiner))
+                self._tell(table, other, "join", lambda game, you, names: join_words(game, you, names, joiner),
+                           f"+{seat}")
 
-    def chat_said(self, table_id: str, seat: int, text: str) -> None:
-        """Tell the other players of ``table_id`` what the player of ``seat`` wrote."""
+    def chat_said(self, table_id: str, seat: int, text: str, at: float | None = None) -> None:
+        """Tell the other players of ``table_id`` what the player of ``seat`` wrote (``at``: when, epoch s)."""
         table = self.service.tables.get(table_id)
         if table is None:
             return
         speaker = table.who(seat)
         for other in range(table.players):
             if other != seat:
-                self._tell(table, other, "chat", lambda game, you, names: chat_words(game, you, speaker, text))
+                self._tell(table, other, "chat", lambda game, you, names: chat_words(game, you, speaker, text),
+                           f"@{time.time() if at is None else at:.6f}")
 
     def game_ended(self, table_id: str) -> None:
         """Tell every player of ``table_id`` that the game is over, and who won."""
@@ -371,7 +399,7 @@ class Notices:
 
     # ----- queueing ------------------------------------------------------------------------
 
-    def _tell(self, table: Any, seat: int, kind: str, words: Any) -> None:
+    def _tell(self, table: Any, seat: int, kind: str, words: Any, at: str = "") -> None:
         """Queue one notice for the player who claimed ``seat``; bots, stand-ins, bot accounts and
         unclaimed seats get none, nor a player looking at the table now."""
         if seat in table.bots or seat in table.accounts or table.seats[seat] != "human":
@@ -389,7 +417,8 @@ class Notices:
         you = table.who(seat)
         game = boneyard.game_info(table.game_id)["name"]
         title, body = words(game, you, names)
-        self._queue.put_nowait(Notice(kind, player, table.id, table.game_id, title, body, names, you))
+        key = f"{kind}:{table.id}:{table.version}:{seat}{at}"
+        self._queue.put_nowait(Notice(kind, player, table.id, table.game_id, title, body, names, you, key))
 
     def _note(self, kind: str, table: str, player: str, how: str) -> None:
         """Remember what became of a notice (``log``: the tests and an operator read it)."""
@@ -397,6 +426,7 @@ class Notices:
 
     async def _send_forever(self) -> None:
         assert self._queue is not None
+        await self._load_keys()
         while True:
             notice = await self._queue.get()
             await self._gate.acquire()
@@ -418,6 +448,15 @@ class Notices:
 
     def _deliver(self, notice: Notice) -> str:
         """Send one notice by push, else by e-mail; returns what was done, in a word or two."""
+        try:
+            with self.store.session() as s:
+                s.add(NoticeSentRow(key=notice.key, at=time.time()))
+        except IntegrityError:
+            return "sent by another process"
+        self._sent += 1
+        if self._sent % PURGE_EVERY == 0:
+            with self.store.session() as s:
+                s.execute(delete(NoticeSentRow).where(NoticeSentRow.at < time.time() - SENT_KEPT))
         with self.store.session() as s:
             settings = Settings.of(s.get(NoticeSettingsRow, notice.player))
             subs = [(r.endpoint, r.p256dh, r.auth) for r in
@@ -676,7 +715,10 @@ def router(notices: Notices, bearer: Any) -> APIRouter:
     @r.get("/api/push/key")
     async def push_key() -> dict[str, Any]:
         """The server's VAPID public key (the ``applicationServerKey`` a page subscribes with) and
-        whether this server sends e-mail."""
+        whether this server sends e-mail; 503 while the keys cannot be read from the database."""
+        if not notices.public_key:
+            raise Unavailable("the database cannot be reached right now, so the push key is not known yet: "
+                              "try again in a moment")
         return {"key": notices.public_key, "email_available": notices.email_available}
 
     @r.post("/api/players/me/push", status_code=201)

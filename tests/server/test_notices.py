@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.server import create_app
-from boneyard.server.notices import MailSettings
+from boneyard.server.notices import MailSettings, Notice
 
 from .conftest import NO_LIMITS, auth
 from .pushkit import LocalPush, Mailbox, decrypt, new_subscription, text_of, wait_for
@@ -266,3 +266,17 @@ def test_bad_requests_are_refused_in_words(client: TestClient) -> None:
     r = client.put("/api/players/me/notices", headers=me,
                    json={"kinds": ["weather"], "push": True, "email": True, "address": None})
     assert r.status_code == 400 and "turn, join, chat, end" in r.json()["detail"]
+
+
+def test_a_notice_is_sent_once_whichever_process_sees_the_change(client: TestClient, push: LocalPush) -> None:
+    """Processes holding the same table all see its change: the first to claim the notice in the
+    database sends it, the others do not (here: the same notice handed to the sender twice)."""
+    table, ann, bob = two_players(client)
+    sub = new_subscription(push.url + "/once")
+    client.post("/api/players/me/push", headers=ann.me, json=sub.json())
+    notices = client.app.state.notices  # type: ignore[attr-defined]
+    notice = Notice("chat", ann_id(client, ann), table, "rounce", "Bob wrote", "Bob: hi", ("Ann", "Bob"), "Ann",
+                    f"chat:{table}:0:0@1.0")
+    assert notices._deliver(notice) == "push"
+    assert notices._deliver(notice) == "sent by another process"
+    assert len(push.at("/once")) == 1
