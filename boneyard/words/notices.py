@@ -63,9 +63,9 @@ def chat_words(game: str, you: str, speaker: str, text: str) -> tuple[str, str]:
 def end_words(game: str, you: str, names: Sequence[str], winners: Sequence[str]) -> tuple[str, str]:
     """Title and body of a finished game: who won, in names ("you" for the reader)."""
     title = f"Your {game} game is over"
+    where = f"The game of {game} with {with_others(you, names)} is over"
     if not winners:
-        return title, f"The game of {game} with {with_others(you, names)} has ended."
+        return title, where + "."
     said = ["you" if w == you else w for w in winners]
     verb = "win" if len(said) > 1 or said[0] == "you" else "wins"
-    won = listed(said)
-    return title, f"{won[0].upper() + won[1:]} {verb} the game of {game} with {with_others(you, names)}."
+    return title, f"{where}: {listed(said)} {verb}."

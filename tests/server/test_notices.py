@@ -271,7 +271,7 @@ def test_bad_requests_are_refused_in_words(client: TestClient) -> None:
 def test_a_notice_is_sent_once_whichever_process_sees_the_change(client: TestClient, push: LocalPush) -> None:
     """Processes holding the same table all see its change: the first to claim the notice in the
     database sends it, the others do not (here: the same notice handed to the sender twice)."""
-    table, ann, bob = two_players(client)
+    table, ann, _bob = two_players(client)
     sub = new_subscription(push.url + "/once")
     client.post("/api/players/me/push", headers=ann.me, json=sub.json())
     notices = client.app.state.notices  # type: ignore[attr-defined]
@@ -280,3 +280,30 @@ def test_a_notice_is_sent_once_whichever_process_sees_the_change(client: TestCli
     assert notices._deliver(notice) == "push"
     assert notices._deliver(notice) == "sent by another process"
     assert len(push.at("/once")) == 1
+
+
+def test_the_game_end_is_told_to_its_player_and_a_bot_seat_gets_nothing(client: TestClient, push: LocalPush) -> None:
+    """A game against a bot, played to its end: Ann is told it is over and who won, in names; the
+    bot's seat, which no player holds, is never told anything."""
+    r = client.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "bot:random"],
+                                         "rules": {"max_hands": 1}})
+    table = r.json()["id"]
+    ann = Player(client, table, 0, "Ann")
+    sub = new_subscription(push.url + "/end")
+    client.post("/api/players/me/push", headers=ann.me, json=sub.json())
+    rng = random.Random(2)
+    for _ in range(400):
+        st = state(client, table, ann.token)
+        if st["is_over"]:
+            break
+        if st["legal_actions"]:
+            client.post(f"/api/tables/{table}/actions", headers=auth(ann.token),
+                        json={"action": rng.choice(st["legal_actions"]), "expected_version": st["version"]})
+    assert st["is_over"]
+    ends = wait_for(lambda: [n for n in map(lambda r: decrypt(r, sub), push.at("/end")) if n["kind"] == "end"])
+    assert len(ends) == 1 and ends[0]["title"] == "Your Domino Rounce game is over"
+    winners = ["you" if w == 0 else "the random bot" for w in st["winners"]]
+    assert ends[0]["body"].startswith("The game of Domino Rounce with the random bot is over: ")
+    assert winners[0] in ends[0]["body"]
+    seats = {e["player"] for e in notices_log(client)}
+    assert seats <= {ann_id(client, ann)}
