@@ -48,7 +48,7 @@ def png(size: int) -> None:
     draw.rectangle(tuple(v * k for v in LINE), fill=PIP)
     for x, y in TOP + BOTTOM:
         draw.ellipse(((x - PIP_R) * k, (y - PIP_R) * k, (x + PIP_R) * k, (y + PIP_R) * k), fill=PIP)
-    image.resize((size, size), Image.LANCZOS).save(HERE / f"domino-{size}.png", optimize=True)
+    image.resize((size, size), Image.Resampling.LANCZOS).save(HERE / f"domino-{size}.png", optimize=True)
 
 
 if __name__ == "__main__":
