@@ -64,6 +64,7 @@ LOG_KEPT = 200  # the newest decisions kept in memory (``Notices.log``: what hap
 GONE = (404, 410)  # a push service's answers for a subscription it has dropped
 SENT_KEPT = 7 * 86400  # seconds a sent notice's claim is kept (a table idle longer has expired)
 PURGE_EVERY = 500  # notices sent between two purges of old claims
+PRUNE_EVERY = 1000  # table changes between two prunes of the tables no longer in memory
 MAX_ENDPOINT = 1000
 MAX_ADDRESS = 254
 
@@ -253,6 +254,7 @@ class Notices:
         self._queue: asyncio.Queue[Notice] | None = None
         self._worker: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._changes = 0  # table changes seen (every PRUNE_EVERY, tables gone from memory are forgotten)
         self._sent = 0  # notices claimed here (every PURGE_EVERY, the old claims are deleted)
         self._pool = ThreadPoolExecutor(SENDERS, thread_name_prefix="boneyard-notice")
         self._gate = asyncio.Semaphore(SENDERS)
@@ -308,6 +310,9 @@ class Notices:
 
     def changed(self, table: Any) -> None:
         """After every broadcast (on the loop, cheap): a new turn, a new player or the game's end is queued."""
+        self._changes += 1
+        if self._changes % PRUNE_EVERY == 0:
+            self._prune()
         joined = set(table.names)
         before = self._joined.get(table.id)
         self._joined[table.id] = joined
@@ -325,6 +330,16 @@ class Notices:
         self._turns[table.id] = now
         if fresh:
             self.turn_started(table.id, sorted(fresh))
+
+    def _prune(self) -> None:
+        """Forget what was told about tables no longer in memory (a table loaded again is
+        looked at afresh by :meth:`loaded`)."""
+        live = self.service.tables
+        for known in (self._turns, self._joined):
+            for table_id in [t for t in known if t not in live]:
+                del known[table_id]
+        self._ended = {t for t in self._ended if t in live}
+        self._hidden = {(t, seat) for t, seat in self._hidden if t in live}
 
     def _said(self, table: Any, entry: dict[str, Any]) -> None:
         if entry.get("kind") == "chat" and entry.get("seat") is not None:

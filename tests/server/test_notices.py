@@ -307,3 +307,18 @@ def test_the_game_end_is_told_to_its_player_and_a_bot_seat_gets_nothing(client: 
     assert winners[0] in ends[0]["body"]
     seats = {e["player"] for e in notices_log(client)}
     assert seats <= {ann_id(client, ann)}
+
+
+def test_tables_gone_from_memory_are_forgotten(client: TestClient) -> None:
+    """What the notices remember of a table goes when the table leaves memory (no growth forever)."""
+    table, _ann, _bob = two_players(client)
+    notices = client.app.state.notices  # type: ignore[attr-defined]
+    assert table in notices._joined
+    notices.looking(table, 0, False)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    held = service.tables.pop(table)
+    try:
+        notices._prune()
+        assert table not in notices._joined and table not in notices._turns and not notices._hidden
+    finally:
+        service.tables[table] = held
