@@ -295,6 +295,11 @@ class Notices:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     @property
+    def idle(self) -> bool:
+        """Whether no notice is waiting or being sent (what a test waits for before it counts)."""
+        return (self._queue is None or self._queue.empty()) and not self._sending
+
+    @property
     def email_available(self) -> bool:
         """Whether this server can send e-mail at all (an SMTP server was given)."""
         return self.mail is not None

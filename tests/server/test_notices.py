@@ -322,3 +322,36 @@ def test_tables_gone_from_memory_are_forgotten(client: TestClient) -> None:
         assert table not in notices._joined and table not in notices._turns and not notices._hidden
     finally:
         service.tables[table] = held
+
+
+def test_one_notice_per_turn_even_with_two_decisions_in_a_row(client: TestClient, push: LocalPush) -> None:
+    """When Ann decides twice in a row (she takes a trick and leads the next), she gets one notice
+    for that turn, not one per decision: as many pushes as times the turn came to her from Bob."""
+    table, ann, bob = two_players(client)
+    sub = new_subscription(push.url + "/count")
+    client.post("/api/players/me/push", headers=ann.me, json=sub.json())
+    by_seat = {0: ann, 1: bob}
+    rng = random.Random(1)
+    # the deal's turn was told before the subscription: only the turns that come after it count
+    came, in_a_row, last = 0, 0, state(client, table)["current_player"]
+    first = True
+    for _ in range(400):
+        st = state(client, table)
+        if st["is_over"] or (in_a_row >= 1 and came >= 2):
+            break
+        now = st["current_player"]
+        if now == 0 and last != 0:
+            came += 1
+        elif now == 0 and last == 0 and not first:
+            in_a_row += 1
+        last, first = now, False
+        mine = state(client, table, by_seat[now].token)
+        client.post(f"/api/tables/{table}/actions", headers=auth(by_seat[now].token),
+                    json={"action": rng.choice(mine["legal_actions"]), "expected_version": mine["version"]})
+    assert in_a_row >= 1, "this deal never gave Ann two decisions in a row: pick another seed"
+    wait_for(lambda: len(push.at("/count")) >= came)
+    client.post(f"/api/tables/{table}/chat", headers=auth(bob.token), json={"text": "done"})
+    wait_for(lambda: any(n["kind"] == "chat" for n in map(lambda r: decrypt(r, sub), push.at("/count"))))
+    wait_for(lambda: client.app.state.notices.idle)  # type: ignore[attr-defined]
+    turns = [n for n in map(lambda r: decrypt(r, sub), push.at("/count")) if n["kind"] == "turn"]
+    assert len(turns) == came, (len(turns), came)
