@@ -563,9 +563,11 @@ class Notices:
                 "subscriptions": int(count or 0), "email_available": self.email_available}
 
     def save_settings(self, player: str, kinds: list[str], push: bool, email: bool, address: str | None,
-                      origin: str) -> dict[str, Any]:
-        """Store a player's choices; a new address is unconfirmed until its link is opened (a
-        confirmation e-mail is sent for it when this server has an SMTP server)."""
+                      origin: str) -> tuple[dict[str, Any], tuple[str, str] | None]:
+        """Store a player's choices; a new address is unconfirmed until its link is opened (saving an
+        unconfirmed address again makes a fresh link, the old one no longer works). Returns
+        the settings and, for a new address on a server that sends e-mail, the confirmation to send
+        (the address and its link): the caller sends it in the background (:meth:`confirm_later`)."""
         confirm: str | None = None
         with self.store.session() as s:
             row = s.get(NoticeSettingsRow, player)
@@ -577,19 +579,33 @@ class Notices:
             row.push = push
             row.email = email
             row.origin = origin
-            if address != row.address:
+            if address != row.address or (address and not row.confirmed):  # saved again: a fresh link
                 row.address = address
                 row.confirmed = False
                 row.confirm_token = secrets.token_urlsafe(24) if address else None
                 confirm = row.confirm_token
             settings = Settings.of(row)
+        pending = None
         if confirm and address and self.mail is not None:
-            link = f"{self.base_url(settings)}/notices/confirm/{confirm}"
-            self._mail(address, "Confirm e-mail notices from boneyard",
-                       "Someone (we hope you) asked boneyard to send notices of their games to this address.\n"
-                       f"To confirm, open: {link}\n\nIf it was not you, ignore this e-mail: nothing more will "
-                       "be sent.\n", None)
-        return self.settings_of(player)
+            pending = (address, f"{self.base_url(settings)}/notices/confirm/{confirm}")
+        return self.settings_of(player), pending
+
+    def confirm_later(self, address: str, link: str) -> None:
+        """Send the confirmation e-mail of a new address in the background (never in the request)."""
+        async def send() -> None:
+            try:
+                await self._run(self._mail, address, "Confirm e-mail notices from boneyard",
+                                "Someone (we hope you) asked boneyard to send notices of their games to this "
+                                f"address.\nTo confirm, open: {link}\n\nIf it was not you, ignore this e-mail: "
+                                "nothing more will be sent.\n", None)
+                self._note("confirm", "", address, "email")
+            except Exception as err:  # the SMTP server away: the player may save the address again
+                log.warning("a confirmation e-mail could not be sent (%s)", type(err).__name__)
+                self._note("confirm", "", address, f"failed: {type(err).__name__}")
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     def subscribe(self, player: str, endpoint: str, p256dh: str, auth: str) -> None:
         """Store a device's subscription for the player (a device subscribing again replaces its own)."""
@@ -771,20 +787,19 @@ def router(notices: Notices, bearer: Any) -> APIRouter:
     @r.put("/api/players/me/notices")
     async def put_settings(body: SettingsBody, request: Request,
                            x_player: str | None = Header(default=None)) -> dict[str, Any]:
-        """Change the player's notice settings; a new address gets a confirmation e-mail first."""
+        """Change the player's notice settings; a new address is sent a confirmation link (in the background)."""
         pid = await player(request, x_player)
         unknown = [k for k in body.kinds if k not in KINDS]
         if unknown:
             raise BadRequest(f"unknown kind of notice {quote(unknown[0])}; the kinds are {', '.join(KINDS)}")
         address = clean_address(body.address)
         origin = str(request.base_url).rstrip("/")
-        try:
-            out: dict[str, Any] = await notices._run(notices.save_settings, pid, body.kinds, body.push,
-                                                     body.email, address, origin)
-        except (OSError, smtplib.SMTPException) as err:
-            raise Unavailable("your settings are kept, but the confirmation e-mail could not be sent "
-                              f"({type(err).__name__}): save again to retry") from None
-        return out
+        out, pending = await notices._run(notices.save_settings, pid, body.kinds, body.push, body.email, address,
+                                          origin)
+        if pending is not None:
+            notices.confirm_later(*pending)
+        settings: dict[str, Any] = out
+        return settings
 
     @r.post("/api/tables/{table_id}/looking")
     async def looking(table_id: str, body: Looking, authorization: str | None = Header(default=None)) -> dict[str, Any]:
