@@ -208,7 +208,7 @@ def test_a_table_page_in_the_background_lets_the_turn_be_pushed(server: Server, 
     background (the page tells the server), the next turn reaches her subscription."""
     with httpx.Client(base_url=server.url, timeout=10) as http:
         table = http.post("/api/tables", json={"game": "rounce", "players": 2, "seats": ["human", "human"],
-                                               "rules": {"max_hands": 1}}).json()["id"]
+                                               "rules": {"max_hands": 1}, "practice": True, "seed": 1}).json()["id"]
         seats = {}
         for seat, name in ((0, "Ann"), (1, "Bob")):
             code = http.post("/api/players", json={"name": name}).json()["code"]
