@@ -151,7 +151,8 @@ def register(app: typer.Typer) -> None:
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,
                            "BONEYARD_REDIS": redis, "BONEYARD_BOT_MS_CAP": str(bot_ms_cap),
                            "BONEYARD_COMPUTE_WORKERS": str(compute_workers or ""),
-                           "BONEYARD_SMTP": f"smtp://{mail.host}:{mail.port}?from={mail.sender}" if mail else ""})
+                           "BONEYARD_SMTP": f"smtp://{mail.host}:{mail.port}?from={mail.sender}" if mail else "",
+                           "BONEYARD_PUSH_LOOPBACK": "1" if push_loopback else ""})
         # workers are spawned processes that import the app and its WebSocket protocol by name
         options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

@@ -531,7 +531,7 @@ def app_from_env() -> FastAPI:
     uvicorn's workers import the app by name, so the options travel as environment
     variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``,
     ``BONEYARD_REDIS``, ``BONEYARD_BOT_MS_CAP``, ``BONEYARD_COMPUTE_WORKERS``, ``BONEYARD_SMTP``
-    (``smtp://HOST:PORT?from=ADDRESS``).
+    (``smtp://HOST:PORT?from=ADDRESS``), ``BONEYARD_PUSH_LOOPBACK`` (non-empty: ``--push-loopback``).
     """
     import os
 
@@ -548,6 +548,7 @@ def app_from_env() -> FastAPI:
         bot_ms_cap=float(env.get(ENV_PREFIX + "BOT_MS_CAP", str(BOT_MS_CAP))),
         compute_workers=int(env[ENV_PREFIX + "COMPUTE_WORKERS"]) if env.get(ENV_PREFIX + "COMPUTE_WORKERS") else None,
         mail=MailSettings.parse_url(env[ENV_PREFIX + "SMTP"]) if env.get(ENV_PREFIX + "SMTP") else None,
+        push_loopback=bool(env.get(ENV_PREFIX + "PUSH_LOOPBACK")),
     )
 
 
