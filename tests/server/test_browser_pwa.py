@@ -87,6 +87,7 @@ def shot(page: Any, name: str) -> None:
 def lobby(browser: Any, server: Server, size: str, code: str | None = None) -> tuple[Any, Any]:
     """The lobby at ``size``, its service worker active and controlling it; ``code`` kept as the player's."""
     context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone")
+    context.add_init_script("localStorage.setItem('boneyard.name', 'Ann');")
     if code:
         keep = json.dumps({"code": code, "name": "Ann"})
         context.add_init_script(f"localStorage.setItem('boneyard.player', {json.dumps(keep)});"
@@ -132,10 +133,15 @@ def test_the_lobby_opens_offline_and_says_so(server: Server, browser: Any, size:
     offline; the API is never answered from the cache; back online, the lobby loads again."""
     page, context = lobby(browser, server, size)
     context.set_offline(True)
-    page.reload()
+    page.goto(server.url + "/")  # a fresh load (a reload would restore the form's fields by itself)
     banner = page.wait_for_selector("#offline", state="visible")
     assert banner.text_content() == OFFLINE
     assert page.locator("h1").first.text_content() == "boneyard"
+    assert page.input_value("#name") == "Ann"  # the lobby's own script ran
+    # every module the lobby imports is in the service worker's cache, not only in the browser's
+    for module in ("/static/lobby.js", "/static/core/api.js", "/static/core/tiles.js", "/static/bots.js",
+                   "/static/friends/lobby.js", "/static/friends/common.js", "/static/notices/notices.js"):
+        assert page.evaluate(f"caches.match('{module}').then((hit) => !!hit)"), module
     # what needs the server is not shown empty, nor with a fetch's error
     for part in ("#create-section", "#bots-section", "#tables-section", "#games-section"):
         assert page.locator(part).is_hidden(), part

@@ -13,6 +13,8 @@ const SHELL = [
   "/static/app.css",
   "/static/lobby.js",
   "/static/bots.js",
+  "/static/core/api.js",
+  "/static/core/tiles.js",
   "/static/friends/friends.css",
   "/static/friends/lobby.js",
   "/static/friends/common.js",
