@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
             except ValueError as err:
                 raise typer.BadParameter(str(err)) from None
 
-        from ..server.notices import MailSettings
+        from ..server.mail import MailSettings
 
         try:
             mail = MailSettings.parse_url(smtp) if smtp else (

@@ -40,8 +40,9 @@ from .compute import BOT_MS_CAP, searches
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
 from .limitgate import LimitGate
-from .notices import MailSettings, Notices
-from .notices import router as notices_router
+from .mail import MailSettings
+from .notices import Notices
+from .notices_api import router as notices_router
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social

@@ -16,82 +16,46 @@ thread of its own, with a timeout. A push service that answers 404 or 410 has dr
 the subscription, so it is deleted. E-mail goes through the SMTP server of the server's
 options (``--smtp-host``), only to a confirmed address, each with an unsubscribe link.
 
-The VAPID key pair that signs the pushes is made at the server's first start and kept
-in the database (``push_keys``), so every process and every restart signs with it.
+Sending itself is in :mod:`.push` (the VAPID keys, kept in the database, and one
+encrypted push) and :mod:`.mail` (one e-mail); the routes are in :mod:`.notices_api`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import html
-import json
 import logging
 import secrets
-import smtplib
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Header, Path, Request
-from fastapi.responses import HTMLResponse, Response
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import JSON, Boolean, Float, Integer, String, Text, delete, func, select
+from sqlalchemy import JSON, Boolean, Float, String, delete, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 
 import boneyard
 
 from ..words.notices import KINDS, chat_words, end_words, join_words, turn_words
+from . import mail, push
 from .db import Base, Store
-from .tables import BadRequest, NotFound, TooManyRequests, Unavailable, quote
+from .mail import MailSettings
+from .push import PushSubRow, keys_of
 
 log = logging.getLogger("boneyard.server")
 
 PUSH_TIMEOUT = 5.0  # seconds a push service or the SMTP server may take to answer
-PUSH_TTL = 24 * 3600  # seconds a push service keeps a notice for a device that is off
 SENDERS = 4  # notices sent at once (each in a thread of its own)
 LOG_KEPT = 200  # the newest decisions kept in memory (``Notices.log``: what happened to each notice)
-GONE = (404, 410)  # a push service's answers for a subscription it has dropped
 SENT_KEPT = 7 * 86400  # seconds a sent notice's claim is kept (a table idle longer has expired)
 PURGE_EVERY = 500  # notices sent between two purges of old claims
 PRUNE_EVERY = 1000  # table changes between two prunes of the tables no longer in memory
-MAX_ENDPOINT = 1000
 MAX_ADDRESS = 254
 
 
 # ----- stored facts --------------------------------------------------------------------
-
-
-class PushKeyRow(Base):
-    """The server's VAPID key pair (one row): made at the first start, kept for good."""
-
-    __tablename__ = "push_keys"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    private_pem: Mapped[str] = mapped_column(Text)
-    public_key: Mapped[str] = mapped_column(String(120))  # base64url of the uncompressed point
-
-
-class PushSubRow(Base):
-    """One device's push subscription for a player (what ``PushManager.subscribe`` gave the page)."""
-
-    __tablename__ = "push_subscriptions"
-
-    endpoint: Mapped[str] = mapped_column(String(MAX_ENDPOINT), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(64), index=True)
-    p256dh: Mapped[str] = mapped_column(String(200))
-    auth: Mapped[str] = mapped_column(String(100))
-    created: Mapped[float] = mapped_column(Float)
 
 
 class NoticeSettingsRow(Base):
@@ -118,28 +82,6 @@ class NoticeSentRow(Base):
 
     key: Mapped[str] = mapped_column(String(200), primary_key=True)  # kind:table:version:seat (chat: its time)
     at: Mapped[float] = mapped_column(Float, index=True)
-
-
-@dataclass(frozen=True)
-class MailSettings:
-    """The SMTP server e-mail goes through (``--smtp-host``, ``--smtp-port``, ``--smtp-from``)."""
-
-    host: str
-    port: int = 25
-    sender: str = "boneyard@localhost"
-
-    @classmethod
-    def parse_url(cls, url: str) -> MailSettings:
-        """``smtp://HOST[:PORT]?from=ADDRESS``: the three options in one (``--smtp``)."""
-        parts = urlsplit(url)
-        if parts.scheme != "smtp" or not parts.hostname:
-            raise ValueError(f"an SMTP server is written smtp://HOST:PORT?from=ADDRESS, not {url!r}")
-        sender = "boneyard@localhost"
-        for pair in filter(None, parts.query.split("&")):
-            key, _, value = pair.partition("=")
-            if key == "from" and value:
-                sender = value
-        return cls(parts.hostname, parts.port or 25, sender)
 
 
 @dataclass
@@ -181,46 +123,6 @@ class Notice:
         """What a push carries (the service worker shows ``title`` and ``body`` and opens ``url``)."""
         return {"kind": self.kind, "title": self.title, "body": self.body, "table": self.table,
                 "game": self.game, "url": f"/tables/{self.table}", "names": list(self.names), "you": self.you}
-
-
-# ----- keys ----------------------------------------------------------------------------
-
-
-def b64url(raw: bytes) -> str:
-    """Base64url without padding, as the Push API writes keys."""
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def new_key_pair() -> tuple[str, str]:
-    """A fresh VAPID key pair: the private key as PEM and the public key as the page passes it to
-    ``PushManager.subscribe`` (``applicationServerKey``: base64url of the uncompressed P-256 point)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
-    point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    return pem, b64url(point)
-
-
-def keys_of(store: Store) -> tuple[str, str]:
-    """The server's VAPID keys, made and stored the first time (a second process starting at the
-    same moment loses the insert's race and reads the winner's keys)."""
-    with store.session() as s:
-        row = s.get(PushKeyRow, 1)
-        if row is not None:
-            return row.private_pem, row.public_key
-    pem, public = new_key_pair()
-    try:
-        with store.session() as s:
-            s.add(PushKeyRow(id=1, private_pem=pem, public_key=public))
-    except IntegrityError:
-        with store.session() as s:
-            row = s.get(PushKeyRow, 1)
-            assert row is not None
-            return row.private_pem, row.public_key
-    return pem, public
 
 
 # ----- the notices ---------------------------------------------------------------------
@@ -494,27 +396,11 @@ class Notices:
 
     def _push(self, notice: Notice, endpoint: str, p256dh: str, auth: str) -> bool:
         """One push; a subscription the service answers 404 or 410 for is deleted."""
-        from py_vapid import Vapid
-        from pywebpush import WebPushException, webpush
-
-        claims = {"sub": self._contact()}
-        try:
-            webpush({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
-                    data=json.dumps(notice.payload()), vapid_private_key=Vapid.from_pem(self.private_pem.encode()),
-                    vapid_claims=claims, ttl=PUSH_TTL, timeout=self.timeout)
-            return True
-        except WebPushException as err:
-            status = err.response.status_code if err.response is not None else None
-            if status in GONE:
-                with self.store.session() as s:
-                    s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint))
-                self._note(notice.kind, notice.table, notice.player, f"subscription gone ({status})")
-            else:
-                log.warning("a push service refused a notice (%s)", status)
-            return False
-        except Exception as err:  # unreachable, timed out
-            log.warning("a push service could not be reached (%s)", type(err).__name__)
-            return False
+        status = push.send(endpoint, p256dh, auth, notice.payload(), self.private_pem, self._contact(), self.timeout)
+        if status in push.GONE:
+            push.forget(self.store, endpoint)
+            self._note(notice.kind, notice.table, notice.player, f"subscription gone ({status})")
+        return status is None
 
     def _contact(self) -> str:
         """The VAPID ``sub`` claim: whom a push service may write to about this server."""
@@ -540,16 +426,7 @@ class Notices:
     def _mail(self, to: str, subject: str, text: str, unsubscribe: str | None) -> None:
         """Send one e-mail through the configured SMTP server, with a timeout."""
         assert self.mail is not None
-        msg = EmailMessage()
-        msg["From"] = self.mail.sender
-        msg["To"] = to
-        msg["Subject"] = subject
-        if unsubscribe:
-            msg["List-Unsubscribe"] = f"<{unsubscribe}>"
-            msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        msg.set_content(text)
-        with smtplib.SMTP(self.mail.host, self.mail.port, timeout=self.timeout) as smtp:
-            smtp.send_message(msg)
+        mail.send(self.mail, to, subject, text, unsubscribe, self.timeout)
 
     # ----- settings (threads) ----------------------------------------------------------------
 
@@ -607,19 +484,6 @@ class Notices:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    def subscribe(self, player: str, endpoint: str, p256dh: str, auth: str) -> None:
-        """Store a device's subscription for the player (a device subscribing again replaces its own)."""
-        with self.store.session() as s:
-            s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint))
-            s.add(PushSubRow(endpoint=endpoint, player_id=player, p256dh=p256dh, auth=auth, created=time.time()))
-
-    def unsubscribe(self, player: str, endpoint: str) -> bool:
-        """Forget the player's subscription at ``endpoint``; False when they had none there."""
-        with self.store.session() as s:
-            gone = s.execute(delete(PushSubRow).where(PushSubRow.endpoint == endpoint,
-                                                      PushSubRow.player_id == player))
-            return bool(getattr(gone, "rowcount", 0))
-
     def confirm(self, token: str) -> str | None:
         """Confirm the address a confirmation link was sent to; returns it (None: no such link)."""
         with self.store.session() as s:
@@ -639,212 +503,5 @@ class Notices:
             row.email = False
             return row.address or "your address"
 
-    def check_endpoint(self, endpoint: str) -> str | None:
-        """Why a subscription's endpoint is refused (None: it is fine): a push service is https."""
-        parts = urlsplit(endpoint)
-        if parts.scheme == "https" and parts.hostname:
-            return None
-        if self.push_loopback and parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1"):
-            return None
-        return "a push subscription's endpoint must be an https:// address of a push service"
 
 
-def page(title: str, text: str) -> str:
-    """A small page in words (the confirm and unsubscribe links), in the app's style."""
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport "
-            f"content='width=device-width,initial-scale=1'><title>{html.escape(title)}</title>"
-            f"<link rel=manifest href='/manifest.webmanifest'><link rel=stylesheet href='/static/app.css'></head>"
-            f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main><h1>{html.escape(title)}</h1>"
-            f"<p>{html.escape(text)}</p></main></body></html>")
-
-
-def static_text(*parts: str) -> str:
-    """A file of the pages (``static/``), read as text."""
-    path = resources.files("boneyard.server").joinpath("static")
-    for part in parts:
-        path = path.joinpath(part)
-    return path.read_text(encoding="utf-8")
-
-
-# ----- the routes ----------------------------------------------------------------------
-
-PLAYER_RATE = "30/minute"  # requests with a player code one address may make here
-
-
-class PushKeys(BaseModel):
-    """The keys of a subscription (``PushSubscription.toJSON().keys``)."""
-
-    p256dh: str = Field(min_length=1, max_length=200)
-    auth: str = Field(min_length=1, max_length=100)
-
-
-class Subscription(BaseModel):
-    """``POST /api/players/me/push``: a ``PushSubscription`` as the page's ``toJSON()`` gives it."""
-
-    endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT)
-    keys: PushKeys
-    expirationTime: float | None = None  # the Push API's own name
-
-
-class Unsubscription(BaseModel):
-    """``DELETE /api/players/me/push``: the endpoint of the subscription to forget."""
-
-    endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT)
-
-
-class SettingsBody(BaseModel):
-    """``PUT /api/players/me/notices``: which kinds, by which ways, and the e-mail address (null: none)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    kinds: list[str] = Field(max_length=len(KINDS))
-    push: bool
-    email: bool
-    address: str | None = Field(default=None, max_length=MAX_ADDRESS)
-
-
-class Looking(BaseModel):
-    """``POST /api/tables/{id}/looking``: whether the table page is visible now."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    visible: bool
-
-
-def clean_address(address: str | None) -> str | None:
-    """An e-mail address as given (trimmed; empty: none), or 400 for one that cannot be one."""
-    if address is None or not address.strip():
-        return None
-    address = address.strip()
-    local, _, domain = address.rpartition("@")
-    if not local or "." not in domain or any(c.isspace() or c in "<>,;\"" for c in address):
-        raise BadRequest(f"{quote(address)} is not an e-mail address (it looks like ann@example.org)")
-    return address
-
-
-def check_keys(p256dh: str, auth: str) -> str | None:
-    """Why a subscription's keys are refused (None: fine): a P-256 point and a 16-byte secret, base64url."""
-    try:
-        point = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
-        secret = base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4))
-    except ValueError:
-        return "a push subscription's keys must be base64url, as PushSubscription.toJSON() gives them"
-    if len(point) != 65 or point[0] != 4 or len(secret) != 16:
-        return "a push subscription's keys must be a P-256 public key (p256dh) and a 16-byte secret (auth)"
-    return None
-
-
-def router(notices: Notices, bearer: Any) -> APIRouter:
-    """The notices' routes (``docs/api.md``, "Notices"), the manifest and the service worker."""
-    r = APIRouter(tags=["notices"])
-    limiter = MovingWindowRateLimiter(MemoryStorage())
-    rate = parse(PLAYER_RATE)
-    social = notices.social
-
-    async def player(request: Request, code: str | None) -> str:
-        address = request.client.host if request.client else "unknown"
-        if not limiter.hit(rate, "notices", address):
-            raise TooManyRequests(f"too many requests with a player code (at most {PLAYER_RATE}): wait a minute", 60)
-        pid, _name = await notices._run(social.player, code)
-        return str(pid)
-
-    @r.get("/api/push/key")
-    async def push_key() -> dict[str, Any]:
-        """The server's VAPID public key (the ``applicationServerKey`` a page subscribes with) and
-        whether this server sends e-mail; 503 while the keys cannot be read from the database."""
-        if not notices.public_key:
-            raise Unavailable("the database cannot be reached right now, so the push key is not known yet: "
-                              "try again in a moment")
-        return {"key": notices.public_key, "email_available": notices.email_available}
-
-    @r.post("/api/players/me/push", status_code=201)
-    async def subscribe(body: Subscription, request: Request,
-                        x_player: str | None = Header(default=None)) -> dict[str, Any]:
-        """Keep this device's push subscription for the player (X-Player: their code)."""
-        pid = await player(request, x_player)
-        why = notices.check_endpoint(body.endpoint) or check_keys(body.keys.p256dh, body.keys.auth)
-        if why:
-            raise BadRequest(why)
-        await notices._run(notices.subscribe, pid, body.endpoint, body.keys.p256dh, body.keys.auth)
-        return {"subscribed": True}
-
-    @r.delete("/api/players/me/push")
-    async def unsubscribe(body: Unsubscription, request: Request,
-                          x_player: str | None = Header(default=None)) -> dict[str, Any]:
-        """Forget this device's subscription: no more pushes to it."""
-        pid = await player(request, x_player)
-        if not await notices._run(notices.unsubscribe, pid, body.endpoint):
-            raise NotFound("this player has no push subscription at that endpoint")
-        return {"subscribed": False}
-
-    @r.get("/api/players/me/notices")
-    async def get_settings(request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
-        """The player's notice settings, how many devices have push, and whether this server sends e-mail."""
-        pid = await player(request, x_player)
-        out: dict[str, Any] = await notices._run(notices.settings_of, pid)
-        return out
-
-    @r.put("/api/players/me/notices")
-    async def put_settings(body: SettingsBody, request: Request,
-                           x_player: str | None = Header(default=None)) -> dict[str, Any]:
-        """Change the player's notice settings; a new address is sent a confirmation link (in the background)."""
-        pid = await player(request, x_player)
-        unknown = [k for k in body.kinds if k not in KINDS]
-        if unknown:
-            raise BadRequest(f"unknown kind of notice {quote(unknown[0])}; the kinds are {', '.join(KINDS)}")
-        address = clean_address(body.address)
-        origin = str(request.base_url).rstrip("/")
-        out, pending = await notices._run(notices.save_settings, pid, body.kinds, body.push, body.email, address,
-                                          origin)
-        if pending is not None:
-            notices.confirm_later(*pending)
-        settings: dict[str, Any] = out
-        return settings
-
-    @r.post("/api/tables/{table_id}/looking")
-    async def looking(table_id: str, body: Looking, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        """The table page tells whether it is visible: no notice while the player looks at the table."""
-        table = await notices.service.get(table_id)
-        seat = notices.service.seat_of(table, bearer(authorization), required=True)
-        notices.looking(table.id, seat, body.visible)
-        return {"visible": body.visible}
-
-    @r.get("/notices/confirm/{token}", response_class=HTMLResponse, include_in_schema=False)
-    async def confirm(token: str = Path(max_length=64)) -> HTMLResponse:
-        address = await notices._run(notices.confirm, token)
-        if address is None:
-            return HTMLResponse(page("Link not known", "This confirmation link is not known here: it may be old "
-                                     "(a newer address was saved since). Save your address again in the lobby's "
-                                     "Notices to get a new one."), status_code=404)
-        return HTMLResponse(page("E-mail notices confirmed",
-                                 f"Notices of your games will now reach {address} when no device of yours "
-                                 "gets them as pushes. Every e-mail has a link to stop them."))
-
-    async def stop(token: str) -> HTMLResponse:
-        address = await notices._run(notices.stop_email, token)
-        if address is None:
-            return HTMLResponse(page("Link not known", "This unsubscribe link is not known here, so nothing "
-                                     "changed."), status_code=404)
-        return HTMLResponse(page("No more e-mail",
-                                 f"boneyard will send no more e-mail to {address}. To get e-mail again, tick "
-                                 "\"By e-mail\" under Notices in the lobby."))
-
-    @r.get("/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
-    async def unsubscribe_page(token: str = Path(max_length=64)) -> HTMLResponse:
-        return await stop(token)
-
-    @r.post("/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
-    async def unsubscribe_one_click(token: str = Path(max_length=64)) -> HTMLResponse:
-        return await stop(token)  # List-Unsubscribe-Post: a mail program's one click
-
-    @r.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> Response:
-        return Response(static_text("app.webmanifest"), media_type="application/manifest+json")
-
-    @r.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        # served from the root so that it may control the lobby ("/"); never cached by the browser's HTTP cache
-        return Response(static_text("sw.js"), media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
-
-    return r

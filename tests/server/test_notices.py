@@ -15,7 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.server import create_app
-from boneyard.server.notices import MailSettings, Notice
+from boneyard.server.mail import MailSettings
+from boneyard.server.notices import Notice
 
 from .conftest import NO_LIMITS, auth
 from .pushkit import LocalPush, Mailbox, decrypt, new_subscription, text_of, wait_for
