@@ -58,6 +58,15 @@ def register(app: typer.Typer) -> None:
         test_clock: Annotated[bool, typer.Option(
             help="TESTS ONLY: the move clocks' time stands still until POST /api/test/clock advances it "
                  "(anyone could run out every clock: never in production)")] = False,
+        smtp_host: Annotated[str, typer.Option(
+            help="SMTP server that notices go through by e-mail (none: no e-mail is sent)")] = "",
+        smtp_port: Annotated[int, typer.Option(help="port of the SMTP server")] = 25,
+        smtp_from: Annotated[str, typer.Option(help="the From address of the notices' e-mail")] = "boneyard@localhost",
+        smtp: Annotated[str, typer.Option(
+            help="the SMTP server as one URL, smtp://HOST:PORT?from=ADDRESS (instead of the three above)")] = "",
+        push_loopback: Annotated[bool, typer.Option(
+            help="accept push subscriptions whose endpoint is plain http on this machine (a local push "
+                 "service, for tests)")] = False,
     ) -> None:
         """Run the web app: lobby at http://HOST:PORT/, API docs at /docs."""
         import uvicorn
@@ -108,6 +117,16 @@ def register(app: typer.Typer) -> None:
             except ValueError as err:
                 raise typer.BadParameter(str(err)) from None
 
+        from ..server.mail import MailSettings
+
+        try:
+            mail = MailSettings.parse_url(smtp) if smtp else (
+                MailSettings(smtp_host, smtp_port, smtp_from) if smtp_host else None)
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None
+        if mail is not None and not 0 < mail.port < 65536:
+            raise typer.BadParameter("--smtp-port must be from 1 to 65535")
+
         shown = public_url or f"http://{host}:{port}"
         typer.echo(f"boneyard: lobby at {shown}/  (database {db}, {workers} worker(s)"
                    f"{', limits shared through Redis' if redis else ''})")
@@ -121,8 +140,8 @@ def register(app: typer.Typer) -> None:
             app = create_app(db, bot_delay=bot_delay, limits=settings, idle_timeout=idle_timeout,
                              public_url=public_url, tune_gc=True, redis_url=redis or None, bot_ms_cap=bot_ms_cap,
                              compute_workers=compute_workers or None, bot_heartbeat=bot_heartbeat,
-                             ladder=ladder or None, ladder_rules=rules_of_ladder,
-                             clock=TestClock() if test_clock else None)
+                             ladder=ladder or None, ladder_rules=rules_of_ladder, mail=mail,
+                             push_loopback=push_loopback, clock=TestClock() if test_clock else None)
             server = uvicorn.Server(uvicorn.Config(app, **options))
             handle_exit = server.handle_exit
 
@@ -137,7 +156,9 @@ def register(app: typer.Typer) -> None:
         os.environ.update({"BONEYARD_DB": db, "BONEYARD_BOT_DELAY": str(bot_delay), "BONEYARD_LIMITS": limits,
                            "BONEYARD_IDLE_TIMEOUT": str(idle_timeout), "BONEYARD_PUBLIC_URL": public_url,
                            "BONEYARD_REDIS": redis, "BONEYARD_BOT_MS_CAP": str(bot_ms_cap),
-                           "BONEYARD_COMPUTE_WORKERS": str(compute_workers or "")})
+                           "BONEYARD_COMPUTE_WORKERS": str(compute_workers or ""),
+                           "BONEYARD_SMTP": f"smtp://{mail.host}:{mail.port}?from={mail.sender}" if mail else "",
+                           "BONEYARD_PUSH_LOOPBACK": "1" if push_loopback else ""})
         # workers are spawned processes that import the app and its WebSocket protocol by name
         options["ws"] = "boneyard.server.wsprotocol:AbortableWebSocketProtocol"
         uvicorn.run("boneyard.server.app:app_from_env", factory=True, workers=workers, **options)

@@ -41,6 +41,9 @@ from .compute import BOT_MS_CAP, searches
 from .db import DEFAULT_DB, Store
 from .hotpath import HotPath, bearer
 from .limitgate import LimitGate
+from .mail import MailSettings
+from .notices import Notices
+from .notices_api import router as notices_router
 from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social, clock_option
@@ -259,6 +262,8 @@ def create_app(
     ladder: float | None = None,
     ladder_rules: dict[str, Any] | None = None,
     clock: Clock | None = None,
+    mail: MailSettings | None = None,
+    push_loopback: bool = False,
 ) -> FastAPI:
     """The web app on the database at ``db_url``; bots wait ``bot_delay`` seconds before acting.
 
@@ -277,6 +282,8 @@ def create_app(
     played with the rules options ``ladder_rules`` where a game has them (``--ladder-rules``).
     ``clock`` is the move clocks' time (default: real time); a :class:`~.clock.TestClock`
     (``--test-clock``, tests only) also mounts ``POST /api/test/clock``, which advances it.
+    ``mail`` is the SMTP server notices go through by e-mail (``--smtp-host``; None: no e-mail);
+    ``push_loopback`` lets a push subscription name a plain-http endpoint on this machine (tests only).
     """
     store = Store(db_url)
     rate = RateLimits(limits, redis_url, table_lease=idle_timeout)
@@ -289,17 +296,20 @@ def create_app(
     social = Social(service, public_url, limiter=rate.window, clock=clock)
     coach = Coach(service)  # hints and reviews (coaching.py)
     bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
+    notices = Notices(service, social, mail, public_url, push_loopback)  # push and e-mail (notices.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         social.start_clock()
+        await notices.start()
         bots.started()
         if ladder:
             bots.start_ladder(ladder, ladder_rules)
         async with quiet_collector() if tune_gc else contextlib.nullcontext():
             yield
         await bots.stop()
+        await notices.stop()
         await social.stop_clock()
         await service.stop()
         coach.close()
@@ -318,6 +328,7 @@ def create_app(
     app.state.social = social
     app.state.coach = coach
     app.state.bots = bots
+    app.state.notices = notices
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
@@ -489,6 +500,7 @@ def create_app(
     if isinstance(clock, TestClock):  # --test-clock: tests only, never a production route
         app.include_router(testing_router(clock, social.sweep_clocks, social.push_clocks))
     app.include_router(bots_router(bots))
+    app.include_router(notices_router(notices, bearer))  # notices, the manifest and the service worker
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
     app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)
@@ -509,7 +521,8 @@ def create_app(
         name = boneyard.game_info(game_id)["name"]
         return HTMLResponse(
             f"<!doctype html><html><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
-            f"initial-scale=1'><title>{name} rules</title><link rel=stylesheet href='/static/app.css'></head>"
+            f"initial-scale=1'><title>{name} rules</title><link rel=manifest href='/manifest.webmanifest'>"
+            f"<link rel=stylesheet href='/static/app.css'></head>"
             f"<body class=rules><nav><a href='/'>&larr; lobby</a></nav><main>{body}</main></body></html>"
         )
 
@@ -529,7 +542,8 @@ def app_from_env() -> FastAPI:
 
     uvicorn's workers import the app by name, so the options travel as environment
     variables: ``BONEYARD_DB``, ``BONEYARD_BOT_DELAY``, ``BONEYARD_LIMITS``, ``BONEYARD_IDLE_TIMEOUT``,
-    ``BONEYARD_REDIS``, ``BONEYARD_BOT_MS_CAP``, ``BONEYARD_COMPUTE_WORKERS``.
+    ``BONEYARD_REDIS``, ``BONEYARD_BOT_MS_CAP``, ``BONEYARD_COMPUTE_WORKERS``, ``BONEYARD_SMTP``
+    (``smtp://HOST:PORT?from=ADDRESS``), ``BONEYARD_PUSH_LOOPBACK`` (non-empty: ``--push-loopback``).
     """
     import os
 
@@ -545,6 +559,8 @@ def app_from_env() -> FastAPI:
         redis_url=env.get(ENV_PREFIX + "REDIS") or None,
         bot_ms_cap=float(env.get(ENV_PREFIX + "BOT_MS_CAP", str(BOT_MS_CAP))),
         compute_workers=int(env[ENV_PREFIX + "COMPUTE_WORKERS"]) if env.get(ENV_PREFIX + "COMPUTE_WORKERS") else None,
+        mail=MailSettings.parse_url(env[ENV_PREFIX + "SMTP"]) if env.get(ENV_PREFIX + "SMTP") else None,
+        push_loopback=bool(env.get(ENV_PREFIX + "PUSH_LOOPBACK")),
     )
 
 

@@ -45,7 +45,8 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{escape(title)} — boneyard</title><link rel='stylesheet' href='/static/app.css'></head>"
+        f"<title>{escape(title)} — boneyard</title><link rel='manifest' href='/manifest.webmanifest'>"
+        "<link rel='stylesheet' href='/static/app.css'></head>"
         f"<body class='rules'><nav><a href='/'>&larr; lobby</a> <span class='muted'>rules:</span> {others}</nav>"
         f"<main>{body}</main></body></html>",
         status_code=status,

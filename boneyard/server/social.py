@@ -309,6 +309,8 @@ class Social:
         self._winners: dict[str, list[int]] = {}  # finished tables' winning seats (they never change)
         self._chat_rate = parse(CHAT_RATE)
         self._code_rate = parse("10/minute")
+        # Listeners of the log (notices.py): ``said(table, entry)`` on the loop for each line told.
+        self.said: list[Callable[[Table, dict[str, Any]], None]] = []
         service.hooks.append(self)
 
     # ----- hooks of the table service ------------------------------------------------
@@ -818,6 +820,8 @@ class Social:
         room.log.append(entry)
         del room.log[:-CHAT_KEEP]
         self.push(table, room)
+        for listener in self.said:
+            listener(table, entry)
 
     async def chat(self, table_id: str, token: str | None, text: Any) -> None:
         """A seated player's chat line: 1 to 300 printable characters, at most 5 every 10 s."""
@@ -1104,6 +1108,11 @@ class Social:
         pid = player_id(code)
         await self.service.committer.write(lambda s: s.add(PlayerRow(id=pid, name=name)))
         return {"code": code, "name": name}
+
+    def player(self, code: str | None) -> tuple[str, str]:
+        """The player id and name of a player code (X-Player), for routes outside this module
+        (notices.py); 401 without a code, 403 for a code nobody has."""
+        return self._player(code)
 
     def _player(self, code: str | None) -> tuple[str, str]:
         if not code:
@@ -1406,7 +1415,7 @@ def leaderboard_html(game_id: str, board: int, rows: list[dict[str, Any]], bots:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,"
         f"initial-scale=1'><title>{name} leaderboard, {label} — boneyard</title>"
-        "<link rel=stylesheet href='/static/app.css'>"
+        "<link rel=manifest href='/manifest.webmanifest'><link rel=stylesheet href='/static/app.css'>"
         "<link rel=stylesheet href='/static/friends/friends.css'></head><body class=me-page>"
         f"<header class=top><a href='/' class=home>boneyard</a><h1>{name}: leaderboard, {label}</h1></header>"
         f"<main><nav id=boards aria-label='Player count'><p class=fr-nav>Boards: {boards}</p>"

@@ -259,5 +259,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  document.getElementById("create-error").textContent = e.message;
+  // offline, the banner of notices/notices.js says so in words; the fetch's own error would say nothing more
+  if (navigator.onLine) document.getElementById("create-error").textContent = e.message;
 });
