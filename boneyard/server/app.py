@@ -45,6 +45,8 @@ from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
+from .tourney import Tourney
+from .tourney import router as events_router
 
 STATIC = resources.files("boneyard.server").joinpath("static")
 log = logging.getLogger("boneyard.server")
@@ -283,10 +285,12 @@ def create_app(
     social = Social(service, public_url, limiter=rate.window)
     coach = Coach(service)  # hints and reviews (coaching.py)
     bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
+    tourney = Tourney(service, social)  # club events: rounds of tables, standings (tourney.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        service._spawn(tourney.resume())  # running events go on where they were
         bots.started()
         if ladder:
             bots.start_ladder(ladder, ladder_rules)
@@ -310,6 +314,7 @@ def create_app(
     app.state.social = social
     app.state.coach = coach
     app.state.bots = bots
+    app.state.tourney = tourney
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
@@ -478,6 +483,7 @@ def create_app(
     # against the routes in order, and play (actions, states, sockets) is most of them.
     app.include_router(social_router(social))
     app.include_router(bots_router(bots))
+    app.include_router(events_router(tourney))  # club events (tourney.py)
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
     app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)

@@ -892,6 +892,11 @@ class Social:
         await self.service.committer.write(write)
         room.claims[seat] = player
 
+    async def link(self, table: Table, seat: int, player: str) -> None:
+        """Link a seat the server filled itself (a club event's table, ``tourney.py``) to its player's id:
+        their ratings, "My games" and resuming on any device follow, as after a claim."""
+        await self._claim(table, seat, player)
+
     @staticmethod
     def _second_seat(table: Table, held: int) -> Conflict:
         return Conflict(f"this player code already plays {table.who(held)}'s seat at this table: one code, "
