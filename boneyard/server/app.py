@@ -285,7 +285,7 @@ def create_app(
     social = Social(service, public_url, limiter=rate.window)
     coach = Coach(service)  # hints and reviews (coaching.py)
     bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
-    tourney = Tourney(service, social)  # club events: rounds of tables, standings (tourney.py)
+    tourney = Tourney(service, social, limiter=rate.window)  # club events: rounds of tables, standings (tourney.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

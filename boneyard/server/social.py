@@ -956,12 +956,16 @@ class Social:
         seats = [s for s, p in room.claims.items() if p == pid]
         if not seats:
             raise Forbidden("this player has no seat at this table")
+        return {"seat": seats[0], "token": await self.new_key(table, seats[0])}
+
+    async def new_key(self, table: Table, seat: int) -> str:
+        """A further token of ``seat``, stored (its hash) before it is handed out: a player continuing
+        on another device, or a club event's entrant opening their table (``tourney.py``)."""
         token = secrets.token_urlsafe(24)
-        seat = seats[0]
         await self.service.committer.write(lambda s: s.add(KeyRow(token_hash=hash_token(token), table_id=table.id,
                                                                   seat=seat)))
         table.tokens[hash_token(token)] = seat
-        return {"seat": seat, "token": token}
+        return token
 
     # ----- ratings -------------------------------------------------------------------
 

@@ -26,8 +26,11 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, select, update
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, insert, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 import boneyard
@@ -44,6 +47,7 @@ from .tables import (
     ServerError,
     Table,
     TableService,
+    TooManyRequests,
     Unauthorized,
     Unavailable,
     check_rules,
@@ -58,6 +62,7 @@ FILL_BOT = "greedy"  # plays the seats no entrant fills
 MAX_ENTRANTS = 64
 MAX_ROUNDS = 30
 MAX_CLOCK = 3600
+CODE_RATE = parse("60/minute")  # seat tokens one address may ask for with player codes
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 
@@ -144,8 +149,10 @@ def _fill_sentence(size: int, bot: str) -> str:
 class Tourney:
     """The club events of one server: their routes' work and the hook that moves them on."""
 
-    def __init__(self, service: TableService, social: Social) -> None:
+    def __init__(self, service: TableService, social: Social, limiter: Any = None) -> None:
         self.service = service
+        # player-code tries by address: the server's shared window (ratelimit.Window) when given
+        self._limiter = limiter if limiter is not None else MovingWindowRateLimiter(MemoryStorage())
         self.social = social
         self.rounds_of: dict[str, str] = {}  # table id -> event id, for the tables of current rounds
         self._locks: dict[str, asyncio.Lock] = {}
@@ -272,11 +279,12 @@ class Tourney:
             raise BadRequest(str(err)[:600]) from None
         check_seat_bot(body.bot)
         host = secrets.token_urlsafe(18)
-        row = EventRow(id=secrets.token_urlsafe(6), name=name, game=body.game, size=size, format=body.format,
+        event_id = secrets.token_urlsafe(6)
+        row = EventRow(id=event_id, name=name, game=body.game, size=size, format=body.format,
                        rounds=body.rounds, rules=rules, clock=body.clock, bot=body.bot, host_hash=hash_token(host),
                        state=OPEN, round=0, created=time.time(), final=None)
         await self._write(lambda s: s.add(row), "the event was not made")
-        return {"id": row.id, "host_token": host}
+        return {"id": event_id, "host_token": host}
 
     async def _write(self, fn: Any, not_done: str) -> None:
         try:
@@ -323,12 +331,25 @@ class Tourney:
         event, entrants, tables = await self.read(event_id)
         mine = next((e for e in entrants if e.player_id == pid), None)
         if mine is None:
-            return {"entrant": None, "name": name, "table": None}
+            return {"entrant": None, "name": name, "table": None, "seat": None, "over": None}
         now = [t for t in tables if t.round == event.round and mine.number in t.seats]
-        table = now[0] if now else None
-        return {"entrant": mine.number, "name": mine.name,
-                "table": table.table_id if table is not None else None,
-                "over": table.ranks is not None if table is not None else None}
+        if not now:
+            return {"entrant": mine.number, "name": mine.name, "table": None, "seat": None, "over": None}
+        return {"entrant": mine.number, "name": mine.name, "table": now[0].table_id,
+                "seat": now[0].seats.index(mine.number), "over": now[0].ranks is not None}
+
+    async def seat(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
+        """A fresh token of the player's seat at their table of the current round, to play it here."""
+        if not self._limiter.hit(CODE_RATE, "event-code", address):
+            raise TooManyRequests("too many player codes tried from your address: wait a minute", 60)
+        mine = await self.me(event_id, code)
+        if mine["entrant"] is None:
+            raise Forbidden("this player has not entered this event")
+        if mine["table"] is None:
+            raise Conflict("you have no table now: the event has not started")
+        table = await self.service.get(mine["table"])
+        seat = mine["seat"]
+        return {"table": table.id, "seat": seat, "token": await self.social.new_key(table, seat)}
 
     async def start(self, event_id: str, host: str | None) -> dict[str, Any]:
         """The host's Start: entries close and the first round is made."""
@@ -356,11 +377,11 @@ class Tourney:
         """
         index = event.round
         seats = pairing.pair_round(event.format, len(entrants), event.size, index, self.results(tables))
-        made: list[EventTableRow] = []
+        made: list[dict[str, Any]] = []
         for number, line in enumerate(seats, start=1):
             table = await self._table(event, entrants, line)
-            made.append(EventTableRow(table_id=table.id, event_id=event.id, round=index + 1, number=number,
-                                      seats=list(line), ranks=None))
+            made.append({"table_id": table.id, "event_id": event.id, "round": index + 1, "number": number,
+                         "seats": list(line), "ranks": None})
         advanced = [False]
 
         def write(s: Session) -> None:
@@ -368,12 +389,12 @@ class Tourney:
                                .values(round=index + 1, state=RUNNING))
             advanced[0] = bool(result.rowcount)  # type: ignore[attr-defined]
             if advanced[0]:
-                s.add_all(made)
+                s.execute(insert(EventTableRow), made)
 
         await self._write(write, "the round was not stored")
         if advanced[0]:
             for row in made:
-                self.rounds_of[row.table_id] = event.id
+                self.rounds_of[row["table_id"]] = event.id
             event.round, event.state = index + 1, RUNNING
 
     async def _table(self, event: EventRow, entrants: list[EntrantRow], line: tuple[int | None, ...]) -> Table:
@@ -514,6 +535,11 @@ def router(tourney: Tourney) -> APIRouter:
         """The X-Player's entry and their table in the current round."""
         return await tourney.me(event_id, x_player)
 
+    @r.post("/api/events/{event_id}/seat")
+    async def seat(event_id: str, request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+        """A token of the X-Player's seat at their table of the current round (open the table with it)."""
+        return await tourney.seat(event_id, x_player, request.client.host if request.client else "unknown")
+
     @r.post("/api/events/{event_id}/start")
     async def start(event_id: str, body: HostBody | None = None,
                     x_host_token: str | None = Header(default=None)) -> dict[str, Any]:
@@ -525,7 +551,7 @@ def router(tourney: Tourney) -> APIRouter:
         return HTMLResponse(STATIC.joinpath("events", "index.html").read_text(encoding="utf-8"))
 
     @r.get("/events/{event_id}", response_class=HTMLResponse, include_in_schema=False)
-    def event_page(event_id: str, request: Request) -> HTMLResponse:
+    def event_page(event_id: str) -> HTMLResponse:
         return HTMLResponse(STATIC.joinpath("events", "event.html").read_text(encoding="utf-8"))
 
     return r
