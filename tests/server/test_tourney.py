@@ -102,7 +102,7 @@ def places(state: dict[str, Any]) -> list[int]:
 
 def expected_standings(results: list[tuple[list[int | None], list[int]]], entrants: int) -> list[tuple[int, float]]:
     """The documented standings, computed here from the tables' places: (entrant, points), best first."""
-    points = Counter[int]()
+    points: dict[int, float] = dict.fromkeys(range(entrants), 0.0)
     mates: dict[int, list[int]] = {e: [] for e in range(entrants)}
     for seats, ranks in results:
         for e, mine in zip(seats, ranks, strict=True):
