@@ -399,10 +399,14 @@ class Social:
 
     # ----- creation ------------------------------------------------------------------
 
-    async def created(self, table: Table, clock: float | None) -> str:
-        """A table opened from the lobby: it waits for its players; returns the host's secret."""
-        host = secrets.token_urlsafe(18)
-        room = Room(host_hash=hash_token(host), started=False, clock=clock)
+    async def created(self, table: Table, clock: float | None, host_hash: str | None = None) -> str:
+        """A table opened from the lobby: it waits for its players; returns the host's secret.
+
+        ``host_hash`` makes an existing secret the host's instead (a club event's host hosts
+        every table of the event, ``tourney.py``): then nothing new is made and "" is returned.
+        """
+        host = "" if host_hash else secrets.token_urlsafe(18)
+        room = Room(host_hash=host_hash or hash_token(host), started=False, clock=clock)
         table.held = not self._all_seated(table)
         room.started = not table.held
         self.rooms[table.id] = room

@@ -398,11 +398,13 @@ class Tourney:
             event.round, event.state = index + 1, RUNNING
 
     async def _table(self, event: EventRow, entrants: list[EntrantRow], line: tuple[int | None, ...]) -> Table:
-        """One table of a round: made, opened as a friends' table with the event's clock, and every
-        entrant seated under their name and linked to their player code (for ratings and resuming)."""
+        """One table of a round: made, opened as a friends' table with the event's clock and the
+        event's host as its host (who may hand an absent player's seat to a bot there, as any
+        table's host may), and every entrant seated under their name and linked to their player
+        code (for ratings and resuming)."""
         kinds = ["human" if e is not None else "bot:" + event.bot for e in line]
         table = await self.service.create(event.game, event.size, dict(event.rules), kinds)
-        await self.social.created(table, event.clock)
+        await self.social.created(table, event.clock, host_hash=event.host_hash)
         by_number = {e.number: e for e in entrants}
         for seat, e in enumerate(line):
             if e is None:

@@ -244,6 +244,15 @@ def test_round_robin_two_players_with_an_odd_number(tmp_path: Path) -> None:
         for code in codes:
             c.post(f"/api/events/{event}/join", headers={"X-Player": code})
         assert c.post(f"/api/events/{event}/start", headers={"X-Host-Token": made["host_token"]}).status_code == 200
+        # the event's host hosts its tables: a seat is handed to a bot by the table's rules
+        # (409: its player sat down a moment ago), where another token is refused (403)
+        table = c.get(f"/api/events/{event}").json()["played"][0]["tables"][0]["id"]
+        wrong = c.post(f"/api/tables/{table}/standin", json={"seat": 0, "bot": "greedy"},
+                       headers={"X-Host-Token": "not-the-host"})
+        assert wrong.status_code == 403
+        host = c.post(f"/api/tables/{table}/standin", json={"seat": 0, "bot": "greedy"},
+                      headers={"X-Host-Token": made["host_token"]})
+        assert host.status_code == 409 and "at the table" in host.json()["detail"], host.text
         for r in (1, 2, 3):
             wait_for(c, event, lambda v, r=r: v["round"] == r)
             play(c, event, codes, rng)
