@@ -260,3 +260,12 @@ def test_round_robin_two_players_with_an_odd_number(tmp_path: Path) -> None:
         assert view["rounds"] == 3
         seats = [[[s["entrant"] for s in t["seats"]] for t in r["tables"]] for r in view["played"]]
         assert seats == [[[1, 2], [0, None]], [[0, 2], [1, None]], [[0, 1], [2, None]]]
+
+
+def test_making_events_counts_against_the_create_limit(tmp_path: Path) -> None:
+    from boneyard.server.ratelimit import LimitSettings
+
+    app = create_app(f"sqlite:///{tmp_path / 'lim.db'}", bot_delay=0.0, limits=LimitSettings.parse("create=2/minute"))
+    with TestClient(app) as c:
+        body = {"name": "x", "game": "rounce", "rounds": 1}
+        assert [c.post("/api/events", json=body).status_code for _ in range(3)] == [201, 201, 429]
