@@ -142,6 +142,8 @@ def test_host_runs_an_event_and_the_page_shows_standings(server: Server, browser
     play_round(server, event, codes, rng)
     host.wait_for_selector("text=Finished after 2 rounds", timeout=20000)
     phone.wait_for_selector("text=Finished after 2 rounds", timeout=20000)
+    host.click("text=How places are decided")
+    assert "one point for each table-mate placed below you" in host.inner_text("#ev-rules")
     shot(host, "event-finished-laptop")
     shot(phone, "event-finished-phone")
 
