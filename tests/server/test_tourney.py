@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from boneyard.server import create_app
 
 from .conftest import NO_LIMITS, auth
+from .pg import PgCluster
 from .test_pairing import brute_force
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -162,7 +163,15 @@ def finished(c: TestClient, view: dict[str, Any], results: list[tuple[list[int |
 
 
 def test_swiss_rounce_survives_restarts(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'events.db'}"
+    swiss_with_restarts(f"sqlite:///{tmp_path / 'events.db'}")
+
+
+def test_swiss_rounce_survives_restarts_on_postgresql(cluster: PgCluster) -> None:
+    swiss_with_restarts(cluster.url)
+
+
+def swiss_with_restarts(db: str) -> None:
+    """The Swiss event of the issue on the database at ``db``, from entries to its kept standings."""
     rng = random.Random(42)
     results: list[tuple[list[int | None], list[int]]] = []
     with server(db, counting=False) as c:
