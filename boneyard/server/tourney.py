@@ -62,7 +62,7 @@ FILL_BOT = "greedy"  # plays the seats no entrant fills
 MAX_ENTRANTS = 64
 MAX_ROUNDS = 30
 MAX_CLOCK = 3600
-CODE_RATE = parse("60/minute")  # seat tokens one address may ask for with player codes
+CODE_RATE = parse("60/minute")  # player-code requests (join, me, seat) one address may make
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 
@@ -179,7 +179,14 @@ class Tourney:
             log.exception("an event could not move on; the next start tries again")
 
     def _lock(self, event_id: str) -> asyncio.Lock:
+        """The lock that makes one change of an event at a time; asked for only once the event is
+        known to exist, so that requests naming made-up events leave nothing behind."""
         return self._locks.setdefault(event_id, asyncio.Lock())
+
+    def _check_code(self, address: str) -> None:
+        """Count one player-code try of ``address``: codes are secrets, so trying them is limited."""
+        if not self._limiter.hit(CODE_RATE, "event-code", address):
+            raise TooManyRequests("too many player codes tried from your address: wait a minute", 60)
 
     # ----- reading -------------------------------------------------------------------
 
@@ -302,9 +309,11 @@ class Tourney:
             raise Forbidden("no player has this code")
         return pid, row.name
 
-    async def join(self, event_id: str, code: str | None) -> dict[str, Any]:
-        """Enter the player with ``code`` (before the start); entering twice answers the same entry."""
+    async def join(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
+        """Enter the player with ``code`` (before the start); entering again answers the same entry."""
+        self._check_code(address)
         pid, name = await self.service._run(self._player, code)
+        await self.read(event_id)  # 404 before any lock is made for it
         async with self._lock(event_id):
             event, entrants, _tables = await self.read(event_id)
             mine = next((e for e in entrants if e.player_id == pid), None)
@@ -325,8 +334,9 @@ class Tourney:
             await self._write(write, "you did not join")
         return {"entrant": number, "name": name}
 
-    async def me(self, event_id: str, code: str | None) -> dict[str, Any]:
+    async def me(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
         """The player's entry and their table in the current round (null where none)."""
+        self._check_code(address)
         pid, name = await self.service._run(self._player, code)
         event, entrants, tables = await self.read(event_id)
         mine = next((e for e in entrants if e.player_id == pid), None)
@@ -340,9 +350,7 @@ class Tourney:
 
     async def seat(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
         """A fresh token of the player's seat at their table of the current round, to play it here."""
-        if not self._limiter.hit(CODE_RATE, "event-code", address):
-            raise TooManyRequests("too many player codes tried from your address: wait a minute", 60)
-        mine = await self.me(event_id, code)
+        mine = await self.me(event_id, code, address)
         if mine["entrant"] is None:
             raise Forbidden("this player has not entered this event")
         if mine["table"] is None:
@@ -355,6 +363,7 @@ class Tourney:
         """The host's Start: entries close and the first round is made."""
         if not host:
             raise Unauthorized("only the host can start the event: send the host token (header X-Host-Token)")
+        await self.read(event_id)  # 404 before any lock is made for it
         async with self._lock(event_id):
             event, entrants, _tables = await self.read(event_id)
             if hash_token(host) != event.host_hash:
@@ -508,6 +517,10 @@ class Tourney:
 STATIC = resources.files("boneyard.server").joinpath("static")
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
 def router(tourney: Tourney) -> APIRouter:
     """The events' routes (``docs/api.md``, "Tournaments") and their two pages."""
     r = APIRouter(tags=["events"])
@@ -528,19 +541,19 @@ def router(tourney: Tourney) -> APIRouter:
         return tourney.view(*await tourney.read(event_id))
 
     @r.post("/api/events/{event_id}/join")
-    async def join(event_id: str, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+    async def join(event_id: str, request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
         """Enter the player whose code is in X-Player (before the start)."""
-        return await tourney.join(event_id, x_player)
+        return await tourney.join(event_id, x_player, _address(request))
 
     @r.get("/api/events/{event_id}/me")
-    async def me(event_id: str, x_player: str | None = Header(default=None)) -> dict[str, Any]:
+    async def me(event_id: str, request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
         """The X-Player's entry and their table in the current round."""
-        return await tourney.me(event_id, x_player)
+        return await tourney.me(event_id, x_player, _address(request))
 
     @r.post("/api/events/{event_id}/seat")
     async def seat(event_id: str, request: Request, x_player: str | None = Header(default=None)) -> dict[str, Any]:
         """A token of the X-Player's seat at their table of the current round (open the table with it)."""
-        return await tourney.seat(event_id, x_player, request.client.host if request.client else "unknown")
+        return await tourney.seat(event_id, x_player, _address(request))
 
     @r.post("/api/events/{event_id}/start")
     async def start(event_id: str, body: HostBody | None = None,

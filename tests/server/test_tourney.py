@@ -278,3 +278,18 @@ def test_making_events_counts_against_the_create_limit(tmp_path: Path) -> None:
     with TestClient(app) as c:
         body = {"name": "x", "game": "rounce", "rounds": 1}
         assert [c.post("/api/events", json=body).status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_player_codes_are_counted_and_made_up_events_leave_nothing(tmp_path: Path) -> None:
+    with server(f"sqlite:///{tmp_path / 'codes.db'}") as c:
+        code = c.post("/api/players", json={"name": "Ann"}).json()["code"]
+        event = c.post("/api/events", json={"name": "x", "game": "rounce", "rounds": 1}).json()["id"]
+        assert c.post("/api/events/nope/join", headers={"X-Player": code}).status_code == 404
+        assert c.post("/api/events/nope/start", headers={"X-Host-Token": "t"}).status_code == 404
+        assert "nope" not in c.app.state.tourney._locks  # type: ignore[attr-defined]
+        assert c.post(f"/api/events/{event}/join").status_code == 401
+        assert c.post(f"/api/events/{event}/join", headers={"X-Player": "AAAA-BBBB-CCCC"}).status_code == 403
+        # the three code requests above count: 57 more make 60 in a minute, and the next is refused
+        answers = [c.get(f"/api/events/{event}/me", headers={"X-Player": code}).status_code for _ in range(57)]
+        assert set(answers) == {200}
+        assert c.get(f"/api/events/{event}/me", headers={"X-Player": code}).status_code == 429

@@ -11,6 +11,7 @@ const POLL_MS = 3000;
 let game = null;
 let mine = null; // {entrant, table, seat, over} for this browser's player code
 let timer = null;
+let seen = ""; // the event's state and round when `mine` was last asked for (player codes are counted)
 
 function optionsWords(ev) {
   if (!game) return "";
@@ -170,9 +171,11 @@ async function load() {
   try {
     const ev = await api(`/api/events/${eventId}`);
     const code = playerCode();
-    if (code) {
+    const now = `${ev.state}:${ev.round}:${code}`;
+    if (code && now !== seen) {
       try {
         mine = await api(`/api/events/${eventId}/me`, { headers: { "X-Player": code } });
+        seen = now;
       } catch (e) {
         mine = null;
       }
@@ -203,6 +206,7 @@ $("ev-join-form").addEventListener("submit", async (ev) => {
       code = p.code;
     }
     await api(`/api/events/${eventId}/join`, { method: "POST", headers: { "X-Player": code } });
+    seen = "";
     await load();
   } catch (e) {
     $("ev-join-error").textContent = e.message;
