@@ -293,3 +293,28 @@ def test_player_codes_are_counted_and_made_up_events_leave_nothing(tmp_path: Pat
         answers = [c.get(f"/api/events/{event}/me", headers={"X-Player": code}).status_code for _ in range(57)]
         assert set(answers) == {200}
         assert c.get(f"/api/events/{event}/me", headers={"X-Player": code}).status_code == 429
+
+
+@pytest.mark.parametrize("game", ["montana", "twobox", "rummikub", "eighty", "rounce"])
+def test_every_game_seats_a_round(tmp_path: Path, game: str) -> None:
+    """Five entrants at each game's standard table: the first round's tables are made, the
+    entrants seated by seed under their names, the seats left over given to bots."""
+    import boneyard
+
+    size = boneyard.game_info(game)["players"]["default"]
+    with server(f"sqlite:///{tmp_path / 'g.db'}") as c:
+        codes = [c.post("/api/players", json={"name": n}).json()["code"] for n in NAMES[:5]]
+        made = c.post("/api/events", json={"name": "x", "game": game, "rounds": 2}).json()
+        for code in codes:
+            c.post(f"/api/events/{made['id']}/join", headers={"X-Player": code})
+        started = c.post(f"/api/events/{made['id']}/start", headers={"X-Host-Token": made["host_token"]})
+        assert started.status_code == 200, started.text
+        view = c.get(f"/api/events/{made['id']}").json()
+        seats = [[s["entrant"] for s in t["seats"]] for t in view["played"][0]["tables"]]
+        caps = [sum(e is not None for e in t) for t in seats]
+        assert [e for t in seats for e in t if e is not None] == [0, 1, 2, 3, 4]
+        assert all(len(t) == size for t in seats) and caps == sorted(caps, reverse=True)
+        for t in view["played"][0]["tables"]:
+            state = c.get(f"/api/tables/{t['id']}").json()
+            assert [s["name"] for s in state["seats"]] == [s["name"] for s in t["seats"]]
+            assert all(s["joined"] for s in state["seats"])  # seated, so the table plays at once
