@@ -62,6 +62,7 @@ FILL_BOT = "greedy"  # plays the seats no entrant fills
 MAX_ENTRANTS = 64
 MAX_ROUNDS = 30
 MAX_CLOCK = 3600
+RETRIES = 6  # tries to count a finished table while the database is away (0.5 s to 8 s apart)
 CODE_RATE = parse("60/minute")  # player-code requests (join, me, seat) one address may make
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -156,7 +157,6 @@ class Tourney:
         self.social = social
         self.rounds_of: dict[str, str] = {}  # table id -> event id, for the tables of current rounds
         self._locks: dict[str, asyncio.Lock] = {}
-        self.resumed = asyncio.Event()
         service.hooks.append(self)
 
     # ----- hooks of the table service ------------------------------------------------
@@ -169,7 +169,28 @@ class Tourney:
         event_id = self.rounds_of.get(table.id)
         if event_id is not None and table.game.is_over:
             self.rounds_of.pop(table.id, None)
-            self.service._spawn(self._quiet(self._table_over(event_id, table)))
+            self.service._spawn(self._retrying(event_id, table))
+
+    async def _retrying(self, event_id: str, table: Table) -> None:
+        """Count a finished table, trying again a few times while the database is away.
+
+        Counting is safe to repeat: a stored result is not stored twice, and a round is
+        made only by the change that moves the event from one round to the next. What fails
+        for good is picked up by :meth:`resume` at the next start.
+        """
+        wait = 0.5
+        for _ in range(RETRIES):
+            try:
+                await self._table_over(event_id, table)
+                return
+            except (Unavailable, *STORE_ERRORS):
+                log.warning("event %s: table %s not counted yet, the database is away; again in %.1f s",
+                            event_id, table.id, wait)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 8.0)
+            except Exception:
+                break
+        log.error("event %s: table %s could not be counted; the next start counts it", event_id, table.id)
 
     @staticmethod
     async def _quiet(coro: Any) -> None:
@@ -428,15 +449,16 @@ class Tourney:
         async with self._lock(event_id):
             event, entrants, tables = await self.read(event_id)
             row = next((t for t in tables if t.table_id == table.id), None)
-            if row is None or row.ranks is not None:
+            if row is None:
                 return
-            row.ranks = self.places(table)
-            ranks = row.ranks
+            if row.ranks is None:  # else stored by an earlier try, whose next round may not have been made
+                row.ranks = self.places(table)
+                ranks = row.ranks
 
-            def write(s: Session) -> None:
-                s.execute(update(EventTableRow).where(EventTableRow.table_id == table.id).values(ranks=ranks))
+                def write(s: Session) -> None:
+                    s.execute(update(EventTableRow).where(EventTableRow.table_id == table.id).values(ranks=ranks))
 
-            await self._write(write, "the result was not stored")
+                await self._write(write, "the result was not stored")
             await self._advance(event, entrants, tables)
 
     def places(self, table: Table) -> list[int]:
@@ -477,12 +499,17 @@ class Tourney:
     async def resume(self) -> None:
         """At start: every running event's unfinished tables are watched again, results that came in
         while no server counted them are stored, and a complete round moves the event on."""
-        try:
-            ids = await self.service._run(self._running)
-            for event_id in ids:
-                await self._quiet(self._resume_one(event_id))
-        finally:
-            self.resumed.set()
+        wait = 0.25
+        while True:
+            try:
+                ids = await self.service._run(self._running)
+                break
+            except STORE_ERRORS:
+                log.warning("the database cannot list the running events; again in %.2f s", wait)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 5.0)
+        for event_id in ids:
+            await self._quiet(self._resume_one(event_id))
 
     def _running(self) -> list[str]:
         with self.service.store.session() as s:

@@ -318,3 +318,35 @@ def test_every_game_seats_a_round(tmp_path: Path, game: str) -> None:
             state = c.get(f"/api/tables/{t['id']}").json()
             assert [s["name"] for s in state["seats"]] == [s["name"] for s in t["seats"]]
             assert all(s["joined"] for s in state["seats"])  # seated, so the table plays at once
+
+
+def test_a_round_is_made_when_the_database_comes_back(tmp_path: Path) -> None:
+    """The next round's first table cannot be opened (the database away): counting the finished
+    round is tried again, and the round is made a moment later, once."""
+    from boneyard.server.tables import Unavailable
+
+    rng = random.Random(5)
+    with server(f"sqlite:///{tmp_path / 'away.db'}") as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        codes = [c.post("/api/players", json={"name": n}).json()["code"] for n in NAMES[:2]]
+        made = c.post("/api/events", json={"name": "x", "game": "rounce", "players": 2, "rounds": 2,
+                                           "rules": {"max_hands": 1}}).json()
+        event = made["id"]
+        for code in codes:
+            c.post(f"/api/events/{event}/join", headers={"X-Player": code})
+        assert c.post(f"/api/events/{event}/start", headers={"X-Host-Token": made["host_token"]}).status_code == 200
+        create = service.create
+        failures = [2]
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            if failures[0]:
+                failures[0] -= 1
+                raise Unavailable("the database cannot be reached, so no table was opened (OperationalError)")
+            return await create(*args, **kwargs)
+
+        service.create = flaky
+        play(c, event, codes, rng)
+        view = wait_for(c, event, lambda v: v["round"] == 2, within=20)
+        assert failures == [0] and len(view["played"][1]["tables"]) == 1
+        play(c, event, codes, rng)
+        wait_for(c, event, lambda v: v["state"] == "finished")
