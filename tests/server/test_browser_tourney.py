@@ -138,6 +138,7 @@ def test_host_runs_an_event_and_the_page_shows_standings(server: Server, browser
 
     play_round(server, event, codes, rng)
     host.wait_for_selector("text=Round 2 of 2", timeout=20000)
+    assert "This is the last round" in host.inner_text("#ev-status")
     shot(host, "event-round2-laptop")
     play_round(server, event, codes, rng)
     host.wait_for_selector("text=Finished after 2 rounds", timeout=20000)

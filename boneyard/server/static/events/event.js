@@ -38,8 +38,10 @@ function status(ev) {
   if (ev.state === "running") {
     const tables = ev.played[ev.round - 1].tables;
     const done = tables.filter((t) => t.over).length;
+    const last = ev.rounds && ev.round >= ev.rounds;
     return `Round ${ev.round}${ev.rounds ? ` of ${ev.rounds}` : ""}: ${done} of ${tables.length} table${tables.length === 1 ? "" : "s"} finished. ` +
-      "The next round is seated when every table has finished.";
+      (last ? "This is the last round: the standings are final when every table has finished."
+        : "The next round is seated when every table has finished.");
   }
   const top = ev.standings.filter((s) => s.place === 1).map((s) => s.name);
   return `Finished after ${ev.round} round${ev.round === 1 ? "" : "s"}: ${top.join(" and ")} wins the event.`;
@@ -100,7 +102,10 @@ function mineWords(ev) {
   const table = ev.played[ev.round - 1].tables.find((t) => t.id === mine.table);
   if (!table) return "";
   const others = table.seats.filter((s) => s.entrant !== mine.entrant).map((s) => (s.bot ? `the ${s.name}` : s.name));
-  if (table.over) return `<p>Your game of round ${ev.round} is over. The next round is seated when every table has finished.</p>`;
+  if (table.over) {
+    const next = ev.rounds && ev.round >= ev.rounds ? "The standings are final" : "The next round is seated";
+    return `<p>Your game of round ${ev.round} is over. ${next} when every table has finished.</p>`;
+  }
   return `<p>Round ${ev.round}: you play at table ${table.number} with ${escapeHtml(listWords(others))}.</p>` +
     `<button type="button" class="primary" id="ev-go">Go to my table</button><p id="ev-go-error" class="error" role="alert"></p>`;
 }
