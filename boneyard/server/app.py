@@ -49,6 +49,8 @@ from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social, clock_option
 from .social import router as social_router
 from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
+from .tourney import Tourney
+from .tourney import router as events_router
 
 STATIC = resources.files("boneyard.server").joinpath("static")
 log = logging.getLogger("boneyard.server")
@@ -297,12 +299,14 @@ def create_app(
     coach = Coach(service)  # hints and reviews (coaching.py)
     bots = Bots(service, social, rate, heartbeat=bot_heartbeat)  # bot accounts and their streams (botapi.py)
     notices = Notices(service, social, mail, public_url, push_loopback)  # push and e-mail (notices.py)
+    tourney = Tourney(service, social, limiter=rate.window)  # club events: rounds of tables, standings (tourney.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         social.start_clock()
         await notices.start()
+        service._spawn(tourney.resume())  # running events go on where they were
         bots.started()
         if ladder:
             bots.start_ladder(ladder, ladder_rules)
@@ -329,6 +333,7 @@ def create_app(
     app.state.coach = coach
     app.state.bots = bots
     app.state.notices = notices
+    app.state.tourney = tourney
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCap, cap=rate.settings.sockets, shared=rate.caps)
     # a move's posts skip the framework (hotpath.py), with the same headers
@@ -501,6 +506,7 @@ def create_app(
         app.include_router(testing_router(clock, social.sweep_clocks, social.push_clocks))
     app.include_router(bots_router(bots))
     app.include_router(notices_router(notices, bearer))  # notices, the manifest and the service worker
+    app.include_router(events_router(tourney))  # club events (tourney.py)
     app.include_router(coach_router(coach, rate.hit, client_address, bearer))
     app.include_router(pages_router)  # the front end's pages (rules), ahead of the routes below
     app.include_router(lessons.router(rate.hit, client_address, _static_page))  # learn to play (lessons.py)

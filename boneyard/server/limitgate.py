@@ -24,6 +24,7 @@ from .tables import TooManyRequests
 #: (method, path pattern, limit kind): the requests counted against each kind of limit.
 ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables"), "create"),
+    ("POST", re.compile(r"/api/events"), "create"),  # a club event (tourney.py) counts as a table made
     ("POST", re.compile(r"/api/tables/[^/]+/join"), "join"),
     ("POST", re.compile(r"/api/tables/[^/]+/(actions|next)"), "act"),
     ("POST", re.compile(r"/api/players"), "register"),

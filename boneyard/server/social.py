@@ -455,14 +455,17 @@ class Social:
 
     # ----- creation ------------------------------------------------------------------
 
-    async def created(self, table: Table, clock: float | None, per_game: float | None = None) -> str:
+    async def created(self, table: Table, clock: float | None, per_game: float | None = None,
+                      host_hash: str | None = None) -> str:
         """A table opened from the lobby: it waits for its players; returns the host's secret.
 
         ``clock`` is seconds per decision, ``per_game`` a turn-based bank of seconds for each
-        player (see :func:`clock_option`).
+        player (see :func:`clock_option`). ``host_hash`` makes an existing secret the host's
+        instead (a club event's host hosts every table of the event, ``tourney.py``): then
+        nothing new is made and "" is returned.
         """
-        host = secrets.token_urlsafe(18)
-        room = Room(host_hash=hash_token(host), started=False, clock=clock, per_game=per_game)
+        host = "" if host_hash else secrets.token_urlsafe(18)
+        room = Room(host_hash=host_hash or hash_token(host), started=False, clock=clock, per_game=per_game)
         if per_game is not None:
             room.banks = dict.fromkeys(range(table.players), per_game)
         table.turn_based = self.turn_based(room)
@@ -1096,6 +1099,11 @@ class Social:
         await self.service.committer.write(write)
         room.claims[seat] = player
 
+    async def link(self, table: Table, seat: int, player: str) -> None:
+        """Link a seat the server filled itself (a club event's table, ``tourney.py``) to its player's id:
+        their ratings, "My games" and resuming on any device follow, as after a claim."""
+        await self._claim(table, seat, player)
+
     @staticmethod
     def _second_seat(table: Table, held: int) -> Conflict:
         return Conflict(f"this player code already plays {table.who(held)}'s seat at this table: one code, "
@@ -1182,12 +1190,16 @@ class Social:
         seats = [s for s, p in room.claims.items() if p == pid]
         if not seats:
             raise Forbidden("this player has no seat at this table")
+        return {"seat": seats[0], "token": await self.new_key(table, seats[0])}
+
+    async def new_key(self, table: Table, seat: int) -> str:
+        """A further token of ``seat``, stored (its hash) before it is handed out: a player continuing
+        on another device, or a club event's entrant opening their table (``tourney.py``)."""
         token = secrets.token_urlsafe(24)
-        seat = seats[0]
         await self.service.committer.write(lambda s: s.add(KeyRow(token_hash=hash_token(token), table_id=table.id,
                                                                   seat=seat)))
         table.tokens[hash_token(token)] = seat
-        return {"seat": seat, "token": token}
+        return token
 
     # ----- ratings -------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // The lobby's friends' parts: the copy-link buttons give the public address (and a visible
-// fallback), the host token of a new table is kept, and links to "My games" and the leaderboards.
+// fallback), the host token of a new table is kept, and links to "My games", the club events and the leaderboards.
 import { copyLink } from "./common.js";
 
 document.addEventListener("click", (ev) => {
@@ -11,7 +11,7 @@ document.addEventListener("click", (ev) => {
 
 const nav = document.createElement("nav");
 nav.className = "fr-nav";
-nav.innerHTML = `<a href="/me">My games</a> · Leaderboards: <span id="fr-boards"></span>`;
+nav.innerHTML = `<a href="/me">My games</a> · <a href="/events">Club events</a> · Leaderboards: <span id="fr-boards"></span>`;
 const header = document.querySelector(".top");
 if (header) header.append(nav);
 fetch("/api/games").then((r) => r.json()).then((games) => {
