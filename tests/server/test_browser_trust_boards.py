@@ -175,13 +175,23 @@ def test_two_box_arm_labels_stay_clear_of_the_stack_marks(server: Server, browse
         spinner = page.evaluate(OVERLAPS, empty + "view.spinner_stacked_by = 1;")
         assert spinner["marks"] == 1 and spinner["labels"] == 4, spinner
         assert spinner["overlaps"] == 0, "the tip arm's label covers the spinner's ×2"
-        arm = page.evaluate(OVERLAPS, empty + """
+        # a stacked tile at the end of each arm, for every spinner: with the spinner 1-1 the tile is
+        # the other box's 1-1, a double laid crosswise whose mark stands where the next arm's label was
+        for sp in range(7):
+            for number in (1, 2, 3, 4):
+                arm = page.evaluate(OVERLAPS, empty + f"""
+                  view.spinner = "{sp}-{sp}";
+                  view.spinner_stacked_by = null;
+                  const arm = view.arms.find((a) => a.arm === {number});
+                  arm.tiles = [{{ tile: "{max(sp, 1)}-{min(sp, 1)}", outer: 1, seat: 1, stacked_by: 0 }}];
+                  arm.open_end = 1;""")
+                assert arm["marks"] == 1 and arm["overlaps"] == 0, (sp, number, arm)
+        page.evaluate(OVERLAPS, empty + """
           view.spinner_stacked_by = null;
           const sp = Number(view.spinner.split("-")[0]);
           const arm = view.arms.find((a) => a.arm === 2);
           arm.tiles = [{ tile: `${sp}-1`, outer: 1, seat: 1, stacked_by: 0 }];
           arm.open_end = 1;""")
-        assert arm["marks"] == 1 and arm["overlaps"] == 0, arm
         page.locator("#board").scroll_into_view_if_needed()
         shot(page, f"8-twobox-stacked-{size}")
         assert page.js_errors == []

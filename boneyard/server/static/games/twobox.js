@@ -100,6 +100,24 @@ function stackMark(rect, by, ctx) {
     `<text x="${rect.x + rect.w - 4}" y="${rect.y + 9}" text-anchor="middle">×2</text></g>`;
 }
 
+// The square a tile's ×2 mark covers (its circle, as stackMark draws it, and a margin).
+function markBox(rect) {
+  return { x: rect.x + rect.w - 4 - 15, y: rect.y + 4 - 15, w: 30, h: 30 };
+}
+
+// A label moved out along its arm's direction until it covers no ×2 mark: a stacked double
+// laid crosswise beside the spinner puts its mark where the next arm's label would stand.
+function clearOf(box, dir, marks) {
+  const meet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const step = { r: [4, 0], l: [-4, 0], d: [0, 4], u: [0, -4] }[dir] || [0, -4];
+  const out = { ...box };
+  for (let i = 0; i < 40 && marks.some((m) => meet(out, m)); i++) {
+    out.x += step[0];
+    out.y += step[1];
+  }
+  return out;
+}
+
 // What each play of this hand scored, from the view's events (a score event follows the
 // play, stack or spinner that made the count a multiple of 5): "arm|tile" -> points, the
 // spinner's arm being 0.
@@ -155,10 +173,14 @@ function crossSVG(view, ctx) {
   let body = tileAt(sp, sp, spinnerRect, true, `data-spinner="1" data-tile="${escapeHtml(view.spinner)}"`, view.spinner_stacked_by, ctx,
     false, spinnerScored);
   let labels = "";
-  (view.arms || []).forEach((arm) => {
+  // every ×2 mark on the layout: the labels are placed clear of all of them, not only their own arm's
+  const marks = [];
+  if (view.spinner_stacked_by !== null && view.spinner_stacked_by !== undefined) marks.push(markBox(spinnerRect));
+  const laid = (view.arms || []).map((arm) => {
     const lay = layoutArm(arm, spinnerRect, runLimit);
     lay.placed.forEach((p) => {
       boxes.push(p.rect);
+      if (p.t.stacked_by !== null && p.t.stacked_by !== undefined) marks.push(markBox(p.rect));
       const fresh = !!p.t.last || (!!ctx.since && p.t.seat !== view.seat &&
         p.i >= ((ctx.since.arms || []).find((a) => a.arm === arm.arm) || { tiles: [] }).tiles.length);
       const points = fresh ? scored.get(`${arm.arm}|${p.t.tile}`) || 0 : 0;
@@ -168,17 +190,21 @@ function crossSVG(view, ctx) {
           p.t.last ? " data-last=\"1\"" : ""}`,
         p.t.stacked_by, ctx, fresh, points);
     });
-    if (view.ended) return; // the hand is over: no arm is open to play on
-    const open = arm.open_end === null || arm.open_end === undefined;
-    // with a hand tile selected, the label of an arm it can go to plays it there on a tap
-    const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
-    const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
-    const end = lay.placed.length ? lay.placed[lay.placed.length - 1].t.stacked_by : view.spinner_stacked_by;
-    const box = labelBox(text, lay.dir, lay.edge, lay.lane, end !== null && end !== undefined);
-    boxes.push(box);
-    labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
-      `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
+    return { arm, lay };
   });
+  if (!view.ended) { // once the hand is over no arm is open to play on: no labels
+    laid.forEach(({ arm, lay }) => {
+      const open = arm.open_end === null || arm.open_end === undefined;
+      // with a hand tile selected, the label of an arm it can go to plays it there on a tap
+      const go = targets.find((a) => a.endsWith(` ${arm.arm}`));
+      const text = go ? `${arm.arm}: ${go.split(" ")[0]} here` : open ? `${arm.arm}: not open` : `${arm.arm}: open ${arm.open_end}`;
+      const end = lay.placed.length ? lay.placed[lay.placed.length - 1].t.stacked_by : view.spinner_stacked_by;
+      const box = clearOf(labelBox(text, lay.dir, lay.edge, lay.lane, end !== null && end !== undefined), lay.dir, marks);
+      boxes.push(box);
+      labels += `<g class="armlabel${open ? " closed" : ""}${go ? " go" : ""}" data-armlabel="${arm.arm}"${go ? ` data-board-action="${escapeHtml(go)}"` : ""}><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="12"/>` +
+        `<text x="${box.x + box.w / 2}" y="${box.y + 17}" text-anchor="middle">${escapeHtml(text)}</text></g>`;
+    });
+  }
   const x0 = Math.min(...boxes.map((r) => r.x)) - 8;
   const y0 = Math.min(...boxes.map((r) => r.y)) - 8;
   const x1 = Math.max(...boxes.map((r) => r.x + r.w)) + 14;
