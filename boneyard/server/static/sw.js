@@ -6,7 +6,7 @@
 // it cannot be reached, so no page ever shows an old state as if it were fresh.
 // It also shows the notices the server pushes, and opens the table when one is clicked.
 
-const SHELL_CACHE = "boneyard-shell-v1";
+const SHELL_CACHE = "boneyard-shell-v2";
 const SHELL = [
   "/",
   "/manifest.webmanifest",
@@ -15,6 +15,7 @@ const SHELL = [
   "/static/bots.js",
   "/static/core/api.js",
   "/static/core/tiles.js",
+  "/static/core/rulesform.js",
   "/static/friends/friends.css",
   "/static/friends/lobby.js",
   "/static/friends/common.js",

@@ -1,5 +1,6 @@
 // The club events' list and the host's "New event" form (POST /api/events).
 import { api, escapeHtml } from "../friends/common.js";
+import { optionInput, readRules } from "../core/rulesform.js";
 import { formatWords, stateWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -9,44 +10,6 @@ function gameById(id) {
   return games.find((g) => g.id === id);
 }
 
-function humanise(name) {
-  const words = String(name).replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// One rules option of the game, drawn from its declared facts (label, help, type, range).
-function optionInput(name, d) {
-  const id = `ev-opt-${name}`;
-  const label = escapeHtml(d.label || humanise(name));
-  const help = escapeHtml(d.help || d.doc || "");
-  if (d.type === "bool") {
-    return `<label for="${id}"><input id="${id}" type="checkbox" data-opt="${name}" data-type="bool"${d.default ? " checked" : ""}> ${label}<small>${help}</small></label>`;
-  }
-  let input;
-  if (d.allowed) {
-    input = `<select id="${id}" data-opt="${name}" data-type="${d.type}">${d.allowed
-      .map((v) => `<option value="${escapeHtml(JSON.stringify(v))}"${v === d.default ? " selected" : ""}>${escapeHtml(typeof v === "string" ? humanise(v) : String(v))}</option>`)
-      .join("")}</select>`;
-  } else {
-    input = `<input id="${id}" type="number" data-opt="${name}" data-type="${d.type}" value="${d.default}"${
-      d.minimum !== undefined ? ` min="${d.minimum}"` : ""}${d.maximum !== undefined ? ` max="${d.maximum}"` : ""}>`;
-  }
-  return `<label for="${id}">${label} ${input}<small>${help}</small></label>`;
-}
-
-function readRules() {
-  const rules = {};
-  document.querySelectorAll("[data-opt]").forEach((el) => {
-    const t = el.dataset.type;
-    let v = el.value;
-    if (t === "bool") v = el.checked;
-    else if (el.tagName === "SELECT") v = JSON.parse(v);
-    else if (t === "int") v = parseInt(v, 10);
-    else if (t === "float") v = parseFloat(v);
-    rules[el.dataset.opt] = v;
-  });
-  return rules;
-}
 
 function renderForm() {
   const g = gameById($("ev-game").value);
@@ -56,7 +19,7 @@ function renderForm() {
     html += `<option value="${p}"${p === g.players.default ? " selected" : ""}>${p}</option>`;
   }
   $("ev-players").innerHTML = html;
-  $("ev-options").innerHTML = Object.entries(g.options).map(([name, d]) => optionInput(name, d)).join("");
+  $("ev-options").innerHTML = Object.entries(g.options).map(([name, d]) => optionInput(name, d, g.options, "ev-opt-")).join("");
 }
 
 function renderFormat() {
