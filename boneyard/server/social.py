@@ -1124,7 +1124,7 @@ class Social:
 
     def _player(self, code: str | None) -> tuple[str, str]:
         if not code:
-            raise Unauthorized("a player code is required (header X-Player)")
+            raise Unauthorized("a player code is required (header X-Player): POST /api/players makes one")
         pid = player_id(code)
         with self.service.store.session() as s:
             row = s.get(PlayerRow, pid)

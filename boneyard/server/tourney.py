@@ -38,7 +38,7 @@ import boneyard
 from . import pairing, rating
 from .clock import SlowClock
 from .db import Base, hash_token
-from .social import PlayerRow, Social, player_id
+from .social import Social
 from .tables import (
     STORE_ERRORS,
     BadRequest,
@@ -338,20 +338,10 @@ class Tourney:
         except STORE_ERRORS as err:
             raise Unavailable(f"the database cannot be reached, so {not_done} ({type(err).__name__})") from None
 
-    def _player(self, code: str | None) -> tuple[str, str]:
-        if not code:
-            raise Unauthorized("a player code is required (header X-Player): POST /api/players makes one")
-        pid = player_id(code)
-        with self.service.store.session() as s:
-            row = s.get(PlayerRow, pid)
-        if row is None:
-            raise Forbidden("no player has this code")
-        return pid, row.name
-
     async def join(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
         """Enter the player with ``code`` (before the start); entering again answers the same entry."""
         self._check_code(address)
-        pid, name = await self.service._run(self._player, code)
+        pid, name = await self.service._run(self.social.player, code)
         await self.read(event_id)  # 404 before any lock is made for it
         async with self._lock(event_id):
             event, entrants, _tables = await self.read(event_id)
@@ -376,7 +366,7 @@ class Tourney:
     async def me(self, event_id: str, code: str | None, address: str) -> dict[str, Any]:
         """The player's entry and their table in the current round (null where none)."""
         self._check_code(address)
-        pid, name = await self.service._run(self._player, code)
+        pid, name = await self.service._run(self.social.player, code)
         event, entrants, tables = await self.read(event_id)
         mine = next((e for e in entrants if e.player_id == pid), None)
         if mine is None:
