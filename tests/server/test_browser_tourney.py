@@ -182,3 +182,27 @@ def test_events_list_and_refusal(server: Server, browser: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.js_errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_turn_based_event_is_made_on_the_events_page(server: Server, browser: Any, size: str) -> None:
+    """The New event form offers the turn-based clocks; the event page says the clock in words."""
+    page, context = new_page(browser, size)
+    try:
+        page.goto(f"{server.url}/events")
+        page.wait_for_selector("#ev-game option[value=rounce]", state="attached")
+        page.fill("#ev-name", "Rounce by post")
+        page.select_option("#ev-game", "rounce")
+        page.fill("#ev-rounds", "2")
+        page.select_option("#ev-clock", label="a move a day")
+        page.click("#ev-create-btn")
+        page.wait_for_url("**/events/*")
+        event = page.url.rsplit("/", 1)[1]
+        page.wait_for_selector("#ev-host:not([hidden])")
+        assert "turn-based: a move a day" in page.inner_text("#ev-facts")
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            assert http.get(f"/api/events/{event}").json()["clock"] == {"per_move": 86400}
+        shot(page, f"event-turn-based-{size}")
+        assert page.js_errors == []
+    finally:
+        context.close()
