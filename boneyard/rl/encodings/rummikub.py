@@ -15,8 +15,9 @@ any valid table, listed or not, so every index the mask marks is a legal play:
 - **the solver's best play** 913: the play the engine lists from the game's solver (the
   most tiles laid, then the most pips), when it is not written as a new group or an
   extension;
-- **keep back** 914 + k: the solver's best play laying one tile of kind k fewer than the
-  best play does (the hand's other tiles all available): how to play nearly as much
+- **keep back** 914 + k: the solver's best play among those laying at least one tile of
+  kind k fewer than the best play does (the solver is given one tile of kind k fewer
+  than the best play lays, and the hand's other tiles): how to play nearly as much
   while holding that tile back (a joker, a high tile). Marked only for the kinds the
   best play lays, when that play lays a tile and is not, up to the order of groups and
   of tiles within them, a new group, an extension, the best play or a keep-back play of
@@ -101,7 +102,7 @@ def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
     The best play is the one the engine lists (the same solver call, so the same table):
     index 913, or its new-group or extension index when it is written as one. Then, for
     each kind k the best play lays (in kind order), the best play with one tile of kind
-    k fewer available, at 914 + k, left out when it lays nothing or when its table (up to
+    k fewer available than the best play lays (so it lays at least one fewer), at 914 + k, left out when it lays nothing or when its table (up to
     the order of groups and tiles) is a new group or an extension, the best play or an
     earlier keep-back play: an agent then reaches that table at the other index. Empty
     before the seat has opened (its only plays are new groups). Deterministic: the view
@@ -232,10 +233,18 @@ class RummikubEncoding(Encoding):
     def legal_map(self, view: Mapping[str, Any], legal_actions: Sequence[Any]) -> dict[int, Any]:
         """Index -> play: the engine's listed actions, every other valid extension, the keep-back plays.
 
-        The listed ones keep their objects; the others are valid tables the engine accepts
+        The listed ones keep their objects (a listed play outside the two families is the
+        engine's one solver play, 913); the others are valid tables the engine accepts
         when applied (it checks any submitted table in full).
         """
-        out = super().legal_map(view, legal_actions)
+        table = _table(view)
+        out: dict[int, Any] = {}
+        for action in legal_actions:
+            a: RummikubAction = _Game.parse_action(action) if isinstance(action, str) else action
+            i = 0 if a.kind == "draw" else 1 if a.kind == "pass" else _play_index(a.groups, table)
+            if i in out:
+                raise AssertionError(f"rummikub: actions {out[i]} and {action} share index {i}")
+            out[i] = action
         for i, play in extensions(view).items():
             out.setdefault(i, play)
         for i, play in solver_plays(view):
