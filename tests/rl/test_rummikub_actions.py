@@ -151,15 +151,16 @@ def test_every_marked_play_is_legal_and_does_what_its_family_says(players: int) 
                 elif i < R.REARRANGE:
                     families["extend"] += 1
                     group, k = divmod(i - R.EXTEND, 28)
-                    assert added == Counter([R.KINDS[k]])
-                    assert [grp for j, grp in enumerate(action.groups) if j != group] == table[:group] + table[group + 1:]
+                    assert added == Counter([R.KINDS[k]])  # one tile of kind k
+                    kept = [grp for j, grp in enumerate(action.groups) if j != group]
+                    assert kept == table[:group] + table[group + 1 :]
                 elif i == R.REARRANGE:
                     families["best"] += 1
                     assert action in g.legal_actions()  # the engine's own listed play
                 else:
                     families["keep back"] += 1
-                    k = R.KINDS[i - R.KEEP_BACK]
-                    assert added[k] <= best_laid[k] - 1 and sum(added.values()) >= 1
+                    held = R.KINDS[i - R.KEEP_BACK]
+                    assert added[held] <= best_laid[held] - 1 and sum(added.values()) >= 1
                     assert sum(added.values()) <= sum(best_laid.values())
             after = g.clone()
             i = rng.choice(sorted(mapping))

@@ -102,9 +102,10 @@ def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
     The best play is the one the engine lists (the same solver call, so the same table):
     index 913, or its new-group or extension index when it is written as one. Then, for
     each kind k the best play lays (in kind order), the best play with one tile of kind
-    k fewer available than the best play lays (so it lays at least one fewer), at 914 + k, left out when it lays nothing or when its table (up to
-    the order of groups and tiles) is a new group or an extension, the best play or an
-    earlier keep-back play: an agent then reaches that table at the other index. Empty
+    k fewer available than the best play lays (so it lays at least one fewer), at 914 +
+    k; left out when it lays nothing or when its table (up to the order of groups and
+    tiles) is a new group or an extension, the best play or an earlier keep-back play:
+    an agent then reaches that table at the other index. Empty
     before the seat has opened (its only plays are new groups). Deterministic: the view
     alone decides it, so :meth:`RummikubEncoding.index` finds the same slots later.
     """
