@@ -105,16 +105,37 @@ def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
     k fewer available than the best play lays (so it lays at least one fewer), at 914 +
     k; left out when it lays nothing or when its table (up to the order of groups and
     tiles) is a new group or an extension, the best play or an earlier keep-back play:
-    an agent then reaches that table at the other index. Empty
-    before the seat has opened (its only plays are new groups). Deterministic: the view
-    alone decides it, so :meth:`RummikubEncoding.index` finds the same slots later.
+    an agent then reaches that table at the other index. Empty before the seat has
+    opened (its only plays are new groups).
+
+    The solver caches its answers by tiles, not by their grouping, so a table may come
+    from an earlier position holding the same tiles grouped otherwise (always valid
+    here: validity depends on the tiles alone). The answer for a position is kept for
+    the next ask, so that :meth:`RummikubEncoding.index` finds the very slots the legal
+    map gave, whatever the solver's cache did in between.
     """
     hand_text = view.get("hand")
     if not hand_text or not _opened(view):
         return []
+    key = (tuple(tuple(g) for g in view["table"]), tuple(hand_text), _distinct(view))
+    known = _SOLVED.get(key)
+    if known is None:
+        known = _solve(view)
+        if len(_SOLVED) >= 256:
+            _SOLVED.clear()
+        _SOLVED[key] = known
+    return known
+
+
+# The last positions' solver plays (see solver_plays): (table, hand, distinct_sums) -> plays.
+_SOLVED: dict[tuple[tuple[tuple[str, ...], ...], tuple[str, ...], bool], list[tuple[int, RummikubAction]]] = {}
+
+
+def _solve(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
+    """:func:`solver_plays` computed (the seat has opened and holds tiles)."""
     table = _table(view)
     tiles = [t for g in table for t in g]
-    hand = [tile(t) for t in hand_text]
+    hand = [tile(t) for t in view["hand"]]
     distinct = _distinct(view)
     best = best_play(tiles, hand, distinct, groups=table, budget=SOLVER_BUDGET)
     if best is None:
