@@ -47,7 +47,10 @@ def test_every_listed_action_maps_to_one_index_and_back(game_id: str, players: i
         for g, view in play_random(game_id, players, seed):
             legal = g.legal_actions()
             mapping = enc.legal_map(view, legal)
-            assert len(mapping) == len(legal), "two listed actions share an index"
+            listed = [i for i, a in mapping.items() if a in legal]
+            assert len(listed) == len(legal), "two listed actions share an index"
+            if game_id != "rummikub":  # rummikub also indexes valid plays the engine does not list
+                assert len(mapping) == len(legal)
             for i, action in mapping.items():
                 assert 0 <= i < enc.num_actions
                 assert enc.index(str(action), view) == i  # the notation maps to the same index
@@ -55,7 +58,7 @@ def test_every_listed_action_maps_to_one_index_and_back(game_id: str, players: i
                     assert enc.action_name(i) == str(action)
                     assert g.parse_action(enc.action_name(i)) == action
             mask = enc.mask(mapping)
-            assert mask.dtype == np.int8 and mask.shape == (enc.num_actions,) and mask.sum() == len(legal)
+            assert mask.dtype == np.int8 and mask.shape == (enc.num_actions,) and mask.sum() == len(mapping)
             seen.update(mapping)
     assert len(seen) > 5
 
