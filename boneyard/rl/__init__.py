@@ -41,15 +41,17 @@ def pettingzoo_env(
     render_mode: str | None = None,
     hands: int | None = None,
     reward: str = "normalized",
+    actions: str = "standard",
 ) -> Any:
     """A PettingZoo AEC environment of ``game`` (see :mod:`boneyard.rl.zoo`).
 
     ``hands=1`` for one-hand episodes; ``reward="score"`` for rewards in points rather
-    than over the game's score bounds.
+    than over the game's score bounds; ``actions="rearrange"`` (Rummikub) for the solver's
+    keep-back plays in the mask as well.
     """
     from .zoo import BoneyardAEC
 
-    return BoneyardAEC(game, players, rules, render_mode, hands, reward)
+    return BoneyardAEC(game, players, rules, render_mode, hands, reward, actions)
 
 
 _register_gym()

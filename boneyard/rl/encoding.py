@@ -196,11 +196,19 @@ class Encoding(ABC):
     window_cache: ClassVar[int] = 4096
     #: The keys :meth:`derive` adds to a view (none: the blocks read the engine's view alone).
     derived: ClassVar[tuple[str, ...]] = ()
+    #: The action sets a game offers (``encoding(..., actions=...)``): ``"standard"`` always;
+    #: Rummikub adds ``"rearrange"`` (the solver's keep-back plays, at a cost in speed).
+    action_sets: ClassVar[tuple[str, ...]] = ("standard",)
     #: The view's keys :meth:`derive` reads (a view without one is refused, naming it).
     derived_from: ClassVar[tuple[str, ...]] = ("events",)
 
-    def __init__(self, players: Any, rules: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, players: Any, rules: Mapping[str, Any] | None = None, actions: str = "standard") -> None:
         from .. import api
+
+        if actions not in self.action_sets:
+            raise ValueError(f"{self.game_id}: actions must be one of {', '.join(self.action_sets)}, got {actions!r}")
+        #: Which of the game's action sets the mask fills (see :attr:`action_sets`).
+        self.actions: str = actions
 
         info = api.game_info(self.game_id)
         p = info["players"]
@@ -664,11 +672,16 @@ def encoding_class(game_id: str) -> type[Encoding]:
     return _REGISTRY[game_id]
 
 
-def encoding(game_id: str, players: int | None = None, rules: Mapping[str, Any] | None = None) -> Encoding:
-    """The encoding of a game for a player count (default: the game's standard) and rules."""
+def encoding(game_id: str, players: int | None = None, rules: Mapping[str, Any] | None = None,
+             actions: str = "standard") -> Encoding:
+    """The encoding of a game for a player count (default: the game's standard), rules and action set.
+
+    ``actions``: one of the class's :attr:`~Encoding.action_sets` (``"standard"``, or in
+    Rummikub ``"rearrange"``); the number of actions is the same in each, only the mask differs.
+    """
     cls = encoding_class(game_id)
     if players is None:
         from .. import api
 
         players = api.game_info(game_id)["players"]["default"]
-    return cls(players, rules)
+    return cls(players, rules, actions)

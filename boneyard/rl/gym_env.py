@@ -59,11 +59,12 @@ class BoneyardEnv(gym.Env):
         render_mode: str | None = None,
         hands: int | None = None,
         reward: str = "normalized",
+        actions: str = "standard",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         self.reward = check_reward(reward)
-        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands))
+        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands), actions)
         n = self.enc.players
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be 0 to {n - 1} or 'random', got {seat!r}")

@@ -96,7 +96,8 @@ def game_type(game_id: str, rewards: str = "hands") -> pyspiel.GameType:
     OpenSpiel's ``MCTSBot`` and other algorithms that read only outcomes require.
     """
     info = api.game_info(game_id)
-    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands", "reward": "normalized"}
+    params: dict[str, Any] = {"players": info["players"]["default"], "rewards": "hands", "reward": "normalized",
+                              "actions": "standard"}
     for name, option in info["options"].items():
         params[name] = option["default"]
     return pyspiel.GameType(
@@ -133,6 +134,7 @@ class BoneyardGame(pyspiel.Game):
         self.rewards_at_end = rewards == "end"
         #: The reward scale: ``"normalized"`` (by the score bounds) or ``"score"`` (points).
         self.reward = check_reward(str(given.pop("reward", "normalized")))
+        actions = str(given.pop("actions", "standard"))
         kind = game_type(self.game_id, rewards)
         spec = kind.parameter_specification
         unknown = sorted(set(given) - set(spec))
@@ -141,7 +143,7 @@ class BoneyardGame(pyspiel.Game):
                              f"parameters: {', '.join(spec)}")
         players = int(given.pop("players", spec["players"]))
         rules = {k: given[k] for k in given}
-        self.enc: Encoding = encoding(self.game_id, players, rules)
+        self.enc: Encoding = encoding(self.game_id, players, rules, actions)
         bound = self.enc.facts.return_bound(self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions,
@@ -151,7 +153,8 @@ class BoneyardGame(pyspiel.Game):
             max_utility=bound,
             max_game_length=self.enc.facts.max_game_length,
         )
-        super().__init__(kind, info, {"players": players, "rewards": rewards, "reward": self.reward, **self.enc.rules})
+        super().__init__(kind, info, {"players": players, "rewards": rewards, "reward": self.reward, "actions": actions,
+                                      **self.enc.rules})
 
     def new_initial_state(self) -> BoneyardState:
         """The state before anything is dealt: the first chance node."""

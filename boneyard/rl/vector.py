@@ -51,11 +51,12 @@ class BoneyardVectorEnv(VectorEnv):
         illegal_penalty: float = -1.0,
         hands: int | None = None,
         reward: str = "normalized",
+        actions: str = "standard",
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number, 1 or more, got {num_envs!r}")
         self.tables: list[BoneyardEnv] = [
-            BoneyardEnv(game, players, rules, opponents, seat, illegal_penalty, None, hands, reward)
+            BoneyardEnv(game, players, rules, opponents, seat, illegal_penalty, None, hands, reward, actions)
             for _ in range(num_envs)
         ]
         first = self.tables[0]

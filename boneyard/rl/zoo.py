@@ -43,12 +43,13 @@ class BoneyardAEC(AECEnv):
         render_mode: str | None = None,
         hands: int | None = None,
         reward: str = "normalized",
+        actions: str = "standard",
     ) -> None:
         super().__init__()
         self.reward = check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands))
+        self.enc: Encoding = encoding(game, players, rules_with_hands(rules, hands), actions)
         self.metadata = {**self.metadata, "name": f"boneyard_{game}_v0"}
         self.render_mode = render_mode
         n = self.enc.players

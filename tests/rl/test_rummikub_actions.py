@@ -48,7 +48,7 @@ def kind(text: str) -> int:
 
 
 def test_the_layout_keeps_version_one_indices_and_adds_the_keep_back_family() -> None:
-    enc = encoding("rummikub", 4)
+    enc = encoding("rummikub", 4, actions="rearrange")
     assert R.VERSION == 2 and enc.num_actions == 942
     assert (R.NEW, R.EXTEND, R.REARRANGE, R.KEEP_BACK) == (2, 409, 913, 914)
     assert enc.action_name(913) == "the solver's best rearrangement"
@@ -59,7 +59,7 @@ def test_the_layout_keeps_version_one_indices_and_adds_the_keep_back_family() ->
 
 def test_each_kept_back_tile_of_the_best_play_gives_its_own_play() -> None:
     """A run of 5s and a hand that can lay all four tiles: four ways to hold one back."""
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     game, view = position(["5-3 5-4 5-5"], "5-2 5-1 0-0 6-5")
     assert named(enc, enc.legal_map(view, game.legal_actions())) == {
         0: "draw",
@@ -77,7 +77,7 @@ def test_each_kept_back_tile_of_the_best_play_gives_its_own_play() -> None:
 
 def test_a_keep_back_play_that_is_an_extension_or_lays_nothing_is_left_out() -> None:
     """Keeping 5-1 back leaves the extension by 5-2 (index 426 has it); keeping 5-2 back lays nothing."""
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     game, view = position(["5-3 5-4 5-5"], "5-2 5-1")
     assert named(enc, enc.legal_map(view, game.legal_actions())) == {
         0: "draw",
@@ -89,7 +89,7 @@ def test_a_keep_back_play_that_is_an_extension_or_lays_nothing_is_left_out() -> 
 
 def test_every_group_a_tile_extends_is_marked_not_only_the_listed_first() -> None:
     """6-2 extends the run of 6s and the 8-pip sum group; the engine lists only the first."""
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     game, view = position(["6-5 6-4 6-3", "5-3 4-4 6-2"], "6-2")
     listed = {str(a) for a in game.legal_actions()}
     mapping = named(enc, enc.legal_map(view, game.legal_actions()))
@@ -101,7 +101,7 @@ def test_every_group_a_tile_extends_is_marked_not_only_the_listed_first() -> Non
 
 
 def test_before_opening_only_new_groups_are_marked() -> None:
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     game, view = position(["5-3 5-4 5-5"], "5-2 5-1 0-0 6-5", opened=False)
     mapping = enc.legal_map(view, game.legal_actions())
     assert all(i == 0 or R.NEW <= i < R.EXTEND for i in mapping), named(enc, mapping)
@@ -109,7 +109,7 @@ def test_before_opening_only_new_groups_are_marked() -> None:
 
 
 def test_a_table_outside_the_space_has_no_index() -> None:
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     game, view = position(["5-3 5-4 5-5"], "5-2 5-1 0-0 6-5")
     other = "play 5-1 5-2 5-3 | 0-0 5-4 5-5 6-5"  # valid, but no family's play
     assert game.is_legal(other)
@@ -124,7 +124,7 @@ def laid(before: Counter[Tile], action: Any) -> Counter[Tile]:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_marked_play_is_legal_and_does_what_its_family_says(players: int) -> None:
-    enc = encoding("rummikub", players)
+    enc = encoding("rummikub", players, actions="rearrange")
     families: Counter[str] = Counter()
     for seed in range(4):
         g = boneyard.new_game("rummikub", players=players, seed=seed)
@@ -174,7 +174,7 @@ def test_every_marked_play_is_legal_and_does_what_its_family_says(players: int) 
 
 def test_the_adapters_play_keep_back_and_unlisted_extension_indices() -> None:
     """Through the table every adapter drives: the indices the engine does not list are played."""
-    enc = encoding("rummikub", 2)
+    enc = encoding("rummikub", 2, actions="rearrange")
     played: Counter[str] = Counter()
     for seed in range(12):
         table = Table(enc, seed)
@@ -192,3 +192,35 @@ def test_the_adapters_play_keep_back_and_unlisted_extension_indices() -> None:
             if i in extra and not table.over and table.game.hand_number == deal:
                 assert table.game.view(seat)["hand_sizes"][seat] < hand
     assert played["keep back"] and played["extend"], played
+
+
+def test_the_standard_action_set_leaves_the_keep_back_family_empty() -> None:
+    """By default the mask holds no keep-back play (no search beyond the engine's), the same size of space."""
+    standard = encoding("rummikub", 2)
+    rearrange = encoding("rummikub", 2, actions="rearrange")
+    assert standard.num_actions == rearrange.num_actions == R.KEEP_BACK + 28
+    rng = random.Random(5)
+    seen_keep_back = 0
+    for seed in range(30):
+        game = boneyard.new_game("rummikub", players=2, seed=seed)
+        for _ in range(rng.randrange(10, 60)):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        view = game.view(game.current_player)
+        legal = game.legal_actions()
+        plain = standard.legal_map(view, legal)
+        full = rearrange.legal_map(view, legal)
+        assert not any(i >= R.KEEP_BACK for i in plain)
+        assert {i: str(a) for i, a in full.items() if i < R.KEEP_BACK} == {i: str(a) for i, a in plain.items()}
+        seen_keep_back += any(i >= R.KEEP_BACK for i in full)
+    assert seen_keep_back > 0
+
+
+def test_an_unknown_action_set_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="actions must be one of standard, rearrange, got 'all'"):
+        encoding("rummikub", 2, actions="all")
+    with pytest.raises(ValueError, match="actions must be one of standard, got 'rearrange'"):
+        encoding("rounce", 2, actions="rearrange")

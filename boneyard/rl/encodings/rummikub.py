@@ -96,8 +96,11 @@ def _one_family_play(groups: Sequence[Sequence[Tile]], table: Sequence[Group]) -
     return len(now) == len(was) + 1 and not Counter(was) - Counter(now)
 
 
-def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
+def solver_plays(view: Mapping[str, Any], keep_back: bool = True) -> list[tuple[int, RummikubAction]]:
     """The solver's plays of a position, each with its index: the best play, then the keep-back plays.
+
+    ``keep_back=False`` (the ``"standard"`` action set) stops after the best play: the
+    keep-back plays cost about one more solver search a decision.
 
     The best play is the one the engine lists (the same solver call, so the same table):
     index 913, or its new-group or extension index when it is written as one. Then, for
@@ -117,10 +120,10 @@ def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
     hand_text = view.get("hand")
     if not hand_text or not _opened(view):
         return []
-    key = (tuple(tuple(g) for g in view["table"]), tuple(hand_text), _distinct(view))
+    key = (tuple(tuple(g) for g in view["table"]), tuple(hand_text), _distinct(view), keep_back)
     known = _SOLVED.get(key)
     if known is None:
-        known = _solve(view)
+        known = _solve(view, keep_back)
         if len(_SOLVED) >= 256:
             _SOLVED.clear()
         _SOLVED[key] = known
@@ -128,11 +131,11 @@ def solver_plays(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
 
 
 # The last positions' solver plays (see solver_plays): (table, hand, distinct_sums) -> plays.
-_SOLVED: dict[tuple[tuple[tuple[str, ...], ...], tuple[str, ...], bool], list[tuple[int, RummikubAction]]] = {}
+_SOLVED: dict[tuple[tuple[tuple[str, ...], ...], tuple[str, ...], bool, bool], list[tuple[int, RummikubAction]]] = {}
 
 
-def _solve(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
-    """:func:`solver_plays` computed (the seat has opened and holds tiles)."""
+def _solve(view: Mapping[str, Any], keep_back: bool) -> list[tuple[int, RummikubAction]]:
+    """:func:`solver_plays` computed (the seat has opened, holds tiles); without ``keep_back``: the best play alone."""
     table = _table(view)
     tiles = [t for g in table for t in g]
     hand = [tile(t) for t in view["hand"]]
@@ -142,6 +145,8 @@ def _solve(view: Mapping[str, Any]) -> list[tuple[int, RummikubAction]]:
         return []
     first = _play_of(best.table)
     out = [(_play_index(first.groups, table), first)]
+    if not keep_back:
+        return out
     seen = {_norm(best.table)}
     laid = Counter(best.played)
     held = Counter(hand)
@@ -210,6 +215,8 @@ class RummikubEncoding(Encoding):
 
     game_id = "rummikub"
     position_independent = False
+    # "rearrange" fills the keep-back family too: about one more solver search a decision
+    action_sets = ("standard", "rearrange")
     phases = ("play", "over")
     verbs = ("deals", "holds", "draws", "passes", "opens", "plays")
     told: ClassVar[Mapping[str, Teller]] = {
@@ -246,7 +253,7 @@ class RummikubEncoding(Encoding):
         i = _play_index(a.groups, _table(view))
         if i != REARRANGE:
             return i
-        for j, play in solver_plays(view):
+        for j, play in solver_plays(view, self.actions == "rearrange"):
             if play == a:
                 return j
         raise ValueError(f"'{a}' is not a new group, an extension, the solver's best play or a keep-back play "
@@ -269,7 +276,7 @@ class RummikubEncoding(Encoding):
             out[i] = action
         for i, play in extensions(view).items():
             out.setdefault(i, play)
-        for i, play in solver_plays(view):
+        for i, play in solver_plays(view, self.actions == "rearrange"):
             out.setdefault(i, play)
         return out
 
