@@ -339,8 +339,10 @@ def train(
             if pool is None:
                 samples = _play_episodes((*job, round_seeds))
             else:
-                shares = [round_seeds[w::workers] for w in range(workers)]
-                for part in pool.map(_play_episodes, [(*job, share) for share in shares if share]):
+                # Contiguous shares, read back in order: the same samples, in the same order, as one process.
+                size = -(-n // workers)
+                shares = [round_seeds[i:i + size] for i in range(0, n, size)]
+                for part in pool.map(_play_episodes, [(*job, share) for share in shares]):
                     samples.extend(part)
             done += n
             if not samples.actions:
