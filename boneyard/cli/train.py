@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from .arena import results_table
 from .common import check_game, parse_rules
@@ -34,8 +34,12 @@ def register(app: typer.Typer) -> None:
         hidden: Annotated[str, typer.Option(help="hidden layer widths, comma-separated")] = "256,256",
         lr: Annotated[float, typer.Option(help="Adam's learning rate")] = 1e-3,
         epsilon: Annotated[float, typer.Option(help="share of random moves while playing itself")] = 0.05,
+        objective: Annotated[str, typer.Option(help="what a decision is worth: score (its seat's rewards to "
+                                                    "the end) or win (its seat's share of the win)")] = "score",
         arena_games: Annotated[int, typer.Option(help="duplicate arena games against random and against greedy "
                                                       "at the end (0: none)")] = 400,
+        arena_hands: Annotated[int | None, typer.Option(help="hands per arena game (default: as trained; "
+                                                             "0: the rules' own limit)")] = None,
     ) -> None:
         """Train a learned bot by self-play (Deep Monte-Carlo), save it, and measure it against random and greedy.
 
@@ -69,16 +73,26 @@ def register(app: typer.Typer) -> None:
                     bar.update(job, completed=min(p.seconds, seconds), line=line)
 
                 net = dmc.train(game_id, players, parse_rules(game_id, rule), hands=hands, seconds=seconds,
-                                workers=workers, seed=seed, hidden=widths, lr=lr, epsilon=epsilon, progress=show)
+                                workers=workers, seed=seed, hidden=widths, lr=lr, epsilon=epsilon,
+                                objective=objective, progress=show)
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         out.parent.mkdir(parents=True, exist_ok=True)
         net.save(out)
         console.print(f"Network written to {out} (plays as policy:weights={out})")
+        arena_rules = dict(net.enc.rules)
+        if arena_hands == 0:
+            arena_rules = parse_rules(game_id, rule)
+        elif arena_hands is not None:
+            arena_rules["max_hands"] = arena_hands
         for opponent in ("random", "greedy") if arena_games > 0 else ():
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=console) as bar:
-                job = bar.add_task(f"arena against {opponent}", total=None)
-                report = dmc.arena(out, opponent, games=arena_games, seed=seed, workers=workers,
-                                   progress=lambda done, total: bar.update(job, completed=done, total=total))
+                played = bar.add_task(f"arena against {opponent}", total=None)
+
+                def moved(done: int, total: int, bar: Progress = bar, played: TaskID = played) -> None:
+                    bar.update(played, completed=done, total=total)
+
+                report = dmc.arena(out, opponent, games=arena_games, seed=seed, workers=workers, rules=arena_rules,
+                                   progress=moved)
             console.print(results_table(report))

@@ -114,7 +114,7 @@ class QNetwork:
     def save(self, path: str | Path) -> None:
         """Write the network with the game, players, rules and encoding sizes it was made for."""
         enc = self.enc
-        arrays = {f"p{i}": p for i, p in enumerate(self.params)}
+        arrays: dict[str, Any] = {f"p{i}": p for i, p in enumerate(self.params)}
         np.savez_compressed(
             path, kind=KIND, game=enc.game_id, players=enc.players, rules=repr(sorted(enc.rules.items())),
             obs_size=enc.obs_size, num_actions=enc.num_actions, hidden=np.asarray(self.sizes[1:-1], np.int64),
@@ -200,9 +200,16 @@ class Samples:
         self.episodes += other.episodes
 
 
-def play_episode(net: QNetwork, seed: int, epsilon: float) -> Samples:
+#: What a decision's target is: the deciding seat's rewards to the end, or its share of the win.
+OBJECTIVES = ("score", "win")
+
+
+def play_episode(net: QNetwork, seed: int, epsilon: float, objective: str = "score") -> Samples:
     """One self-play game: every seat plays ``net`` epsilon-greedily; each decision with its seat's return-to-go.
 
+    ``objective="score"``: the return is the seat's normalized rewards from the decision to
+    the end. ``"win"`` (DouZero's WP): the seat's share of the win at the end (1, a tied
+    winner's fraction, or 0; partners win together), which is what the arena counts.
     ``seed`` fixes the deal and the exploration. A decision with one legal action is
     not kept (there is nothing to learn from it).
     """
@@ -230,17 +237,22 @@ def play_episode(net: QNetwork, seed: int, epsilon: float) -> Samples:
         if rewards is not None:
             for s, r in enumerate(rewards):
                 earned[s] += r
-    out.returns = [earned[s] - b for s, b in zip(seats, before, strict=True)]
+    if objective == "win":
+        winners = list(table.game.winners)
+        share = [winners.count(s) / len(winners) if winners else 0.0 for s in range(enc.players)]
+        out.returns = [share[s] for s in seats]
+    else:
+        out.returns = [earned[s] - b for s, b in zip(seats, before, strict=True)]
     return out
 
 
-def _play_episodes(job: tuple[str, int, dict[str, Any], list[int], list[np.ndarray], float, list[int]]) -> Samples:
+def _play_episodes(job: tuple[str, int, dict[str, Any], list[int], list[np.ndarray], float, str, list[int]]) -> Samples:
     """A worker's share of a round: the episodes of ``seeds`` with the given weights (top level: picklable)."""
-    game, players, rules, hidden, params, epsilon, seeds = job
+    game, players, rules, hidden, params, epsilon, objective, seeds = job
     net = QNetwork(encoding(game, players, rules), hidden, params=params)
     out = Samples()
     for s in seeds:
-        out.extend(play_episode(net, s, epsilon))
+        out.extend(play_episode(net, s, epsilon, objective))
     return out
 
 
@@ -272,6 +284,28 @@ def win_rate_vs_random(net: QNetwork, games: int, seed: int = 0) -> float:
     return total / games
 
 
+class Replay:
+    """The latest decisions (observation, index, scaled target) in fixed arrays, the oldest overwritten first."""
+
+    def __init__(self, size: int, obs_size: int) -> None:
+        self.obs = np.zeros((size, obs_size), _F32)
+        self.actions = np.zeros(size, np.int64)
+        self.targets = np.zeros(size, _F32)
+        self.next = 0
+        self.filled = 0
+
+    def add(self, obs: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> int:
+        """Store a round's decisions; returns how many the buffer now holds."""
+        size = len(self.actions)
+        for start in range(0, len(actions), size):  # a round larger than the buffer keeps its latest
+            o, a, t = obs[start:start + size], actions[start:start + size], targets[start:start + size]
+            where = (self.next + np.arange(len(a))) % size
+            self.obs[where], self.actions[where], self.targets[where] = o, a, t
+            self.next = int((self.next + len(a)) % size)
+            self.filled = min(size, self.filled + len(a))
+        return self.filled
+
+
 @dataclass
 class Progress:
     """What :func:`train` reports after each round (the command's progress bar shows it)."""
@@ -297,6 +331,9 @@ def train(
     batch: int = 256,
     round_episodes: int = 32,
     epsilon: float = 0.05,
+    objective: str = "score",
+    replay: int = 20_000,
+    passes: float = 2.0,
     eval_every: float = 30.0,
     eval_games: int = 40,
     progress: Callable[[Progress], None] | None = None,
@@ -304,8 +341,11 @@ def train(
     """Deep Monte-Carlo self-play for ``seconds`` of wall time (or exactly ``episodes`` games).
 
     Each round plays ``round_episodes`` seeded games with the current weights (split over
-    ``workers`` processes), then fits the network to every decision of the round once, in
-    shuffled minibatches of ``batch``. ``hands=1`` (the default) trains on one-hand games,
+    ``workers`` processes) and adds their decisions to a buffer of the latest ``replay``
+    ones; the network then takes ``passes`` times as many minibatches of ``batch`` as the
+    round's decisions fill, drawn from the buffer (the games cost far more than the
+    updates, so each decision is used more than once). ``objective``: see
+    :func:`play_episode`. ``hands=1`` (the default) trains on one-hand games,
     short episodes with a clear signal; the network then plays whole games too, since the
     encoding does not depend on the hand limit. With ``episodes`` the run is exactly
     reproducible: the same seed gives the same weights, whatever ``workers`` is.
@@ -316,6 +356,8 @@ def train(
 
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     count = players or int(api.game_info(game)["players"]["default"])
     full_rules = rules_with_hands(rules, hands)
     enc = encoding(game, count, full_rules)
@@ -326,6 +368,7 @@ def train(
     started = time.perf_counter()
     last_eval = started
     done = decisions = 0
+    buffer = Replay(max(replay, 1), enc.obs_size)
     pool = None
     if workers > 1:
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
@@ -334,7 +377,7 @@ def train(
             n = round_episodes if episodes is None else min(round_episodes, episodes - done)
             round_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(n)]
             params = [p.copy() for p in net.params]
-            job = (game, count, full_rules, list(hidden), params, epsilon)
+            job = (game, count, full_rules, list(hidden), params, epsilon, objective)
             samples = Samples()
             if pool is None:
                 samples = _play_episodes((*job, round_seeds))
@@ -351,14 +394,12 @@ def train(
             if decisions == 0:  # the scale is fixed by the first round, so targets stay comparable
                 spread = float(returns.std())
                 net.target_scale = 1.0 / spread if spread > 1e-6 else 1.0
-            x = np.asarray(samples.obs, _F32)
             a = np.asarray(samples.actions, np.int64)
-            y = returns * _F32(net.target_scale)
-            order = shuffle.permutation(len(a))
+            filled = buffer.add(np.asarray(samples.obs, _F32), a, returns * _F32(net.target_scale))
             losses = []
-            for start in range(0, len(order), batch):
-                pick = order[start:start + batch]
-                loss, grads = net.gradients(x[pick], a[pick], y[pick])
+            for _ in range(max(1, round(passes * len(a) / batch))):
+                pick = shuffle.integers(0, filled, min(batch, filled))
+                loss, grads = net.gradients(buffer.obs[pick], buffer.actions[pick], buffer.targets[pick])
                 opt.step(grads)
                 losses.append(loss)
             decisions += len(a)
