@@ -43,8 +43,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Train a learned bot by self-play (Deep Monte-Carlo), save it, and measure it against random and greedy.
 
-        The saved file plays as ``policy:weights=FILE`` in the arena, the server and the
-        terminal.
+        The saved file plays as the policy bot (policy:weights=FILE) in the arena, on a
+        server and in the terminal.
         """
         from ..rl import dmc
 

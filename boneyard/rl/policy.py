@@ -178,7 +178,7 @@ class PolicyBot:
         """The policy's choice among the legal actions of this view (``ValueError`` for another game's table)."""
         enc = self.policy.enc
         if view["game"] != enc.game_id or view["players"] != enc.players:
-            raise ValueError(f"{self.weights} plays {enc.game_id} with {enc.players} players, "
-                             f"not {view['game']} with {view['players']}")
+            raise ValueError(f"this policy plays {enc.game_id} with {enc.players} players, "
+                             f"not {view['game']} with {view['players']} ({self.weights})")
         legal = enc.legal_map(view, legal_actions)
         return legal[self.policy.act(enc.observe(view), enc.mask(legal))]

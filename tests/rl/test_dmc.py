@@ -132,3 +132,20 @@ def test_the_linear_format_still_loads(tmp_path: Path) -> None:
     LinearPolicy(encoding("rounce", 4, {})).save(path)
     assert not dmc.is_dmc_file(path)
     assert isinstance(PolicyBot(str(path)).policy, LinearPolicy)
+
+
+def test_the_train_command_saves_a_network_and_measures_it(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from boneyard.cli.main import app
+
+    out = tmp_path / "rounce.npz"
+    runner = CliRunner(env={"COLUMNS": "2000"})
+    result = runner.invoke(app, ["train", "rounce", "--players", "2", "--minutes", "0.02", "--hidden", "16",
+                                      "--out", str(out), "--arena-games", "4"])
+    assert result.exit_code == 0, result.output
+    assert isinstance(PolicyBot(str(out)).policy, dmc.QNetwork)
+    assert f"policy:weights={out}" in result.output
+    assert result.output.count("win rate") == 2  # the arena against random, then against greedy
+    refused = runner.invoke(app, ["train", "rounce", "--minutes", "1", "--out", str(tmp_path / "x.txt")])
+    assert refused.exit_code != 0 and ".npz" in refused.output
