@@ -11,7 +11,7 @@ from rich.table import Table
 
 from .. import api
 from ..rulespages import rules_page
-from . import arena, botcmd, play, review, serve, simulate
+from . import arena, botcmd, play, review, serve, simulate, train
 from .common import check_game
 
 app = typer.Typer(help="boneyard: five domino games, bots and tools.", no_args_is_help=True, add_completion=False)
@@ -42,6 +42,7 @@ botcmd.register(app)
 review.register(app)
 serve.register(app)
 simulate.register(app)
+train.register(app)
 
 
 def main() -> None:

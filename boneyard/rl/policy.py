@@ -156,21 +156,29 @@ def train(
 
 
 class PolicyBot:
-    """A saved :class:`LinearPolicy` as a boneyard bot (greedy: the most likely legal action)."""
+    """A saved policy as a boneyard bot: a :class:`LinearPolicy` or a Deep Monte-Carlo network.
+
+    Both play greedily (the most likely legal action, or the highest Q-value); the kind is
+    read from the file (:func:`boneyard.rl.dmc.is_dmc_file`), so ``policy:weights=FILE``
+    takes either.
+    """
 
     name = "policy"
 
     def __init__(self, weights: str = "") -> None:
+        from . import dmc
+
         if not weights:
             raise ValueError("the policy bot needs its weights file: policy:weights=FILE.npz")
-        self.policy = LinearPolicy.load(weights)
+        self.policy: LinearPolicy | dmc.QNetwork = dmc.load(weights) if dmc.is_dmc_file(weights) \
+            else LinearPolicy.load(weights)
         self.weights = weights
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """The policy's most likely legal action for this view."""
+        """The policy's choice among the legal actions of this view (``ValueError`` for another game's table)."""
         enc = self.policy.enc
         if view["game"] != enc.game_id or view["players"] != enc.players:
             raise ValueError(f"this policy plays {enc.game_id} with {enc.players} players, "
-                             f"not {view['game']} with {view['players']}")
+                             f"not {view['game']} with {view['players']} ({self.weights})")
         legal = enc.legal_map(view, legal_actions)
         return legal[self.policy.act(enc.observe(view), enc.mask(legal))]
