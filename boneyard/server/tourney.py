@@ -38,7 +38,7 @@ import boneyard
 from . import pairing, rating
 from .clock import SlowClock
 from .db import Base, hash_token
-from .social import Social
+from .social import Social, clock_option
 from .tables import (
     STORE_ERRORS,
     BadRequest,
@@ -141,11 +141,9 @@ def _stored_clock(clock: float | SlowClock | None) -> Any:
 
 
 def _table_clock(stored: Any) -> tuple[float | None, float | None]:
-    """(seconds per decision, a player's bank for the game) of each table, from the stored clock."""
-    if isinstance(stored, dict):
-        per_move, per_game = stored.get("per_move"), stored.get("per_game")
-        return (None if per_move is None else float(per_move)), (None if per_game is None else float(per_game))
-    return (None if stored is None else float(stored)), None
+    """(seconds per decision, a player's bank for the game) of each table, read from the stored
+    clock by the tables' own reader (:func:`~.social.clock_option`)."""
+    return clock_option(SlowClock(**stored) if isinstance(stored, dict) else stored)
 
 
 class HostBody(BaseModel):

@@ -105,7 +105,9 @@ def choose_play(tiles: list[Tile], placed: list[Placed], trick: list[Placed], tr
         return _least_keep(tiles, every, trump)
     if len(trick) == still_in - 1:
         return _least_keep(tiles, winners, trump)
-    threat = [threats(placed[i], led, rest, trump) if beats(placed[i], best, trump, led) else 0.0 for i in every]
+    threat = [0.0] * n
+    for i in winners:
+        threat[i] = threats(placed[i], led, rest, trump)
     safe = [i for i in winners if threat[i] == 0]
     return _least_keep(tiles, safe, trump) if safe else _least_threat(tiles, winners, threat, trump)
 
