@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from boneyard.server.tables import ABANDONED_AFTER, abandoned
 
-from .conftest import Server, artifact, free_port
+from .conftest import Server, artifact, auth, free_port
 from .test_browser_trust import SIZES
 
 SHOTS = Path("/tmp/shots-s38-coach")
@@ -81,6 +81,13 @@ def test_the_lobby_summary_says_abandoned_once_nobody_is_there(client: TestClien
     r = client.post("/api/tables", json={"game": "montana", "players": 2, "seats": ["human", "bot:greedy"]})
     table = r.json()["id"]
     token = client.post(f"/api/tables/{table}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    # the bot may lead: let it play first, or its move (a real move) would touch the table
+    # after the backdating below
+    deadline = time.monotonic() + 20
+    while client.get(f"/api/tables/{table}", headers=auth(token)).json()[
+            "current_player"] != 0:
+        assert time.monotonic() < deadline, "the bot never passed the turn to Ann"
+        time.sleep(0.02)
     line = next(t for t in client.get("/api/tables").json() if t["id"] == table)
     assert line["abandoned"] is False and line["connected"] == 0
     live = client.app.state.service.tables[table]  # type: ignore[attr-defined]
