@@ -35,6 +35,7 @@ import boneyard
 from boneyard import compiled
 from boneyard.bots.greedy import policy
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.profile import profile_module
 
 ITERATIONS = 20
 
@@ -62,25 +63,27 @@ def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[dict[str, A
 def engine_playouts(game_id: str) -> Iterator[bool]:
     """Switch off a game's own compiled playouts for a while; yields whether it had any.
 
-    The profile's fast paths (``outcomes``, ``finish``) go, and the module's compiled
+    The profile's fast paths (``outcomes``, ``finish``) go, wherever the profile lives
+    (``bots/profiles/<id>.py``, else the greedy module), and the greedy module's compiled
     handles too, so that greedy's own moves run through the engine as well.
     """
     module = policy(game_id)
-    prof = getattr(module, "PROFILE", None)
+    home = profile_module(game_id)
+    prof = getattr(home, "PROFILE", None)
     names = ("COMPILED", "_compiled")
     saved = {name: getattr(module, name) for name in names if hasattr(module, name)}
     own = prof is not None and (prof.outcomes is not None or prof.finish is not None)
     had = own and bool(saved.get("COMPILED", True))
     try:
         if prof is not None:
-            module.PROFILE = dataclasses.replace(prof, outcomes=None, finish=None)
+            home.PROFILE = dataclasses.replace(prof, outcomes=None, finish=None)
         for name, off in (("COMPILED", False), ("_compiled", None)):
             if name in saved:
                 setattr(module, name, off)
         yield had
     finally:
         if prof is not None:
-            module.PROFILE = prof
+            home.PROFILE = prof
         for name, value in saved.items():
             setattr(module, name, value)
 

@@ -1,6 +1,6 @@
 """What each part of Montana's playout policy is worth: chips a hand, policy against policy.
 
-The ``ismcts`` bot's Montana playouts follow a cheap policy (``boneyard.bots.greedy.montana.pick``):
+The ``ismcts`` bot's Montana playouts follow a cheap policy (``boneyard.bots.montana.search.pick``):
 go out, make quads, claim quads, triples and runs of single tiles, declare ready, else
 discard the loosest tile. This script plays the full policy against the same policy with
 one part switched off (``claims=False`` or ``ready=False``, or both: the policy before

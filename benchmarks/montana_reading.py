@@ -7,7 +7,7 @@ hands (four players, seeded deals) and, at a share of the turns, compares each o
 (not ready) seat's real concealed hand with the hands the sampler deals it from the
 turn's view, both as tiles away from going out (``hidden_away``), by stage of the hand
 (``reading_stage``). It prints both distributions and the ratio real / sampled per stage,
-smoothed, as the ``AWAY_WEIGHTS`` table that ``boneyard/bots/greedy/montana.py`` holds
+smoothed, as the ``AWAY_WEIGHTS`` table that ``boneyard/bots/montana/reading.py`` holds
 (``seat_weight`` reads it; ``ismcts:infer=N`` switches that inference on). The real hands
 are read from the game here, and only here, to build the table: no bot ever sees them.
 

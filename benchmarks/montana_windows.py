@@ -3,7 +3,7 @@
 A seat is asked about a discard only when it has a claim on it, and everyone sees who was
 asked and the answers. So a seat that passed held a pair of the tile (or, the seat after
 the discarder, the other two tiles of a run), and one that lost a claim held its tiles,
-less what it has shown since (``held_requirements`` in ``boneyard/bots/greedy/montana.py``).
+less what it has shown since (``held_requirements`` in ``boneyard/bots/montana/reading.py``).
 The sampler deals the hidden tiles without it; the profile's ``explain`` (``ismcts:explain=1``)
 gives each seat what it was proved to hold. This script plays greedy self-play games
 (four players, seeded deals) and, at a share of the discard decisions where another seat

@@ -1,6 +1,6 @@
 """What holding plays back is worth in Rummikub: the search's playout policy against greedy.
 
-The ``ismcts`` bot's Rummikub playouts follow ``boneyard.bots.greedy.rummikub.playout``:
+The ``ismcts`` bot's Rummikub playouts follow ``boneyard.bots.rummikub.playout.playout``:
 greedy's play, but held back (a draw instead) after opening until it goes out, while the
 boneyard lasts and every other seat holds more than ``HOLD_UNTIL`` tiles. This script
 plays that policy against greedy, four players, whole games of seeded deals. Each deal is
@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from rich.progress import track
 
 import boneyard
-from boneyard.bots.greedy import rummikub as policy
+from boneyard.bots.greedy import rummikub as greedy
+from boneyard.bots.rummikub import playout as policy
 
 PLAYERS = 4
 
@@ -36,7 +37,7 @@ def game_lead(seed: int, holders: set[int]) -> tuple[float, float]:
         seat = game.current_player
         view = game.view(seat)
         legal = game.legal_actions()
-        choose = policy.playout if seat in holders else policy.choose
+        choose = policy.playout if seat in holders else greedy.choose
         game.apply(choose(view, legal, rng))
     rest = [s for s in range(PLAYERS) if s not in holders]
     winners = list(game.winners)

@@ -3,11 +3,12 @@
 The search (:mod:`boneyard.bots.ismcts`) is generic over the games; what differs from one
 game to the next (how much a hand's margin is worth, whether a decision is searched as a
 tree or flat, whose choice the search starts from, how deep a playout runs, which of the
-game's own fast paths it may take) is declared once per game, beside its greedy heuristic,
-as a :class:`SearchProfile` named ``PROFILE`` in ``bots/greedy/<id>.py``. The search, the
-coach (:mod:`boneyard.bots.coach`) and inference (:mod:`boneyard.bots.inference`) read it
-through :func:`profile`; a game with no greedy module, or none declared, gets the
-defaults. A profile is checked when it is made, so a misspelt shape or a favourite the
+game's own fast paths it may take) is declared once per game as a :class:`SearchProfile`
+named ``PROFILE``: in ``bots/profiles/<id>.py``, beside the search's own parts of the game
+(``bots/<id>/``), or, for a game that keeps it there, in its greedy heuristic's
+``bots/greedy/<id>.py``. The search, the coach (:mod:`boneyard.bots.coach`) and inference
+(:mod:`boneyard.bots.inference`) read it through :func:`profile`; a game with neither
+module, or no profile declared, gets the defaults. A profile is checked when it is made, so a misspelt shape or a favourite the
 module does not provide fails at import, naming the game, not in the middle of a search.
 """
 

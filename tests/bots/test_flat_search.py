@@ -11,7 +11,6 @@ import boneyard
 from boneyard.bots import inference as inference_module
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import montana as greedy_montana
-from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot, _paired_lead, seat_reward
 from boneyard.bots.montana import search as montana_search
@@ -261,11 +260,12 @@ def test_rounce_searches_its_calls_flat_and_its_tricks_in_the_tree(
 def test_search_shape_reads_the_phase_before_the_game_wide_knob() -> None:
     from boneyard.bots.ismcts import search_shape
     from boneyard.bots.profile import SearchProfile
+    from boneyard.bots.profiles import rounce as rounce_profile
 
     knobs = SearchProfile(search="flat", search_by_phase={"bid": "tree"})
     assert search_shape(knobs, "bid") == "tree"
     assert search_shape(knobs, "play") == "flat"
     assert search_shape(SearchProfile(), "play") == "tree"
-    assert search_shape(greedy_rounce.PROFILE, "call") == "flat"
-    assert search_shape(greedy_rounce.PROFILE, "discard") == "flat"
-    assert search_shape(greedy_rounce.PROFILE, "play") == "tree"
+    assert search_shape(rounce_profile.PROFILE, "call") == "flat"
+    assert search_shape(rounce_profile.PROFILE, "discard") == "flat"
+    assert search_shape(rounce_profile.PROFILE, "play") == "tree"

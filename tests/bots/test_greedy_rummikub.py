@@ -11,6 +11,7 @@ import pytest
 import boneyard
 from boneyard.bots.greedy import rummikub as greedy
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.rummikub import playout as hold
 from boneyard.games.rummikub import groups
 from boneyard.tiles import Tile
 
@@ -89,30 +90,30 @@ TABLE = [["5-1", "5-2", "5-3"]]
 def test_playout_holds_a_play_that_does_not_go_out() -> None:
     v = view(TABLE, ["5-4", "1-0", "2-0"])
     assert laid(greedy.choose(v, ["draw"], random.Random(0)), TABLE) == Counter({"5-4": 1})
-    assert greedy.holds(v, greedy.choose(v, ["draw"], random.Random(0)))
-    assert greedy.playout(v, ["draw"], random.Random(0)) == "draw"
+    assert hold.holds(v, greedy.choose(v, ["draw"], random.Random(0)))
+    assert hold.playout(v, ["draw"], random.Random(0)) == "draw"
 
 
 def test_playout_plays_to_go_out() -> None:
     v = view(TABLE, ["5-4"])
-    assert laid(greedy.playout(v, ["draw"], random.Random(0)), TABLE) == Counter({"5-4": 1})
+    assert laid(hold.playout(v, ["draw"], random.Random(0)), TABLE) == Counter({"5-4": 1})
 
 
 def test_playout_plays_once_the_boneyard_is_empty() -> None:
     v = view(TABLE, ["5-4", "1-0", "2-0"], boneyard=0)
-    assert laid(greedy.playout(v, ["pass"], random.Random(0)), TABLE) == Counter({"5-4": 1})
+    assert laid(hold.playout(v, ["pass"], random.Random(0)), TABLE) == Counter({"5-4": 1})
 
 
 def test_playout_never_holds_the_opening() -> None:
     v = view([], ["5-4", "5-3", "5-2", "1-0"], opened=False)
-    action = greedy.playout(v, ["draw"], random.Random(0))
+    action = hold.playout(v, ["draw"], random.Random(0))
     assert laid(action, []) == Counter({"5-4": 1, "5-3": 1, "5-2": 1})
 
 
 def test_playout_plays_once_another_seat_is_near_going_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(greedy, "HOLD_UNTIL", 2)
-    assert greedy.playout(view(TABLE, ["5-4", "1-0", "2-0"], other=3), ["draw"], random.Random(0)) == "draw"
-    near = greedy.playout(view(TABLE, ["5-4", "1-0", "2-0"], other=2), ["draw"], random.Random(0))
+    monkeypatch.setattr(hold, "HOLD_UNTIL", 2)
+    assert hold.playout(view(TABLE, ["5-4", "1-0", "2-0"], other=3), ["draw"], random.Random(0)) == "draw"
+    near = hold.playout(view(TABLE, ["5-4", "1-0", "2-0"], other=2), ["draw"], random.Random(0))
     assert laid(near, TABLE) == Counter({"5-4": 1})
 
 
@@ -126,7 +127,7 @@ def held_position() -> Any:
             v = g.view(seat)
             legal = g.legal_actions()
             action = bot.choose(v, legal, random.Random(0))
-            if greedy.holds(v, action):
+            if hold.holds(v, action):
                 return g
             g.apply(action)
     raise AssertionError("no seeded game reached a held play")
@@ -140,10 +141,10 @@ def test_playout_on_real_positions_draws_exactly_where_it_holds_and_is_always_le
         while not g.is_over and g.view(None)["hand_number"] == 1:
             v = g.view(g.current_player)
             legal = g.legal_actions()
-            mine = greedy.playout(v, legal, random.Random(seed))
+            mine = hold.playout(v, legal, random.Random(seed))
             theirs = bot.choose(v, legal, random.Random(seed))
             assert mine in legal or g.is_legal(mine)
-            if greedy.holds(v, theirs):
+            if hold.holds(v, theirs):
                 assert str(mine) == "draw"
                 held += 1
             else:

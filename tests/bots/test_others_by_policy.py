@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import Inference
 from boneyard.bots.ismcts import IsmctsBot, _Node, policy_phases
 from boneyard.bots.profile import SearchProfile
+from boneyard.bots.profiles import rounce as rounce_profile
 
 from .test_flat_search import _rounce_decision
 
@@ -86,9 +86,9 @@ def test_with_policy_everywhere_the_tree_asks_it_in_the_tricks_too(monkeypatch: 
 
 
 def test_policy_phases_reads_the_parameter_then_the_games_knob() -> None:
-    assert policy_phases(greedy_rounce.PROFILE, "tree") is None
-    assert policy_phases(greedy_rounce.PROFILE, "policy") == frozenset()
-    assert policy_phases(greedy_rounce.PROFILE, "auto") == {"call", "discard", "defend"}
+    assert policy_phases(rounce_profile.PROFILE, "tree") is None
+    assert policy_phases(rounce_profile.PROFILE, "policy") == frozenset()
+    assert policy_phases(rounce_profile.PROFILE, "auto") == {"call", "discard", "defend"}
     assert policy_phases(SearchProfile(), "auto") is None
 
 

@@ -18,6 +18,8 @@ import boneyard
 from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.inference import EXPLAIN_TRIES, Inference
+from boneyard.bots.profiles import rounce as rounce_profile
+from boneyard.bots.rounce import reading
 from boneyard.tiles import Tile
 
 from .profiles import use_profile
@@ -82,8 +84,8 @@ def test_a_seat_that_passed_holds_a_hand_greedy_would_keep() -> None:
         for _ in range(30):
             world = boneyard.sample_game(view, rng)
             before = {s: list(world.hands[s]) for s in range(2)}
-            explained = greedy_rounce.explain(view, world, random.Random(0))
-            kept = all(greedy_rounce._kept(world.hands[s], trump, turn_up) for s in passed)
+            explained = reading.explain(view, world, random.Random(0))
+            kept = all(reading._kept(world.hands[s], trump, turn_up) for s in passed)
             # with passes only, a world is rejected exactly when a passer's hand is one greedy folds
             assert (explained is None) == (not kept)
             if explained is not None:
@@ -121,7 +123,7 @@ def test_once_a_tile_is_played_the_world_is_returned_as_dealt() -> None:
     world = boneyard.sample_game(view, random.Random(1))
     hands = [list(h) for h in world.hands]
     out = list(world.out)
-    assert greedy_rounce.explain(view, world, random.Random(2)) is world
+    assert reading.explain(view, world, random.Random(2)) is world
     assert [list(h) for h in world.hands] == hands and world.out == out
 
 
@@ -135,7 +137,7 @@ def test_switched_off_the_sampler_deals_as_sample_game_does() -> None:
 
 
 def test_a_view_the_model_cannot_explain_still_gets_a_world(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_profile(monkeypatch, greedy_rounce, explain=lambda view, world, rng: None)
+    use_profile(monkeypatch, rounce_profile, explain=lambda view, world, rng: None)
     game = _at_dealers_call(4, 5, dummy=True)
     sampler = Inference(game.view(game.dealer), 0)
     world = sampler.draw(random.Random(1))

@@ -16,6 +16,8 @@ from boneyard.bots.greedy import GreedyBot
 from boneyard.bots.greedy import eighty as greedy_eighty
 from boneyard.bots.greedy import rounce as greedy_rounce
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.profiles import eighty as eighty_profile
+from boneyard.bots.profiles import rounce as rounce_profile
 from boneyard.bots.tricks import eighty as tricks_eighty
 from boneyard.bots.tricks import rounce as tricks_rounce
 
@@ -25,6 +27,7 @@ BOTS = Path(__file__).resolve().parents[2] / "boneyard" / "bots"
 GREEDY = {"eighty": greedy_eighty, "rounce": greedy_rounce}
 TRICKS = {"eighty": 10, "rounce": 5}
 TRICK_MODULES = {"eighty": tricks_eighty, "rounce": tricks_rounce}
+PROFILES = {"eighty": eighty_profile, "rounce": rounce_profile}  # where each search profile lives
 
 
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
@@ -32,7 +35,7 @@ def test_the_playout_is_compiled_with_the_engines_from_greedys_python(game_id: s
     """No C twin: greedy's play and its playout are one Python module, compiled with the engines."""
     from boneyard import compiled
 
-    assert GREEDY[game_id].finish is TRICK_MODULES[game_id].finish
+    assert PROFILES[game_id].PROFILE.finish is TRICK_MODULES[game_id].finish
     assert not list(BOTS.glob(f"_{game_id}_playout*"))
     if compiled.is_compiled():
         assert f"boneyard.bots.tricks.{game_id}" in compiled.compiled_modules()
@@ -93,7 +96,7 @@ def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order(game_id: str)
         expected = _greedy_on_engine(game.clone(), stop)
         copy = game.clone()
         before = len(copy.record()["actions"])
-        played = GREEDY[game_id].finish(copy, stop)
+        played = TRICK_MODULES[game_id].finish(copy, stop)
         got = [str(a) for a in copy.record()["actions"][before:]]
         assert got == expected, f"position {game.record()}: stop {stop}"
         assert played == bool(expected)
@@ -108,9 +111,9 @@ def test_the_compiled_playout_plays_greedys_tiles_in_greedys_order(game_id: str)
 def test_finish_stops_where_the_endgame_solver_takes_over() -> None:
     """With ``stop`` = 3 the playout leaves exactly three tricks, the current one unbegun."""
     game = next(g for g in _positions("eighty", 40, 5) if len(g.tricks) < 6 and not g.view(0)["nello"])
-    assert greedy_eighty.finish(game, 3)
+    assert tricks_eighty.finish(game, 3)
     assert len(game.tricks) == 7 and not game.view(None)["trick"]
-    assert not greedy_eighty.finish(game, 3)  # nothing left to play before the stop
+    assert not tricks_eighty.finish(game, 3)  # nothing left to play before the stop
 
 
 @pytest.mark.parametrize("game_id", sorted(GREEDY))
@@ -118,7 +121,7 @@ def test_finish_plays_nothing_outside_the_play_phase(game_id: str) -> None:
     """In the bidding or the calls the playout leaves the game to greedy's choose."""
     game = boneyard.new_game(game_id, seed=4)
     before = game.record()
-    assert not GREEDY[game_id].finish(game, 0)
+    assert not TRICK_MODULES[game_id].finish(game, 0)
     assert game.record() == before
 
 
@@ -151,14 +154,14 @@ def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
     these games, so with an iteration budget the two searches build the same tree.
     """
     calls = []
-    real = GREEDY[game_id].finish
+    real = TRICK_MODULES[game_id].finish
 
     def spy(game: Any, stop: int = 0) -> bool:
         played = real(game, stop)
         calls.append(played)
         return played
 
-    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
+    use_profile(monkeypatch, PROFILES[game_id], finish=spy)
     fast = IsmctsBot(iterations=40, endgame=0, infer=0)
     slow = IsmctsBot(iterations=40, rollout="greedy", endgame=0, infer=0)
     for i, (view, legal) in enumerate(_spots(game_id, 12)):
@@ -175,7 +178,7 @@ def test_the_search_with_compiled_playouts_is_todays_search_made_cheaper(
 def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the endgame on, the playout stops at the solver's trick count and the solver ends the hand."""
     stops: list[int] = []
-    real = GREEDY[game_id].finish
+    real = TRICK_MODULES[game_id].finish
 
     def spy(game: Any, stop: int = 0) -> bool:
         stops.append(stop)
@@ -188,7 +191,7 @@ def test_the_compiled_playout_hands_over_to_the_solver(game_id: str, monkeypatch
         solved.append(len(game.tricks))
         real_solve(game, seat)
 
-    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
+    use_profile(monkeypatch, PROFILES[game_id], finish=spy)
     monkeypatch.setattr(ismcts_module.endgame, "finish_hand", solve)
     view, legal = next(
         (v, la) for v, la in _spots(game_id, 40) if v["phase"] == "play" and len(v["tricks"]) < TRICKS[game_id] - 3
@@ -205,17 +208,17 @@ def test_the_coach_values_are_the_same_with_the_compiled_playouts(
     """The coach plays its rounds with the compiled playouts: same values, to the last bit."""
     spots = [(v, la) for v, la in _spots(game_id, 30) if v["phase"] == "play"][:4]
     assert spots
-    real = GREEDY[game_id].finish
+    real = TRICK_MODULES[game_id].finish
     played: list[bool] = []
 
     def spy(game: Any, stop: int = 0) -> bool:
         played.append(real(game, stop))
         return played[-1]
 
-    use_profile(monkeypatch, GREEDY[game_id], finish=spy)
+    use_profile(monkeypatch, PROFILES[game_id], finish=spy)
     fast = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
     assert any(played), "the coach did not use the compiled playout"
-    use_profile(monkeypatch, GREEDY[game_id], finish=None)
+    use_profile(monkeypatch, PROFILES[game_id], finish=None)
     slow = [boneyard.analyse(v, la, ms=None, rounds=6, rng=random.Random(2)) for v, la in spots]
     assert [[(str(j.action), j.samples) for j in a] for a in fast] == [
         [(str(j.action), j.samples) for j in a] for a in slow

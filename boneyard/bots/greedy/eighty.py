@@ -14,6 +14,12 @@ The heuristic, as a decent partnership player would put it:
   holds count (or when last) as cheaply as possible; when it cannot be won, follow cheaply,
   never throwing count to the opponents if a plain tile will do.
 - **Nel-O bidder** (if that option is on): play the highest tile that still loses.
+
+The play rule is written once, compiled with the engines (:mod:`boneyard.bots.tricks.eighty`):
+this module asks it for one decision, the search's playouts for every play to the end of
+the hand. The search's own parts live beside it: the reading of the other seats' past
+bids and plays (:mod:`boneyard.bots.eighty.reading`), joined in the search profile
+(:mod:`boneyard.bots.profiles.eighty`).
 """
 
 from __future__ import annotations
@@ -23,22 +29,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...games.eighty.engine import (
-    BIDS,
-    COUNT,
-    MAX_BID,
-    MIN_BID,
-    NELO,
-    PASS,
-    PLAYS,
-    TRUMP_LIST,
-    power,
-    tables,
-)
+from ...games.eighty.engine import COUNT, power, tables
 from ...games.eighty.engine import TRUMP_SUIT as TRUMP
 from ...tiles import Tile, double_six, tile_of
-from ..profile import SearchProfile
-from ..tricks.eighty import choose_play, finish
+from ..tricks.eighty import choose_play
 
 _FULL = double_six(2, blanks=False)
 tile = tile_of  # a tile from its notation (a table lookup)
@@ -139,88 +133,3 @@ def _play(view: dict[str, Any], legal_actions: Sequence[Any], doubles: bool) -> 
     trump = view["trump"] or 0
     nello = bool(view["nello"])
     return legal_actions[choose_play(tiles, trick, view["seat"], view["bidder"], nello, rest, trump, doubles)]
-
-
-def past_decisions(view: dict[str, Any], world: Any, seat: int) -> list[tuple[dict[str, Any], list[Any], Any]]:
-    """``seat``'s bid, trump call and plays of this hand as decisions to re-ask (``ismcts`` inference).
-
-    Its hand at the bidding is its hand in the sampled ``world`` plus every tile it has
-    played this hand (nobody draws in Eighty); before each play, the tiles played since.
-    The bids then are those of the seats before it (the bidding starts left of the
-    shuffler), the legal plays follow the engine's suit tables
-    (:func:`~boneyard.games.eighty.engine.tables`). A bid made after a Nel-O bid is not
-    judged (the heuristic never bids over one).
-    """
-    tricks = view["tricks"]
-    rounds = [t["plays"] for t in tricks] + ([view["trick"]] if view["trick"] else [])
-    mine = [(i, j) for i, plays in enumerate(rounds) for j, p in enumerate(plays) if p["seat"] == seat]
-    held = list(world.hands[seat]) + [tile(rounds[i][j]["tile"]) for i, j in mine]
-    out: list[tuple[dict[str, Any], list[Any], Any]] = []
-    base = {**view, "seat": seat, "current_player": seat, "tricks": [], "trick": []}
-    bids = view["bids"]
-    if bids[seat] is not None:
-        order = [(view["shuffler"] + 1 + k) % 4 for k in range(4)]
-        earlier = order[: order.index(seat)]
-        said = [bids[s] for s in earlier]
-        if "nel-o" not in said:
-            numbers = [b for b in said if isinstance(b, int)]
-            high = max(numbers) if numbers else None
-            low = MIN_BID if high is None else high + 1
-            legal = [PASS, *(BIDS[n] for n in range(low, MAX_BID + 1))]
-            if view["rules"].get("nello"):
-                legal.append(NELO)
-            past = {
-                **base,
-                "phase": "bid",
-                "hand": [str(t) for t in sorted(held, reverse=True)],
-                "bids": [bids[s] if s in earlier else None for s in range(4)],
-                "high_bid": high,
-                "bidder": None,
-                "trump": None,
-                "nello": False,
-            }
-            wanted = "pass" if bids[seat] == "pass" else f"bid {bids[seat]}"
-            out.append((past, legal, lambda a, w=wanted: str(a) == w))
-    trump = view["trump"]
-    if trump and view["bidder"] == seat:
-        past = {**base, "phase": "trump", "hand": [str(t) for t in sorted(held, reverse=True)], "trump": None}
-        out.append((past, list(TRUMP_LIST), lambda a, w=trump: a.number == w))
-    if not mine:
-        return out
-    tabs = tables(trump or 0, bool(view["rules"].get("doubles_suit", False)))
-    for i, j in mine:
-        play = rounds[i][j]
-        before = rounds[i][:j]
-        hand = sorted(held, reverse=True)
-        if before:
-            member = tabs.member[tabs.lead_suit[tile(before[0]["tile"]).key]]
-            hand = [t for t in hand if member[t.key]] or hand
-        legal = list({t.key: PLAYS[t.key] for t in hand}.values())
-        past = {
-            **base,
-            "phase": "play",
-            "hand": [str(t) for t in sorted(held, reverse=True)],
-            "tricks": tricks[:i],
-            "trick": before,
-        }
-        played = tile(play["tile"])
-        out.append((past, legal, lambda a, w=played: a.tile == w))
-        held.remove(played)
-    return out
-
-
-#: How ``ismcts`` and the coach play Eighty (:mod:`boneyard.bots.profile`).
-PROFILE = SearchProfile(
-    margin_scale=40.0,  # a hand's typical score swing, squashing margins into [0, 1]
-    finish=finish,
-    # the exact solver takes the last three tricks over in the coach's playouts; not in the
-    # search's by default: a solve costs about four compiled playouts, and the search is short
-    # of iterations in Eighty (docs/bots-measurements.md); ismcts:endgame=3 switches it on
-    endgame_tricks=3,
-    search_solves=False,
-    # inference is off by default: at 200 ms it cost the search more than it gained (the
-    # arena rows in docs/bots-measurements.md); ismcts:infer=2 switches it on
-    past_decisions=past_decisions,
-    infer_candidates=0,
-    choose=choose,
-)
