@@ -66,3 +66,22 @@ def test_before_after_compares_a_tree_with_itself(
     engine_row = next(line for line in out.splitlines() if line.startswith("| rounce | engine, random play |"))
     assert "failed" not in engine_row and "×" in engine_row  # figures on both sides, and their ratio
     assert "- before:" in out and "- after:" in out
+
+
+@pytest.mark.parametrize("game_id", ["montana", "eighty", "rounce"])
+def test_bots_speed_switches_off_the_fast_playouts_where_the_profile_lives(benchmark_module: Any, game_id: str) -> None:
+    """The last column (playouts through the engine) needs the profile's ``finish`` gone, then put back.
+
+    These games keep their profile in ``bots/profiles/<id>.py``, not in the greedy module,
+    so a switch that looked in the greedy module alone would leave the compiled playouts on
+    and report their speed as the engine's.
+    """
+    from boneyard.bots.profile import profile
+
+    bench = benchmark_module("bots_speed")
+    before = profile(game_id)
+    assert before.finish is not None
+    with bench.engine_playouts(game_id) as had:
+        assert had
+        assert profile(game_id).finish is None and profile(game_id).outcomes is None
+    assert profile(game_id) is before
