@@ -3,7 +3,9 @@
 Each game's heuristic lives in ``boneyard/bots/greedy/<id>.py`` (found by name: no list
 of game ids is kept) and exposes ``choose(view, legal_actions, rng) -> action``, plus
 optionally ``PROFILE``, the :class:`~boneyard.bots.profile.SearchProfile` that the
-``ismcts`` search, the coach and inference read (see ``docs/bots.md``). It reads only the
+``ismcts`` search, the coach and inference read (see ``docs/bots.md``), unless the game
+declares it in ``boneyard/bots/profiles/<id>.py`` beside the search's own parts, which
+keeps the module the heuristic alone. It reads only the
 seat's view and the legal actions, and returns one of the legal actions. A game living
 outside ``boneyard`` gives its heuristic with :func:`register`.
 
