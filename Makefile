@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # What playing needs (make run), and everything the tests and benchmarks need on top.
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
-SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/bots/_twobox_playout.c boneyard/rl/_observe.c
+SOURCES := pyproject.toml hatch_build.py boneyard/games/rummikub/_rummikub_dp.c boneyard/rl/_observe.c
 # make run HOST=0.0.0.0 serves other machines on the LAN too (see README).
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -19,14 +19,15 @@ ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py bon
 	boneyard/games/*/engine.py boneyard/games/*/analysis.py boneyard/games/*/sampling.py \
 	boneyard/games/rummikub/solver.py boneyard/games/rummikub/groups.py boneyard/sim/loop.py boneyard/bots/basic.py \
 	boneyard/rl/encoding.py $(filter-out boneyard/rl/encodings/__init__.py,$(wildcard boneyard/rl/encodings/*.py)) \
-	$(filter-out boneyard/bots/tricks/__init__.py,$(wildcard boneyard/bots/tricks/*.py)))
+	$(filter-out boneyard/bots/tricks/__init__.py,$(wildcard boneyard/bots/tricks/*.py)) \
+	$(filter-out boneyard/bots/playouts/__init__.py,$(wildcard boneyard/bots/playouts/*.py)))
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV) || (apt-get update && apt-get install -y python3-venv && $(PY) -m venv $(VENV))
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# The install compiles the engines with mypyc and the C modules (Rummikub search, two-box
-# playouts, RL observations); redone when any of them changes, and it says once which engines run.
+# The install compiles the engines with mypyc and the C modules (Rummikub search, RL
+# observations); redone when any of them changes, and it says once which engines run.
 $(STAMP): $(SOURCES) $(ENGINES) | compiler $(VENV)/bin/python
 	$(BIN)/python -m pip install -q -e .
 	@$(BIN)/python -c "import boneyard.compiled as c; print('boneyard engines:', c.describe())"

@@ -1,4 +1,4 @@
-"""Build hook: compile the rules engines with mypyc, and boneyard's five C extension modules.
+"""Build hook: compile the rules engines with mypyc, and boneyard's C extension modules.
 
 The engines (``ENGINE_SOURCES``: tiles, rules, errors, draws, the base game, every game's engine,
 analysis and sampling modules and Rummikub's solver and group rules, plus the two modules a
@@ -14,16 +14,14 @@ whose sources are unchanged is reused, so reinstalling costs nothing. Without my
 compiler the install goes on, says so once, and boneyard runs the same engines as pure
 Python (same answers, slower). ``BONEYARD_NO_COMPILE=1`` skips the mypyc step on purpose.
 
-``boneyard/games/rummikub/_rummikub_dp.c`` (the Rummikub arrangement search),
-``boneyard/bots/_twobox_playout.c`` (the two-box playouts of the ``ismcts`` bot) and
-``boneyard/rl/_observe.c`` (the RL observation writers) are plain C against Python's C
-API. Each is compiled with the C compiler Python was built with (``sysconfig``'s ``CC``)
-into ``<name><EXT_SUFFIX>``, next to its source, so that editable installs find it in
-place; wheels include it. Without a compiler the build goes on and each user falls back
-on pure Python: the Rummikub solver on its sweep (exact, but far
-slower), the bot on playouts through the engine (far fewer per decision), the RL
-adapters on their Python observation writers (the same vectors, slower); ``make``
-installs ``gcc`` first.
+``boneyard/games/rummikub/_rummikub_dp.c`` (the Rummikub arrangement search) and
+``boneyard/rl/_observe.c`` (the RL observation writers, one interpreter for every game's
+declared layout) are plain C against Python's C API. Each is compiled with the C compiler
+Python was built with (``sysconfig``'s ``CC``) into ``<name><EXT_SUFFIX>``, next to its
+source, so that editable installs find it in place; wheels include it. Without a compiler
+the build goes on and each user falls back on pure Python: the Rummikub solver on its
+sweep (exact, but far slower), the RL adapters on their Python observation writers (the
+same vectors, slower); ``make`` installs ``gcc`` first.
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ except ImportError:  # run as a script (``python hatch_build.py``) where hatchli
 
 SOURCES = {
     Path("boneyard/games/rummikub/_rummikub_dp.c"): "the Rummikub solver will use its slower pure-Python search",
-    Path("boneyard/bots/_twobox_playout.c"): "the ismcts bot will play two-box out through the engine (fewer playouts)",
     Path("boneyard/rl/_observe.c"): "the RL adapters will pack observations and make masks in Python (slower)",
 }
 
@@ -97,6 +94,8 @@ ENGINE_SOURCES = (
     # Nor these: the greedy heuristics' trick play, one definition for a greedy decision and
     # for the search's playouts, which play it at every tile.
     "boneyard/bots/tricks/[!_]*.py",
+    # and two-box's greedy heuristic and playouts, over its engine's fast path.
+    "boneyard/bots/playouts/[!_]*.py",
 )
 PACKAGE = Path("boneyard")
 MANIFEST = PACKAGE / "_compiled.json"

@@ -4,21 +4,20 @@ Run: ``.venv/bin/python benchmarks/bots_speed.py [--decisions N] [--games a,b]``
 for every registered game (or those named), the CPU time of a greedy decision and of one
 ismcts iteration with the game's own search profile (tree games: a sampled deal, a walk
 down the tree and a playout; flat games: one candidate's playout on a sampled world, the
-world's sampling shared by the round; two-box: one compiled whole-hand playout, a world
-giving 16 rounds), measured on positions from seeded greedy games; decisions where the
+world's sampling shared by the round; two-box: one whole-hand playout on the engine's
+fast path, a world giving 16 rounds), measured on positions from seeded greedy games; decisions where the
 search had nothing to compare (no iterations) are left out of the per-iteration figure.
 CPU time (``time.process_time``) is reported so that figures on a loaded, shared machine
 still mean something; wall time is shown beside it.
 
 The last column is the number of ismcts playouts a 200 ms decision affords through the
 engine itself (compiled with mypyc when the install could, see ``boneyard.compiled``):
-the same search with a game's own fast playouts (two-box's profile's ``outcomes``, the C
-file ``bots/_twobox_playout.c``; the profile's ``finish`` in Eighty and Rounce,
+the same search with a game's own fast playouts (two-box's profile's ``outcomes``,
+``bots/playouts/twobox.py`` over the engine's ``FastHand``; the profile's ``finish`` in Eighty and Rounce,
 ``bots/tricks/<id>.py``, greedy's play compiled with the engines, and of Montana, which
 reads the sampled world's state) switched off, so every playout goes through ``legal_actions()``
-and ``apply()`` with one call of the playout policy a move, on a view. For two-box it is
-the figure to hold against the C playouts' count (about 19,000 a decision); for Eighty,
-Rounce and Montana, against the iterations column.
+and ``apply()`` with one call of the playout policy a move, on a view: the figure to hold
+against the iterations column.
 """
 
 from __future__ import annotations

@@ -320,23 +320,24 @@ def script_section(title: str, script: str, timeout: float, args: Sequence[str] 
 def search_section(timeout: float) -> MarkdownLines:
     """The bots' speed, with the ismcts playouts a 200 ms decision affords through the engines.
 
-    The last column is the figure behind keeping two-box's C playouts
-    (``bots/_twobox_playout.c``, about 19,000 a decision), and behind Eighty's and Rounce's
-    ``finish`` (``bots/tricks/<id>.py``, greedy's play compiled with the engines): through
-    the engine one view and one greedy call a move, the same search affords fewer.
+    The last column is the figure behind two-box's whole-hand playouts on the engine's fast
+    path (``bots/playouts/twobox.py``) and Eighty's and Rounce's ``finish``
+    (``bots/tricks/<id>.py``), greedy's play compiled with the engines: through the engine
+    one view and one greedy call a move, the same search affords fewer.
     """
     title = "Search speed: playouts through the engines"
     lines = script_section(title, "bots_speed.py", timeout, ("--decisions", "10"))
     note = (
         "*engine playouts in 200 ms*: the `ismcts` bot's playouts a 200 ms decision affords when every "
         "playout goes through `legal_actions()` and `apply()` of the engines as installed. For two-box "
-        "the *iterations* column counts the bot's own compiled playouts instead (`bots/_twobox_playout.c`: "
-        "greedy, whole hand, the rules of one hand in C), which is what lifts its search above greedy; "
-        "for Eighty and Rounce it counts iterations whose tricks greedy plays in one compiled call "
+        "the *iterations* column counts the bot's own whole-hand playouts instead (`bots/playouts/twobox.py`: "
+        "greedy's heuristic, compiled by mypyc with the engines, on the engine's fast path `FastHand`, one hand "
+        "on tile keys and integer actions with no view or event built), which is what lifts its search above "
+        "greedy; for Eighty and Rounce it counts iterations whose tricks greedy plays in one compiled call "
         "(`bots/tricks/<id>.py`: greedy's own play-phase rule, compiled by mypyc with the engines, played "
         "and scored by the engine, no view built). "
-        "The two columns side by side are why two-box's C playouts stay and what the compiled trick "
-        "playouts buy (in Rounce the default search spends most of its time in the exact endgame solver, "
+        "The two columns side by side are what the compiled playouts "
+        "buy (in Rounce the default search spends most of its time in the exact endgame solver, "
         "so the columns are close there)."
     )
     return [*lines, "", note]

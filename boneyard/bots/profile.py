@@ -8,8 +8,9 @@ named ``PROFILE``: in ``bots/profiles/<id>.py``, beside the search's own parts o
 (``bots/<id>/``), or, for a game that keeps it there, in its greedy heuristic's
 ``bots/greedy/<id>.py``. The search, the coach (:mod:`boneyard.bots.coach`) and inference
 (:mod:`boneyard.bots.inference`) read it through :func:`profile`; a game with neither
-module, or no profile declared, gets the defaults. A profile is checked when it is made, so a misspelt shape or a favourite the
-module does not provide fails at import, naming the game, not in the middle of a search.
+module, or no profile declared, gets the defaults. A profile is checked when it is made,
+so a misspelt shape or a favourite the module does not provide fails at import, naming
+the game, not in the middle of a search.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ def test_every_game_with_a_heuristic_declares_its_profile() -> None:
         if module is not greedy.policy(game):
             assert module.__name__ == f"boneyard.bots.profiles.{game}"
             assert not hasattr(greedy.policy(game), "PROFILE"), f"{game}: two profiles"
-    for game in ("montana", "eighty", "rounce", "rummikub"):  # split: greedy/<id>.py is the heuristic alone
+    for game in ("montana", "twobox", "eighty", "rounce", "rummikub"):  # split: greedy/<id>.py is the heuristic alone
         assert profile_module(game).__name__ == f"boneyard.bots.profiles.{game}"
     assert profile("no-such-game") is DEFAULT
 

@@ -13,9 +13,11 @@ from boneyard.bots.greedy import montana as greedy_montana
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import DEFAULT_PRIOR, IsmctsBot, head_start
 from boneyard.bots.montana import search as montana_search
+from boneyard.bots.playouts import twobox as fast_twobox
 from boneyard.bots.profile import SearchProfile, profile
+from boneyard.bots.profiles import twobox as profile_twobox
 from boneyard.games.twobox import engine as twobox_rules
-from boneyard.tiles import Tile
+from boneyard.tiles import Tile, double_six
 
 from .profiles import use_profile
 
@@ -26,21 +28,23 @@ def test_ismcts_rejects_a_bad_depth(depth: object) -> None:
         IsmctsBot(iterations=5, depth=depth)  # type: ignore[arg-type]
 
 
+boneyard_tiles = double_six()
+
+
 def _best_score(spinner: int, arms: list[twobox_rules.ArmEnd], u: Tile) -> int:
     """The most ``u`` could score if played next: every arm it fits, by the engine's rules."""
     ends, _ = twobox_rules.open_ends_and_count(spinner, arms)
-    return max(
-        (
-            twobox_rules.scored(twobox_rules.open_ends_and_count(spinner, greedy_twobox.played(spinner, arms, u, a))[1])
-            for a, end in enumerate(ends, 1)
-            if end >= 0 and u.has(end)
-        ),
-        default=0,
-    )
+    best = 0
+    for a, end in enumerate(ends):
+        if end >= 0 and u.has(end):
+            after = list(arms)
+            after[a] = (u, u.other(end))
+            best = max(best, twobox_rules.scored(twobox_rules.open_ends_and_count(spinner, after)[1]))
+    return best
 
 
 def test_twobox_threat_equals_the_sum_of_each_tiles_best_score() -> None:
-    """The fast threat sum is the plain per-tile computation, on real positions."""
+    """The fast threat sum is the plain per-tile computation through the engine's rules, on real positions."""
     rng = random.Random(3)
     checked = 0
     for seed in range(3):
@@ -48,27 +52,37 @@ def test_twobox_threat_equals_the_sum_of_each_tiles_best_score() -> None:
         while not g.is_over and checked < 60:
             seat = g.current_player
             view = g.view(seat)
-            spinner, arms = greedy_twobox.layout(view)
-            rest = greedy_twobox.unseen(view)
+            hand = twobox_rules.fast_view(view)
+            spinner = Tile.parse(view["spinner"]).high
+            arms: list[twobox_rules.ArmEnd] = [
+                (Tile.parse(arm["tiles"][-1]["tile"]), arm["tiles"][-1]["outer"]) if arm["tiles"] else None
+                for arm in view["arms"]
+            ]
+            rest = Counter({t: hand.hidden[t.key] - hand.hands[seat][t.key] for t in set(boneyard_tiles)})
             expected = sum(n * _best_score(spinner, arms, u) for u, n in rest.items())
-            assert greedy_twobox.threat(spinner, arms, rest) == expected
+            best, touched = fast_twobox.new_scratch()
+            found = fast_twobox.threat(hand.spinner, hand.has, hand.tile, hand.outer, hand.hidden, hand.hands[seat],
+                                       best, touched)
+            assert found == expected
+            assert best == [0] * 64  # the scratch list is given back clean
             checked += 1
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
     assert checked == 60
 
 
-def test_the_bot_reads_the_layout_with_the_engines_rules() -> None:
-    """Open ends and count from the view's arms are the engine's own (its view says them too)."""
+def test_the_fast_path_reads_the_layout_as_the_view_shows_it() -> None:
+    """Open ends and count of a seat's fast view are the engine's own (its view says them too)."""
     rng = random.Random(8)
     checked = 0
     for seed in range(4):
         g = boneyard.new_game("twobox", players=3, seed=seed)
         while not g.is_over:
             view = g.view(g.current_player)
-            ends, count = twobox_rules.open_ends_and_count(*greedy_twobox.layout(view))
+            hand = twobox_rules.fast_view(view)
+            ends = [hand.open_end(a) for a in range(4)]
             assert [None if e < 0 else e for e in ends] == view["open_ends"]
-            assert count == view["count"] == g.count
+            assert hand.count() == view["count"] == g.count
             checked += 1
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
@@ -134,7 +148,7 @@ def test_ismcts_cut_off_playouts_evaluate_the_rest_of_the_hand(monkeypatch: pyte
         calls["evaluate"] += 1
         return real(game)
 
-    use_profile(monkeypatch, greedy_twobox, evaluate=spy)
+    use_profile(monkeypatch, profile_twobox, evaluate=spy)
     g = boneyard.new_game("twobox", seed=1)
     bot = IsmctsBot(iterations=20, depth=2)
     bot.choose(g.view(g.current_player), g.legal_actions(), random.Random(0))

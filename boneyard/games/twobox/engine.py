@@ -139,36 +139,375 @@ ArmEnd = tuple[Tile, int] | None
 
 def end_value(tile: Tile, outer: int) -> int:
     """What an arm's last tile adds to the count: its outer end, twice for a double (rule 5)."""
-    return 2 * outer if tile.high == tile.low else outer
+    return end_points(tile.key, outer)
+
+
+def end_points(key: int, outer: int) -> int:
+    """:func:`end_value` for a tile given by its ``Tile.key`` (the fast path's tiles)."""
+    return 2 * outer if key >> 3 == key & 7 else outer
 
 
 def open_ends_and_count(spinner: int, arms: Sequence[ArmEnd]) -> tuple[tuple[int, ...], int]:
     """The number open on each of the four arms (-1: a tip not yet open) and the count (rules 3, 5).
 
     ``spinner``: the spinner's number; ``arms``: each arm's last tile and outer end, or
-    ``None`` while the arm is empty. An empty arm is played on the spinner's number; the
-    tips (arms 3, 4) open once both sides hold a tile; until then the spinner itself adds
-    both its ends to the count. The count is a sum over the arms plus that spinner term,
-    which depends only on whether both sides hold a tile.
+    ``None`` while the arm is empty. The rules themselves are :func:`open_end` and
+    :func:`layout_count`, on tile keys, which the engine's fast path uses too.
     """
-    ends = []
-    count = 0
-    for arm in arms:
-        if arm is None:
-            ends.append(spinner)
+    has = [False] * ARMS
+    keys = [0] * ARMS
+    outers = [0] * ARMS
+    for a, arm in enumerate(arms):
+        if arm is not None:
+            has[a] = True
+            keys[a] = arm[0].key
+            outers[a] = arm[1]
+    ends = tuple(open_end(spinner, has, outers, a) for a in range(ARMS))
+    return ends, layout_count(spinner, has, keys, outers)
+
+
+def open_end(spinner: int, has: list[bool], outers: list[int], arm: int) -> int:
+    """The number open on arm ``arm`` (0-3), or -1 for a tip not open yet (rule 3).
+
+    An empty arm is played on the spinner's number; the tips (arms 3, 4) open once both
+    sides hold a tile.
+    """
+    if arm >= 2 and not (has[0] and has[1]):
+        return -1
+    return outers[arm] if has[arm] else spinner
+
+
+def layout_count(spinner: int, has: list[bool], keys: list[int], outers: list[int]) -> int:
+    """The open-end count (rule 5): each arm's outer end (twice for a double), plus both of the
+    spinner's ends until both sides hold a tile. ``keys``: each arm's last tile by ``Tile.key``."""
+    return count_after(spinner, has, keys, outers, -1, 0, 0)
+
+
+def count_after(spinner: int, has: list[bool], keys: list[int], outers: list[int], arm: int, key: int,
+                outer: int) -> int:
+    """The count once arm ``arm`` (0-3) ends with tile ``key`` showing ``outer`` (-1: the layout as it is).
+
+    The one definition of the count (rule 5): each arm's outer end, twice for a double
+    (:func:`end_points`), plus both of the spinner's ends until both sides hold a tile.
+    """
+    total = 0
+    sides = 0
+    for a in range(ARMS):
+        if a == arm:
+            total += end_points(key, outer)
+        elif has[a]:
+            total += end_points(keys[a], outers[a])
         else:
-            tile, outer = arm
-            ends.append(outer)
-            count += 2 * outer if tile.high == tile.low else outer
-    if arms[0] is None or arms[1] is None:
-        ends[2] = ends[3] = -1
-        count += 2 * spinner
-    return tuple(ends), count
+            continue
+        if a < 2:
+            sides += 1
+    if sides < 2:
+        total += 2 * spinner
+    return total
 
 
 def scored(count: int) -> int:
     """The points a play scores with this count: the count when a positive multiple of 5 (rule 5)."""
     return count if count > 0 and count % 5 == 0 else 0
+
+
+def going_out_award(pips: list[int], seat: int, round_to_five: bool) -> int:
+    """What ``seat`` scores for going out: every pip left in the other hands (rule 7), rounded to 5 on request."""
+    award = 0
+    for s, p in enumerate(pips):
+        if s != seat:
+            award += p
+    return 5 * ((award + 2) // 5) if round_to_five else award
+
+
+def blocked_winner(pips: list[int], lowest: list[int]) -> int:
+    """The seat that takes a blocked hand, or -1 for a tie (rule 8).
+
+    The fewest pips wins; between equals, the one whose lowest tile is lowest (by pips,
+    then its high end). ``lowest[s]``: seat ``s``'s lowest tile as ``pips * 8 + high``.
+    """
+    low = min(pips)
+    who = -1
+    best = 0
+    ties = 0
+    for s, p in enumerate(pips):
+        if p != low:
+            continue
+        if who < 0 or lowest[s] < best:
+            who, best, ties = s, lowest[s], 1
+        elif lowest[s] == best:
+            ties += 1
+    return who if ties == 1 else -1
+
+
+def blocked_award(pips: list[int], seat: int) -> int:
+    """What the seat taking a blocked hand scores: the others' pips less its own, once per other seat."""
+    return sum(pips) - 2 * pips[seat]
+
+
+def steal_amount(points: int, double: bool) -> int:
+    """What a cutthroat stack takes from the previous scorer: that score, doubled for a double (rule 6)."""
+    return 2 * points if double else points
+
+
+# ----- the engine's fast path: one hand on tile keys, integer actions, no views, no events ------
+
+#: Integer actions of the fast path: a play is ``key * 5 + arm`` (arms 1-4), a stack is
+#: ``STACK + key * 5 + arm`` (arm 0: the spinner), then :data:`DRAW_INDEX` and :data:`PASS_INDEX`.
+STACK: Final = 320
+DRAW_INDEX: Final = 640
+PASS_INDEX: Final = 641
+
+
+class FastHand:
+    """One hand of two-box as numbers, for playouts: the engine's rules with no views and no events.
+
+    Tiles are their ``Tile.key`` (``high * 8 + low``); hands are counts by key. Made from a
+    game by :meth:`Twobox.fast_hand` (the whole deal: a real or sampled game) or from a
+    seat's view by :func:`fast_view` (that seat's hand only: enough to judge its own
+    choices, not to play on). It plays one hand with :meth:`apply` on integer actions
+    (:data:`STACK`, :data:`DRAW_INDEX`, :data:`PASS_INDEX`), scoring exactly as the engine
+    does, through the same rule functions (:func:`scored`, :func:`going_out_award`,
+    :func:`blocked_winner`, :func:`steal_amount`); the conformance suite plays games on
+    both side by side. It stops when the hand or the game ends: the next deal is the
+    engine's.
+    """
+
+    def __init__(self, players: int, spinner: int) -> None:
+        self.n = players
+        self.cur = 0
+        self.cutthroat = False
+        self.round_to_five = False
+        self.target = 0
+        self.spinner = spinner  # the spinner's number
+        self.spinner_key = spinner * 9
+        self.spinner_stacked = False
+        self.passes = 0
+        self.steal_seat = -1  # the seat whose score a cutthroat stack would take (-1: none)
+        self.steal_points = 0
+        self.has = [False] * ARMS
+        self.tile = [0] * ARMS  # each arm's last tile (its key)
+        self.outer = [0] * ARMS  # each arm's open (outer) number
+        self.stacked = [False] * ARMS
+        self.hands = [[0] * 64 for _ in range(players)]  # copies held, by key
+        self.size = [0] * players
+        self.pips = [0] * players
+        self.hidden = [0] * 64  # copies in the hands and the boneyard: what no layout shows
+        self.boneyard: list[int] = []  # the next draw is the last
+        self.points = [0] * players
+        self.over = False
+        self.winner = -1
+        self.hand_over = False
+
+    def copy(self) -> FastHand:
+        """An independent copy (a playout changes its hand, never the one it started from)."""
+        c = FastHand(self.n, self.spinner)
+        c.cur = self.cur
+        c.cutthroat = self.cutthroat
+        c.round_to_five = self.round_to_five
+        c.target = self.target
+        c.spinner_stacked = self.spinner_stacked
+        c.passes = self.passes
+        c.steal_seat = self.steal_seat
+        c.steal_points = self.steal_points
+        c.has = self.has[:]
+        c.tile = self.tile[:]
+        c.outer = self.outer[:]
+        c.stacked = self.stacked[:]
+        c.hands = [h[:] for h in self.hands]
+        c.size = self.size[:]
+        c.pips = self.pips[:]
+        c.hidden = self.hidden[:]
+        c.boneyard = self.boneyard[:]
+        c.points = self.points[:]
+        c.over = self.over
+        c.winner = self.winner
+        c.hand_over = self.hand_over
+        return c
+
+    def open_end(self, arm: int) -> int:
+        """The number open on arm ``arm`` (0-3), or -1 for a tip not open yet (:func:`open_end`)."""
+        return open_end(self.spinner, self.has, self.outer, arm)
+
+    def count(self) -> int:
+        """The open-end count of the layout (:func:`layout_count`)."""
+        return layout_count(self.spinner, self.has, self.tile, self.outer)
+
+    def plays(self) -> list[int]:
+        """The seat to move's plays and stacks, as integer actions (no draw or pass)."""
+        out: list[int] = []
+        hand = self.hands[self.cur]
+        for a in range(ARMS):
+            end = self.open_end(a)
+            if end < 0:
+                continue
+            for x in range(7):
+                k = end * 8 + x if end >= x else x * 8 + end
+                if hand[k]:
+                    out.append(k * 5 + a + 1)
+        for a in range(ARMS):
+            if self.has[a] and not self.stacked[a] and hand[self.tile[a]]:
+                out.append(STACK + self.tile[a] * 5 + a + 1)
+        full = self.has[0] and self.has[1] and self.has[2] and self.has[3]
+        if not self.spinner_stacked and not full and hand[self.spinner_key]:
+            out.append(STACK + self.spinner_key * 5)
+        return out
+
+    def legal(self) -> list[int]:
+        """Every legal integer action: the plays and stacks, then a draw or (with neither) a pass (rule 4)."""
+        out = self.plays()
+        if self.boneyard:
+            out.append(DRAW_INDEX)
+        elif not out:
+            out.append(PASS_INDEX)
+        return out
+
+    def apply(self, action: int) -> None:
+        """Play an integer action of :meth:`legal` (unchecked: the playouts only make listed ones)."""
+        seat = self.cur
+        if action == DRAW_INDEX:
+            k = self.boneyard.pop()
+            self.hands[seat][k] += 1
+            self.size[seat] += 1
+            self.pips[seat] += (k >> 3) + (k & 7)
+            return
+        if action == PASS_INDEX:
+            self.passes += 1
+            if self.passes == self.n:
+                self._blocked()
+                return
+            self.cur = (seat + 1) % self.n
+            return
+        stack = action >= STACK
+        rest = action - STACK if stack else action
+        k = rest // 5
+        arm = rest - k * 5
+        self.hands[seat][k] -= 1
+        self.size[seat] -= 1
+        self.pips[seat] -= (k >> 3) + (k & 7)
+        self.hidden[k] -= 1
+        self.passes = 0
+        if not stack:
+            a = arm - 1
+            end = self.open_end(a)
+            self.has[a] = True
+            self.tile[a] = k
+            self.outer[a] = k & 7 if k >> 3 == end else k >> 3
+            self.stacked[a] = False
+        elif arm == 0:
+            self.spinner_stacked = True
+        else:
+            self.stacked[arm - 1] = True
+        if stack and self.cutthroat and self.steal_seat >= 0 and self.steal_seat != seat:
+            amount = steal_amount(self.steal_points, k >> 3 == k & 7)
+            self.points[seat] += amount
+            self.points[self.steal_seat] -= amount
+            self.steal_seat = seat
+            self.steal_points = amount
+        else:
+            points = scored(self.count())
+            self.steal_seat = seat if points else -1
+            self.steal_points = points
+            self.points[seat] += points
+        if self._reached(seat):
+            return
+        if self.size[seat] == 0:
+            self.points[seat] += going_out_award(self.pips, seat, self.round_to_five)
+            self.hand_over = True
+            self._reached(seat)
+            return
+        self.cur = (seat + 1) % self.n
+
+    def _reached(self, seat: int) -> bool:
+        """End the game if ``seat`` has reached the target (rule 9)."""
+        if self.points[seat] >= self.target:
+            self.over = True
+            self.winner = seat
+        return self.over
+
+    def _blocked(self) -> None:
+        self.hand_over = True
+        lowest = []
+        for s in range(self.n):
+            best = 1 << 30
+            hand = self.hands[s]
+            for k in range(64):
+                if hand[k]:
+                    v = ((k >> 3) + (k & 7)) * 8 + (k >> 3)
+                    if v < best:
+                        best = v
+            lowest.append(best)
+        who = blocked_winner(self.pips, lowest)
+        if who >= 0:
+            self.points[who] += blocked_award(self.pips, who)
+            self._reached(who)
+
+
+def fast_action(action: int) -> TwoboxAction:
+    """The engine's action for an integer action of :class:`FastHand`."""
+    if action == DRAW_INDEX:
+        return DRAW
+    if action == PASS_INDEX:
+        return PASS
+    if action >= STACK:
+        return _STACK_AT[action - STACK]
+    return _PLAY_AT[action]
+
+
+def action_index(action: TwoboxAction) -> int:
+    """The integer action of :class:`FastHand` for an engine action."""
+    if action.kind == "draw":
+        return DRAW_INDEX
+    if action.kind == "pass":
+        return PASS_INDEX
+    assert action.tile is not None and action.arm is not None
+    return (STACK if action.kind == "stack" else 0) + action.tile.key * 5 + action.arm
+
+
+def fast_view(view: dict[str, Any]) -> FastHand:
+    """The hand as ``view``'s seat sees it: its own tiles, the layout, the scores; every unseen tile hidden.
+
+    The other hands are empty (their sizes are kept): enough for the seat to judge its own
+    choices (what it can play, what each scores, which tiles it has not seen), not to play on.
+    """
+    n = view["players"]
+    spinner = Tile.parse(view["spinner"])
+    h = FastHand(n, spinner.high)
+    h.cur = view["seat"] if view["seat"] is not None else 0
+    rules = view["rules"]
+    h.cutthroat = bool(rules.get("cutthroat"))
+    h.round_to_five = bool(rules.get("round_to_five"))
+    h.target = view["target"]
+    h.spinner_stacked = view["spinner_stacked_by"] is not None
+    h.passes = view["passes"]
+    steal = view["steal"]
+    if steal is not None:
+        h.steal_seat = steal["seat"]
+        h.steal_points = steal["points"]
+    hidden = [0] * 64
+    for t in _UNIQUE:
+        hidden[t.key] = 2  # two double-six sets
+    hidden[spinner.key] -= 2 if h.spinner_stacked else 1
+    for a, arm in enumerate(view["arms"]):
+        for e in arm["tiles"]:
+            t = Tile.parse(e["tile"])
+            hidden[t.key] -= 1 if e["stacked_by"] is None else 2
+        if arm["tiles"]:
+            last = arm["tiles"][-1]
+            h.has[a] = True
+            h.tile[a] = Tile.parse(last["tile"]).key
+            h.outer[a] = last["outer"]
+            h.stacked[a] = last["stacked_by"] is not None
+    h.hidden = hidden
+    h.size = list(view["hand_sizes"])
+    h.points = list(view["scores"])
+    if view["hand"] is not None:
+        own = h.hands[h.cur]
+        for text in view["hand"]:
+            t = Tile.parse(text)
+            own[t.key] += 1
+            h.pips[h.cur] += t.pips
+    return h
 
 
 @dataclass(frozen=True)
@@ -405,8 +744,7 @@ class Twobox(Game):
         victim, amount = steal
         tile = action.tile
         assert tile is not None
-        if tile.high == tile.low:
-            amount *= 2
+        amount = steal_amount(amount, tile.high == tile.low)
         self.points[seat] += amount
         self.points[victim] -= amount
         self.steal = (seat, amount)
@@ -451,10 +789,7 @@ class Twobox(Game):
         }
 
     def _domino(self, seat: int) -> None:
-        pips = self._pips()
-        award = sum(pips) - pips[seat]
-        if self.rules.round_to_five:
-            award = 5 * ((award + 2) // 5)
+        award = going_out_award(self._pips(), seat, bool(self.rules.round_to_five))
         self.points[seat] += award
         event: E.Domino = {"kind": "domino", "seat": seat, "points": award}
         self._emit(event)
@@ -462,19 +797,14 @@ class Twobox(Game):
 
     def _blocked(self) -> None:
         pips = self._pips()
-        low = min(pips)
-        lowest = [s for s in range(self.players) if pips[s] == low]
-        if len(lowest) > 1:
-            best = {s: min((t.pips, t.high) for t in self.hands[s]) for s in lowest}
-            top = min(best.values())
-            lowest = [s for s in lowest if best[s] == top]
-        if len(lowest) > 1:
+        lowest = [min(t.pips * 8 + t.high for t in h) if h else 1 << 30 for h in self.hands]
+        seat = blocked_winner(pips, lowest)
+        if seat < 0:
             tied: E.Blocked = {"kind": "blocked", "seat": None, "points": 0}
             self._emit(tied)
             self._end_hand("blocked", None, 0)
             return
-        seat = lowest[0]
-        award = sum(pips) - 2 * pips[seat]
+        award = blocked_award(pips, seat)
         self.points[seat] += award
         event: E.Blocked = {"kind": "blocked", "seat": seat, "points": award}
         self._emit(event)
@@ -641,6 +971,39 @@ class Twobox(Game):
                 if stacked is not None:
                     layout.append(t)
         return layout
+
+    def fast_hand(self) -> FastHand:
+        """This hand as a :class:`FastHand` (the whole deal), for playouts on the engine's fast path."""
+        seat = self.current_player
+        h = FastHand(self.players, self.spinner.high)
+        h.cur = 0 if seat is None else seat
+        h.cutthroat = bool(self.rules.cutthroat)
+        h.round_to_five = bool(self.rules.round_to_five)
+        h.target = self.rules.target
+        h.spinner_stacked = self.spinner_stack is not None
+        h.passes = self.passes
+        if self.steal is not None:
+            h.steal_seat, h.steal_points = self.steal
+        for a, line in enumerate(self.arms):
+            if line:
+                t, outer, _, stacked = line[-1]
+                h.has[a] = True
+                h.tile[a] = t.key
+                h.outer[a] = outer
+                h.stacked[a] = stacked is not None
+        for s, hand in enumerate(self.hands):
+            counts = h.hands[s]
+            for t in hand:
+                counts[t.key] += 1
+                h.hidden[t.key] += 1
+            h.size[s] = len(hand)
+            h.pips[s] = sum(t.high + t.low for t in hand)
+        h.boneyard = [t.key for t in self.boneyard]
+        for k in h.boneyard:
+            h.hidden[k] += 1
+        h.points = list(self.points)
+        h.over = self.is_over
+        return h
 
     def _copy(self) -> Twobox:
         game: Twobox = self._copy_core()

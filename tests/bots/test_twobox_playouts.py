@@ -1,4 +1,4 @@
-"""The compiled two-box playouts (``boneyard/bots/_twobox_playout.c``) against the engine and greedy."""
+"""Two-box's playouts on the engine's fast path (``bots/playouts/twobox.py``) against greedy on the engine."""
 
 from __future__ import annotations
 
@@ -10,18 +10,17 @@ import pytest
 import boneyard
 from boneyard.bots.greedy import twobox as greedy_twobox
 from boneyard.bots.ismcts import IsmctsBot
+from boneyard.bots.playouts import twobox as fast
+from boneyard.bots.profiles import twobox as profile_twobox
+from boneyard.games.twobox.engine import DRAW_INDEX, fast_action
 
-pytestmark = pytest.mark.skipif(not greedy_twobox.COMPILED, reason="the compiled two-box playouts are not built")
 
-_NAMES = {h * (h + 1) // 2 + low: f"{h}-{low}" for h in range(7) for low in range(h + 1)}
-
-
-def _notation(kind: int, tile: int, arm: int) -> str:
-    if kind == 2:
-        return "draw"
-    if kind == 3:
-        return "pass"
-    return f"{'play' if kind == 0 else 'stack'} {_NAMES[tile]} {'to' if kind == 0 else 'on'} {arm}"
+def _trace(game: Any, weights: greedy_twobox.Weights) -> tuple[list[str], list[int], bool, int]:
+    """Greedy from ``game`` to the hand's end on the fast path: actions, scores, over, winner."""
+    hand = game.fast_hand()
+    moves: list[int] = []
+    fast.play_out(hand, greedy_twobox.fast_weights(weights), moves)
+    return [str(fast_action(m)) for m in moves], hand.points, hand.over, hand.winner
 
 
 def _engine_greedy_to_hand_end(
@@ -73,27 +72,24 @@ def _positions(players: int, rules: dict[str, Any], games: int, seed: int) -> li
         (6, {}),
     ],
 )
-def test_compiled_playout_is_greedy_on_the_engine(players: int, rules: dict[str, Any]) -> None:
-    """Action for action and score for score, the compiled playout is greedy playing the engine."""
+def test_the_fast_playout_is_greedy_on_the_engine(players: int, rules: dict[str, Any]) -> None:
+    """Action for action and score for score, the fast-path playout is greedy playing the engine."""
     positions = _positions(players, rules, games=20, seed=players)
     assert len(positions) > 40
     for game in positions:
-        views = [game.view(s) for s in range(players)]
-        state, points, target, steal = greedy_twobox.encode(views, 0, boneyard=game.boneyard)
-        traced = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.WEIGHTS)
-        actions, scores, over, winner = traced
+        actions, scores, over, winner = _trace(game, greedy_twobox.WEIGHTS)
         expected = _engine_greedy_to_hand_end(game.clone())
-        assert [_notation(*a) for a in actions] == expected[0]
+        assert actions == expected[0]
         if expected[1] is not None:
             assert (scores, bool(over), winner) == expected[1:]
 
 
 def test_perturbed_weights_still_agree_action_for_action() -> None:
-    """The weights come from Python: with random other weights, C and engine greedy still agree.
+    """With random other weights, the fast path and greedy on the engine still agree.
 
     Each position gets its own weights, every one scaled by a random factor (signs kept,
     one in five set to zero), so an agreement that held only for the shipped weights (a
-    constant copied into C, a term the C side skipped) would fail here.
+    term one side skipped) would fail here.
     """
     rng = random.Random(2024)
     positions = _positions(4, {"cutthroat": True}, games=10, seed=11) + _positions(3, {}, games=10, seed=12)
@@ -103,11 +99,9 @@ def test_perturbed_weights_still_agree_action_for_action() -> None:
         weights = greedy_twobox.Weights(
             *(0.0 if rng.random() < 0.2 else w * rng.uniform(0.2, 3.0) for w in greedy_twobox.WEIGHTS)
         )
-        views = [game.view(s) for s in range(game.players)]
-        state, points, target, steal = greedy_twobox.encode(views, 0, boneyard=game.boneyard)
-        actions, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, weights)
+        actions, scores, over, winner = _trace(game, weights)
         expected = _engine_greedy_to_hand_end(game.clone(), weights)
-        assert [_notation(*a) for a in actions] == expected[0]
+        assert actions == expected[0]
         if expected[1] is not None:
             assert (scores, bool(over), winner) == expected[1:]
         differ += expected[0] != _engine_greedy_to_hand_end(game.clone())[0]
@@ -122,14 +116,14 @@ def test_outcomes_pair_candidates_on_common_worlds() -> None:
         if len(plays) < 2 or not game.boneyard:
             continue
         seat = game.current_player
-        rows = greedy_twobox.outcomes(game, plays, seat, 42)
-        assert rows is not None and len(rows) == greedy_twobox.ROUNDS_PER_WORLD
+        rows = profile_twobox.outcomes(game, plays, seat, 42)
+        assert rows is not None and len(rows) == profile_twobox.ROUNDS_PER_WORLD
         for row in rows:
             assert len(row) == len(plays)
             for scores, winners in row:
                 assert len(scores) == 4
                 assert winners is None or (len(winners) == 1 and scores[winners[0]] >= game.rules.target)
-        assert rows == greedy_twobox.outcomes(game, plays, seat, 42)
+        assert rows == profile_twobox.outcomes(game, plays, seat, 42)
         varied += len({repr(r) for r in rows}) > 1  # the boneyard is reshuffled round by round
     assert varied >= 5
 
@@ -142,47 +136,24 @@ def test_outcomes_with_an_empty_boneyard_are_the_traced_playouts() -> None:
         if game.boneyard or len(plays) < 2:
             continue
         seat = game.current_player
-        rows = greedy_twobox.outcomes(game, plays, seat, 7)
+        rows = profile_twobox.outcomes(game, plays, seat, 7)
         assert rows is not None and all(r == rows[0] for r in rows)
         for i, action in enumerate(plays):
             world = game.clone()
             world.apply(action)
             if world.is_over or world.view(None)["hand_number"] != game.view(None)["hand_number"]:
                 continue  # the play itself ended the game, or went out and the engine dealt on
-            views = [world.view(s) for s in range(world.players)]
-            state, points, target, steal = greedy_twobox.encode(views, seat)
-            weights = greedy_twobox.PLAYOUT_WEIGHTS
-            _, scores, over, winner = greedy_twobox._compiled.trace(state, points, target, steal, weights)
+            _, scores, over, winner = _trace(world, greedy_twobox.PLAYOUT_WEIGHTS)
             assert rows[0][i] == (scores, [winner] if over else None)
             checked += 1
     assert checked >= 10
 
 
-def test_encoding_from_views_finds_the_boneyard() -> None:
-    """The boneyard is what no hand and no layout holds: the game's own tiles, in some order."""
-    for game in _positions(4, {"cutthroat": True}, games=4, seed=3):
-        views = [game.view(s) for s in range(4)]
-        state, *_ = greedy_twobox.encode(views, 1)
-        given, *_ = greedy_twobox.encode(views, 1, boneyard=game.boneyard)
-        size = state[25]
-        assert size == len(game.boneyard) == given[25]
-        assert sorted(state[26 : 26 + size]) == sorted(given[26 : 26 + size])
-        assert state[26 + size :] == given[26 + size :]
-
-
-def test_malformed_input_is_refused() -> None:
-    """Bad bytes, bad scores and illegal candidates raise ValueError with a message."""
+def test_an_illegal_candidate_is_refused() -> None:
+    """A candidate that is not a legal play, stack or draw raises ValueError naming it."""
     game = boneyard.new_game("twobox", seed=1)
-    state, points, target, steal = greedy_twobox.encode([game.view(s) for s in range(4)], 0)
-    mod = greedy_twobox._compiled
-    with pytest.raises(ValueError, match="malformed"):
-        mod.outcomes(state[:-1], points, target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS)
-    with pytest.raises(ValueError, match="one score per seat"):
-        mod.outcomes(state, points[:-1], target, steal, b"\x00\x00\x01", 1, 1, greedy_twobox.WEIGHTS)
-    with pytest.raises(ValueError, match="not a legal play"):
-        mod.outcomes(state, points, target, steal, b"\x00\x1b\x04", 1, 1, greedy_twobox.WEIGHTS)
-    with pytest.raises(ValueError, match="triples"):
-        mod.outcomes(state, points, target, steal, b"\x00\x00", 1, 1, greedy_twobox.WEIGHTS)
+    with pytest.raises(ValueError, match="not a legal play, stack or draw"):
+        fast.outcomes(game.fast_hand(), [27 * 5 + 4], 1, 1, greedy_twobox.fast_weights(greedy_twobox.WEIGHTS))
 
 
 def test_a_draw_candidate_draws_then_greedy_plays_on() -> None:
@@ -204,33 +175,25 @@ def test_a_draw_candidate_draws_then_greedy_plays_on() -> None:
             continue
         draw = next(a for a in game.legal_actions() if a.kind == "draw")
         seat = game.current_player
-        rows = greedy_twobox.outcomes(game, [plays[0], draw], seat, 5)
+        rows = profile_twobox.outcomes(game, [plays[0], draw], seat, 5)
         assert rows is not None and all(r == rows[0] for r in rows)
         world = game.clone()
         world.apply(draw)
-        views = [world.view(s) for s in range(world.players)]
-        state, points, target, steal = greedy_twobox.encode(views, seat)
-        _, scores, over, winner = greedy_twobox._compiled.trace(
-            state, points, target, steal, greedy_twobox.PLAYOUT_WEIGHTS
-        )
+        _, scores, over, winner = _trace(world, greedy_twobox.PLAYOUT_WEIGHTS)
         assert rows[0][1] == (scores, [winner] if over else None)
-        views = [game.view(s) for s in range(game.players)]
-        state, points, target, steal = greedy_twobox.encode(views, seat, boneyard=game.boneyard)
-        _, undrawn, _, _ = greedy_twobox._compiled.trace(state, points, target, steal, greedy_twobox.PLAYOUT_WEIGHTS)
+        _, undrawn, _, _ = _trace(game, greedy_twobox.PLAYOUT_WEIGHTS)
         differ += undrawn != scores
         checked += 1
     assert checked >= 5 and differ >= 1
 
 
 def test_a_draw_from_an_empty_boneyard_is_refused() -> None:
-    """Only a boneyard with tiles can be drawn from: the module says so instead of reading past it."""
+    """Only a boneyard with tiles can be drawn from: the playouts say so instead of drawing nothing."""
     for game in _positions(6, {}, games=60, seed=9):
         if game.boneyard:
             continue
-        views = [game.view(s) for s in range(game.players)]
-        state, points, target, steal = greedy_twobox.encode(views, game.current_player)
         with pytest.raises(ValueError, match="not a legal play, stack or draw"):
-            greedy_twobox._compiled.outcomes(state, points, target, steal, b"\x02\x00\x00", 1, 1, greedy_twobox.WEIGHTS)
+            fast.outcomes(game.fast_hand(), [DRAW_INDEX], 1, 1, greedy_twobox.fast_weights(greedy_twobox.WEIGHTS))
         return
     pytest.fail("no position with an empty boneyard")
 
@@ -246,7 +209,7 @@ def test_the_search_weighs_a_voluntary_draw_unless_told_not_to() -> None:
             continue
         view = game.view(game.current_player)
         greedy = greedy_twobox.choose(view, legal, random.Random(0))
-        assert "draw" in [str(a) for a in greedy_twobox.candidates(view, legal, greedy)]
+        assert "draw" in [str(a) for a in profile_twobox.candidates(view, legal, greedy)]
         for i, bot in enumerate((drawing, plain)):
             draws[i] += str(bot.choose(view, legal, random.Random(asked))) == "draw"
         asked += 1
