@@ -6,6 +6,7 @@ from typing import Any
 
 import boneyard
 from boneyard.bots.greedy import twobox as greedy
+from boneyard.bots.profiles import twobox as profile_twobox
 from boneyard.tiles import double_six
 
 HANDS = [
@@ -28,15 +29,15 @@ def _game() -> Any:
 
 
 def _weights_seen(monkeypatch: Any) -> list[Any]:
-    """The weights every play is valued with from now on (a spy on the heuristic's valuation)."""
+    """The weights every decision is valued with from now on (a spy on the hand-over to the compiled heuristic)."""
     seen: list[Any] = []
-    real = greedy._value
+    real = greedy.fast_weights
 
-    def spy(text: str, view: dict[str, Any], spinner: int, arms: Any, hand: Any, rest: Any, p: float, w: Any) -> float:
-        seen.append(w)
-        return real(text, view, spinner, arms, hand, rest, p, w)
+    def spy(weights: Any) -> Any:
+        seen.append(weights)
+        return real(weights)
 
-    monkeypatch.setattr(greedy, "_value", spy)
+    monkeypatch.setattr(greedy, "fast_weights", spy)
     return seen
 
 
@@ -44,10 +45,11 @@ def test_the_follow_term_counts_the_open_ends_the_hand_left_matches() -> None:
     g = _game()
     view = g.view(1)
     assert view["current_player"] == 1 and view["spinner"] == "6-6"
-    plays = [str(a) for a in g.legal_actions() if str(a).startswith("play")]
+    legal = g.legal_actions()
+    plays = [str(a) for a in legal if str(a).startswith("play")]
     assert plays == ["play 6-4 to 1", "play 6-4 to 2", "play 6-1 to 1", "play 6-1 to 2"]
-    with_follow = greedy._values(view, plays)
-    without = greedy._values(view, plays, greedy.WEIGHTS._replace(follow=0.0))
+    with_follow = greedy.values(view, legal)
+    without = greedy.values(view, legal, greedy.WEIGHTS._replace(follow=0.0))
     gained = {k: round((with_follow[k] - without[k]) / greedy.WEIGHTS.follow, 9) for k in plays}
     # after 6-1 the open ends are 1 and the spinner's 6: the 1-0 follows the 1, the 6-4 the 6;
     # after 6-4 they are 4 (nothing left follows it) and 6 (the 6-1 does)
@@ -66,7 +68,7 @@ def test_greedy_reads_the_weights_at_each_call(monkeypatch: Any) -> None:
 
 
 def test_the_searchs_playouts_leave_the_follow_term_out(monkeypatch: Any) -> None:
-    """Greedy keeps a follow; the search's playouts, compiled or not, play the weights without it."""
+    """Greedy keeps a follow; the search's playouts, through the engine or on its fast path, play without it."""
     assert greedy.WEIGHTS.follow > 0
     assert greedy.WEIGHTS._replace(follow=0.0) == greedy.PLAYOUT_WEIGHTS
     g = _game()
@@ -74,16 +76,7 @@ def test_the_searchs_playouts_leave_the_follow_term_out(monkeypatch: Any) -> Non
     seen = _weights_seen(monkeypatch)
     greedy.playout(view, legal, None)  # type: ignore[arg-type]
     assert seen and all(w == greedy.PLAYOUT_WEIGHTS for w in seen)
-    if greedy._compiled is not None:
-        passed: list[Any] = []
-        compiled = greedy._compiled
-
-        class Spy:
-            def outcomes(self, *args: Any) -> list[int]:
-                passed.append(args[-1])
-                return compiled.outcomes(*args)
-
-        monkeypatch.setattr(greedy, "_compiled", Spy())
-        plays = [a for a in legal if str(a).startswith("play")]
-        rows = greedy.outcomes(g, plays, 1, 7)
-        assert rows and passed == [greedy.PLAYOUT_WEIGHTS]
+    seen.clear()
+    plays = [a for a in legal if str(a).startswith("play")]
+    rows = profile_twobox.outcomes(g, plays, 1, 7)
+    assert rows and seen == [greedy.PLAYOUT_WEIGHTS]

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...games.twobox.engine import PASS_INDEX, action_index
-from ..greedy.twobox import PLAYOUT_WEIGHTS, choose, evaluate, fast_weights, playout, values
+from ..greedy import twobox as heuristic
+from ..greedy.twobox import choose, evaluate, playout, values
 from ..playouts import twobox as fast
 from ..profile import SearchProfile
 
@@ -50,12 +51,13 @@ def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[li
     meets the same hands and boneyard order: common random numbers. ``game`` is a sampled
     world; each round draws a fresh order of its boneyard (given the hands, every order is
     equally likely, so a round is as good a sample as a fresh world, and cheaper). ``None``
-    where an action is a pass (nothing to compare).
+    where an action is a pass (nothing to compare). The weights are the heuristic's
+    ``PLAYOUT_WEIGHTS``, read at each call.
     """
     moves = [action_index(a) for a in actions]
     if PASS_INDEX in moves:
         return None
-    flat = fast.outcomes(game.fast_hand(), moves, ROUNDS_PER_WORLD, seed, fast_weights(PLAYOUT_WEIGHTS))
+    flat = fast.outcomes(game.fast_hand(), moves, ROUNDS_PER_WORLD, seed, heuristic.fast_weights(heuristic.PLAYOUT_WEIGHTS))
     found: list[Outcome] = [(row[:-1], None if row[-1] < 0 else [row[-1]]) for row in flat]
     n = len(actions)
     return [found[i : i + n] for i in range(0, len(found), n)]
