@@ -12,7 +12,9 @@ engine's functions; nothing here restates them. Compiled by mypyc with the engin
 from __future__ import annotations
 
 import random
+from typing import Final
 
+from ...draws import shuffle
 from ...games.twobox.engine import (
     ARMS,
     DRAW_INDEX,
@@ -33,14 +35,17 @@ def pair(a: int, b: int) -> int:
     return a * 8 + b if a >= b else b * 8 + a
 
 
-def threat(spinner: int, has: list[bool], tile: list[int], outer: list[int], hidden: list[int], own: list[int],
-           best: list[int], touched: list[int]) -> int:
-    """The sum over the tiles a seat has not seen (with copies) of the most each could score if played next.
+MAX_REMEMBERED: Final = 50_000  # layouts whose dangers are remembered (a few MB), then forgotten at once
+_DANGERS: Final[dict[int, list[int]]] = {}
+
+
+def dangers(spinner: int, has: list[bool], tile: list[int], outer: list[int], best: list[int],
+            touched: list[int]) -> list[int]:
+    """Every tile that would score if played next on this layout, with the most it would: ``[key, points, ...]``.
 
     The count after a play on an arm is the count with that arm holding a tile worth
     nothing, plus what the new end adds (:func:`~boneyard.games.twobox.engine.end_points`),
-    so one count per open arm prices every tile that arm takes. The unseen copies of a
-    tile are ``hidden`` less ``own`` (the seat's hand). ``best`` (64 zeros) and
+    so one count per open arm prices every tile that arm takes. ``best`` (64 zeros) and
     ``touched`` (28 slots) are scratch lists, given back as they came.
     """
     n = 0
@@ -59,11 +64,41 @@ def threat(spinner: int, has: list[bool], tile: list[int], outer: list[int], hid
                         touched[n] = k
                         n += 1
                     best[k] = score
-    total = 0
+    found: list[int] = []
     for i in range(n):
         k = touched[i]
-        total += best[k] * (hidden[k] - own[k])
+        found.append(k)
+        found.append(best[k])
         best[k] = 0
+    return found
+
+
+def threat(spinner: int, has: list[bool], tile: list[int], outer: list[int], hidden: list[int], own: list[int],
+           best: list[int], touched: list[int]) -> int:
+    """The sum over the tiles a seat has not seen (with copies) of the most each could score if played next.
+
+    What each tile could score depends on the layout alone (:func:`dangers`, remembered
+    per layout); the copies of a tile the seat has not seen are ``hidden`` less ``own``
+    (its hand).
+    ``best`` (64 zeros) and ``touched`` (28 slots) are scratch lists for
+    :func:`dangers`, given back as they came.
+    """
+    key = spinner  # the layout as threat sees it: each arm's outer end and whether its tile is a double
+    for a in range(ARMS):
+        key *= 16
+        if has[a]:
+            k = tile[a]
+            key += 1 + 2 * outer[a] + (1 if k >> 3 == k & 7 else 0)
+    found = _DANGERS.get(key)
+    if found is None:
+        found = dangers(spinner, has, tile, outer, best, touched)
+        if len(_DANGERS) >= MAX_REMEMBERED:
+            _DANGERS.clear()
+        _DANGERS[key] = found
+    total = 0
+    for i in range(0, len(found), 2):
+        k = found[i]
+        total += found[i + 1] * (hidden[k] - own[k])
     return total
 
 
@@ -163,11 +198,11 @@ def values(h: FastHand, moves: list[int], w: Weights, scratch: list[list[int]] |
     ``scratch``: :func:`new_scratch`'s lists, reused from one decision to the next by a playout.
     """
     seat = h.cur
-    total = -h.size[seat]  # the tiles it has not seen: the hidden ones less its own
-    for k in range(64):
-        total += h.hidden[k]
-    p = h.size[(seat + 1) % h.n] / max(1, total)
     best, touched = new_scratch() if scratch is None else scratch
+    total = -h.size[seat]  # the tiles it has not seen: the hidden ones less its own
+    for c in h.hidden:
+        total += c
+    p = h.size[(seat + 1) % h.n] / max(1, total)
     return [value(h, m, p, w, best, touched) for m in moves]
 
 
@@ -216,7 +251,7 @@ def outcomes(start: FastHand, candidates: list[int], rounds: int, seed: int, w: 
     rows: list[list[int]] = []
     for _ in range(rounds):
         deal = start.copy()
-        rng.shuffle(deal.boneyard)
+        shuffle(rng, deal.boneyard)
         for c in candidates:
             h = deal.copy()
             h.apply(c)
