@@ -213,6 +213,8 @@ def new_scratch() -> list[list[int]]:
 
 def pick(h: FastHand, moves: list[int], w: Weights, scratch: list[list[int]] | None = None) -> int:
     """The move greedy makes among ``moves`` (plays and stacks): the best value, ties to the later notation."""
+    if len(moves) == 1:
+        return moves[0]  # nothing to weigh
     found = values(h, moves, w, scratch)
     best = 0
     for i in range(1, len(moves)):
