@@ -1,4 +1,4 @@
-"""The example Deep Monte-Carlo network (``examples/rounce4_dmc.npz``) loads and plays whole games."""
+"""The shipped Deep Monte-Carlo network (``boneyard/rl/weights/rounce-4.npz``) loads and plays whole games."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import boneyard
 from boneyard.rl.policy import PolicyBot
 
-WEIGHTS = Path(__file__).resolve().parents[2] / "examples" / "rounce4_dmc.npz"
+WEIGHTS = Path(boneyard.__file__).resolve().parent / "rl" / "weights" / "rounce-4.npz"
 
 
 def test_the_example_network_plays_four_player_rounce_to_the_end() -> None:
