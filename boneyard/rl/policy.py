@@ -177,6 +177,16 @@ class PolicyBot:
             self.policy = dmc.load(weights) if dmc.is_dmc_file(weights) else LinearPolicy.load(weights)
 
     @staticmethod
+    def tables() -> list[tuple[str, int]]:
+        """The games and player counts ``bot:policy`` with no file plays: those with a shipped network.
+
+        What a lobby reads to offer this bot only where it can sit (``GET /api/bots/about``).
+        """
+        from .weights import shipped
+
+        return list(shipped())
+
+    @staticmethod
     def refuses(game: str, players: int) -> str | None:
         """Why ``bot:policy`` with no file cannot sit at a ``game`` table of ``players`` seats (``None``: it can).
 
