@@ -564,6 +564,21 @@ class IsmctsBot:
             return self._net
         return playout_chooser(prof, self.rollout, self._greedy)
 
+    def refuses(self, game: str, players: int) -> str | None:
+        """Why this search cannot play a ``game`` table of ``players`` seats (``None``: it can).
+
+        Only ``favourite=learned`` or ``rollout=learned`` can refuse: where no learned network
+        is shipped for that game and size (or ``weights=FILE`` is another game's). What a
+        caller that seats bots (the server, the arena) asks before the first move.
+        """
+        if "learned" not in (self.rollout, self.favourite):
+            return None
+        try:
+            self._learned_chooser(game, players)
+        except ValueError as err:
+            return str(err)
+        return None
+
     def _learned_chooser(self, game_id: str, players: int) -> Chooser:
         """The learned network's chooser for this game and size, made once (``ValueError`` where there is none)."""
         key = (game_id, players)

@@ -176,25 +176,31 @@ class PolicyBot:
         if weights:
             self.policy = dmc.load(weights) if dmc.is_dmc_file(weights) else LinearPolicy.load(weights)
 
-    @staticmethod
-    def tables() -> list[tuple[str, int]]:
-        """The games and player counts ``bot:policy`` with no file plays: those with a shipped network.
+    def tables(self) -> list[tuple[str, int]]:
+        """The games and player counts this bot plays: its file's, else those with a shipped network.
 
-        What a lobby reads to offer this bot only where it can sit (``GET /api/bots/about``).
+        What a lobby reads to offer ``bot:policy`` only where it can sit (``GET /api/bots/about``).
         """
         from .weights import shipped
 
+        if self.policy is not None:
+            return [(self.policy.enc.game_id, self.policy.enc.players)]
         return list(shipped())
 
-    @staticmethod
-    def refuses(game: str, players: int) -> str | None:
-        """Why ``bot:policy`` with no file cannot sit at a ``game`` table of ``players`` seats (``None``: it can).
+    def refuses(self, game: str, players: int) -> str | None:
+        """Why this bot cannot sit at a ``game`` table of ``players`` seats (``None``: it can).
 
-        What a caller that seats bots asks before the first move, so that a table with no
-        shipped network is refused in words when it is made, not at its first decision.
+        What a caller that seats bots (the server, the arena) asks before the first move, so
+        that a table the bot has no network for is refused in words when it is made, not
+        at its first decision.
         """
         from .weights import NoWeightsError, shipped_path
 
+        if self.policy is not None:
+            enc = self.policy.enc
+            if (enc.game_id, enc.players) != (game, players):
+                return f"{self.weights} plays {enc.game_id} with {enc.players} players, not {game} with {players}"
+            return None
         try:
             shipped_path(game, players)
         except NoWeightsError as err:

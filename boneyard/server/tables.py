@@ -48,7 +48,7 @@ import orjson
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import boneyard
-from boneyard.bots import Bot, bot, bots, maker
+from boneyard.bots import Bot, bot, bots
 from boneyard.errors import IllegalAction
 
 from .clients import CLOSE_GONE, Subscriber
@@ -362,26 +362,26 @@ def seat_bots() -> list[str]:
 def seat_refusal(name: str, game: str, players: int) -> str | None:
     """Why bot ``name``, made with no settings, cannot sit at a ``game`` table of ``players`` seats (None: it can).
 
-    A bot that plays only some games says so with a static ``refuses(game, players)`` (the
+    A bot that plays only some games says so with a ``refuses(game, players)`` method (the
     policy bot: no network is shipped for that game and size), so that such a seat is
     refused in words when it is asked for, not at the bot's first decision.
     """
     try:
-        refuses = getattr(maker(name), "refuses", None)
-    except ValueError:
-        return None  # an unknown bot: check_seat_bot says so
+        refuses = getattr(bot(name), "refuses", None)
+    except (ValueError, TypeError, ImportError, OSError):
+        return None  # a bot this server cannot make: check_seat_bot says so
     return refuses(game, players) if callable(refuses) else None
 
 
 def seat_tables(name: str) -> list[dict[str, Any]] | None:
     """The games and player counts bot ``name`` can sit at, where it plays only some (``None``: every table).
 
-    Read from the bot's static ``tables()`` (the policy bot's shipped networks): what the
+    Read from the bot's ``tables()`` method (the policy bot's shipped networks): what the
     lobby reads (``GET /api/bots/about``) to offer a bot only at tables it can play.
     """
     try:
-        listed = getattr(maker(name), "tables", None)
-    except ValueError:
+        listed = getattr(bot(name), "tables", None)
+    except (ValueError, TypeError, ImportError, OSError):
         return None
     return [{"game": g, "players": p} for g, p in listed()] if callable(listed) else None
 

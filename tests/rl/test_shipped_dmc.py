@@ -71,5 +71,30 @@ def test_bot_policy_with_no_file_refuses_a_table_with_no_shipped_network_by_name
     wanted = f"no learned network is shipped for {game} with {players} players (shipped: rounce with 4 players)"
     with pytest.raises(NoWeightsError, match=wanted.replace("(", r"\(").replace(")", r"\)")):
         boneyard.bot("policy").choose(table.view(table.current_player), table.legal_actions(), random.Random(0))
-    assert PolicyBot.refuses(game, players) is not None and wanted in str(PolicyBot.refuses(game, players))
-    assert PolicyBot.refuses("rounce", 4) is None and PolicyBot.tables() == [("rounce", 4)]
+    plain = PolicyBot()
+    assert wanted in str(plain.refuses(game, players))
+    assert plain.refuses("rounce", 4) is None and plain.tables() == [("rounce", 4)]
+
+
+def test_a_policy_file_plays_only_its_own_game_and_size() -> None:
+    two = PolicyBot(str(WEIGHTS.parents[3] / "examples" / "rounce_policy.npz"))
+    assert two.tables() == [("rounce", 2)] and two.refuses("rounce", 2) is None
+    assert "plays rounce with 2 players, not rounce with 4" in str(two.refuses("rounce", 4))
+
+
+@pytest.mark.parametrize("command", [["arena", "eighty", "--bots", "policy,greedy", "--games", "2"],
+                                     ["simulate", "eighty", "--bots", "policy", "--games", "1"],
+                                     ["arena", "rounce", "--players", "2", "--bots",
+                                      "ismcts:iterations=5:favourite=learned,greedy", "--games", "2"],
+                                     ["play", "rummikub", "--bots", "policy"]])
+def test_the_commands_refuse_a_learned_bot_with_no_network_in_words(command: list[str]) -> None:
+    """Before the first deal, naming the game and the player count: not a traceback at the first decision."""
+    from typer.testing import CliRunner
+
+    from boneyard.cli.main import app
+
+    result = CliRunner().invoke(app, command, input="")
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.replace("│", " ").split())
+    assert "cannot play" in said and "no learned network is shipped for" in said, said
+    assert "Traceback" not in result.output
