@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import api
 from ..games import game_class
-from .spec import BotSpec, parse_bot_spec
+from .spec import BotSpec, parse_bot_spec, refusal
 
 MAX_ACTIONS = 200_000
 # Two-sided 95% Student-t quantiles by degrees of freedom (normal beyond 30).
@@ -204,6 +204,10 @@ class Arena:
         if len(self.specs) > players:
             raise ValueError(f"{len(self.specs)} bots cannot all sit at a {players}-player {self.game} table")
         api.new_game(self.game, players=players, seed=0, rules=self.rules)  # bad counts/rules fail here
+        for spec in self.specs:  # a bot that cannot play this game and size (no learned network) says so now
+            why = refusal(spec.make(), self.game, players)
+            if why is not None:
+                raise ValueError(f"{spec.label} cannot play {self.game} with {players} players: {why}")
         if self.games < 1:
             raise ValueError(f"--games must be at least 1, got {self.games}")
         rotations = rotation_count(players, len(self.specs), teams)

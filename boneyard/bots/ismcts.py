@@ -35,6 +35,16 @@ Where the game's profile names the ``"playout"`` favourite (Rummikub, whose play
 holds plays back), the playout policy's choice takes greedy's place in both; where it
 names its own (``"own"``, Montana's ``widest``), that function's choice does.
 ``favourite="greedy"`` puts greedy's choice back.
+
+**A learned network** (:mod:`boneyard.bots.learned`): ``favourite=learned`` makes the
+network's choice the favourite (its head start, ``prior`` of the iterations, default
+:data:`DEFAULT_PRIOR`; the fallback; the baseline a flat search must beat), and
+``rollout=learned`` plays the playouts (and the other seats' policy decisions in the tree)
+with it, one network call a move on the mover's view of the sampled world. The network
+is the one shipped for the table's game and player count (:mod:`boneyard.rl.weights`), or
+``weights=FILE``; where there is none the first decision raises ``ValueError`` naming the
+game and player count. Off (the default), neither costs anything.
+
 With ``evidence`` z > 0 (default: the profile's ``evidence_z``) the search also
 keeps greedy's choice unless the chosen action's mean reward beats it by z standard
 errors: for games where a few dozen noisy playouts per action cannot be trusted.
@@ -91,7 +101,7 @@ from .profile import DEFAULT_MARGIN_SCALE, DEFAULT_PRIOR, Chooser, Finisher, Sea
 __all__ = ["DEFAULT_MARGIN_SCALE", "DEFAULT_PRIOR", "Chooser", "Finisher", "IsmctsBot", "head_start",
            "margin_scale", "play_out", "playout_chooser", "playout_finisher", "policy_phases", "search_shape",
            "seat_reward"]
-ROLLOUTS = ("auto", "policy", "greedy", "random")  # see IsmctsBot: the playout policy's names
+ROLLOUTS = ("auto", "policy", "greedy", "random", "learned")  # see IsmctsBot: the playout policy's names
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
 # A game's sampler may give up on a very constrained view (ValueError): after this many
@@ -102,7 +112,8 @@ DEFENCE_SHARE = 0.25
 # Search shapes: ``auto`` takes the game profile's shape for the decision's phase
 # (``search_by_phase``, else ``search``): see :func:`search_shape`.
 SHAPES = ("auto", "tree", "flat")
-FAVOURITES = ("auto", "greedy")  # see IsmctsBot._favourite: the profile's favourite, or greedy's choice
+# see IsmctsBot._favourite: the profile's favourite, greedy's choice, or the learned network's
+FAVOURITES = ("auto", "greedy", "learned")
 # How the tree search decides the other seats' moves: ``tree`` by the tree's statistics,
 # ``policy`` by the playout policy on the mover's own hand in the sampled world, ``auto``
 # by the policy in the phases the profile's ``others_by_policy`` names: see
@@ -156,6 +167,7 @@ class IsmctsBot:
         scale: float | None = None,
         draw: int | None = None,
         favourite: str = "auto",
+        weights: str = "",
     ) -> None:
         if iterations is None and ms is None:
             iterations = 200
@@ -177,6 +189,9 @@ class IsmctsBot:
             raise ValueError(f"ismcts explain must be 1 (on) or 0 (off), got {explain!r}")
         if favourite not in FAVOURITES:
             raise ValueError(f"ismcts favourite must be one of {', '.join(FAVOURITES)}, got {favourite!r}")
+        if weights and "learned" not in (rollout, favourite):
+            raise ValueError("ismcts weights= names the learned network of favourite=learned or rollout=learned; "
+                             "give one of those with it")
         if draw is not None and (isinstance(draw, bool) or draw not in (0, 1)):
             raise ValueError(f"ismcts draw must be 1 (on) or 0 (off), got {draw!r}")
         for knob, value in (("endgame", endgame), ("infer", infer), ("defence", defence)):
@@ -203,6 +218,9 @@ class IsmctsBot:
         self.explain = explain
         self.draw = draw
         self.favourite = favourite
+        self.weights = str(weights)
+        self._learned: dict[tuple[str, int], Chooser] = {}  # the network's chooser, per game and player count
+        self._net: Chooser | None = None  # this decision's (favourite=learned or rollout=learned), else None
         self.scale = None if scale is None else float(scale)
         self._greedy = GreedyBot()
         self._iteration_s: dict[str, float] = {}  # mean seconds an iteration took, per game
@@ -219,6 +237,9 @@ class IsmctsBot:
         if len(legal_actions) == 1:
             self.last_iterations = 0
             return legal_actions[0]
+        if "learned" in (self.rollout, self.favourite):
+            # before the clock starts: the first decision reads the network's file
+            self._net = self._learned_chooser(str(view["game"]), int(view["players"]))
         started = time.perf_counter()
         search_rng = random.Random(rng.getrandbits(64))
         legal = {str(a): a for a in legal_actions}
@@ -535,8 +556,38 @@ class IsmctsBot:
         return best
 
     def _chooser(self, prof: SearchProfile) -> Chooser | None:
-        """The playout policy: ``None`` for uniform random play (see :func:`playout_chooser`)."""
+        """The playout policy: ``None`` for uniform random play (see :func:`playout_chooser`).
+
+        With ``rollout=learned``, the learned network's choice (set for the decision by :meth:`choose`).
+        """
+        if self.rollout == "learned" and self._net is not None:
+            return self._net
         return playout_chooser(prof, self.rollout, self._greedy)
+
+    def refuses(self, game: str, players: int) -> str | None:
+        """Why this search cannot play a ``game`` table of ``players`` seats (``None``: it can).
+
+        Only ``favourite=learned`` or ``rollout=learned`` can refuse: where no learned network
+        is shipped for that game and size (or ``weights=FILE`` is another game's). What a
+        caller that seats bots (the server, the arena) asks before the first move.
+        """
+        if "learned" not in (self.rollout, self.favourite):
+            return None
+        try:
+            self._learned_chooser(game, players)
+        except ValueError as err:
+            return str(err)
+        return None
+
+    def _learned_chooser(self, game_id: str, players: int) -> Chooser:
+        """The learned network's chooser for this game and size, made once (``ValueError`` where there is none)."""
+        key = (game_id, players)
+        found = self._learned.get(key)
+        if found is None:
+            from .learned import learned_chooser
+
+            found = self._learned[key] = learned_chooser(game_id, players, self.weights)
+        return found
 
     def _favourite(self, prof: SearchProfile) -> Chooser:
         """Who picks the action the search starts from (its head start, and its fallback).
@@ -548,8 +599,10 @@ class IsmctsBot:
         back until it goes out; with ``rollout=greedy`` both are greedy's again); ``"own"``,
         the profile's ``favourite_chooser`` (Montana's ``widest``: greedy's discard, widened
         by how many tiles would help). ``favourite=greedy`` puts greedy's choice back in
-        every game.
+        every game; ``favourite=learned`` makes it the learned network's choice.
         """
+        if self.favourite == "learned" and self._net is not None:
+            return self._net
         if self._favours_policy(prof) and prof.playout is not None:
             return prof.playout
         if self.favourite == "auto" and prof.favourite == "own" and prof.favourite_chooser is not None:

@@ -25,6 +25,19 @@ class BotSpec:
         return bot(self.name, **dict(self.params))
 
 
+def refusal(made: Any, game: str, players: int) -> str | None:
+    """Why the bot ``made`` cannot play ``game`` with ``players`` seats, where it says so (``None``: it can).
+
+    Most bots play every game. One that needs a learned network (``policy``, and ``ismcts``
+    with ``favourite=learned`` or ``rollout=learned``) answers through its
+    ``refuses(game, players)`` method, so that the arena, the simulator, the terminal
+    game and the server refuse it in words before the first deal instead of failing
+    at its first decision.
+    """
+    refuses = getattr(made, "refuses", None)
+    return refuses(game, players) if callable(refuses) else None
+
+
 def parse_value(text: str) -> Any:
     """A parameter's text as an int, a float, a bool (``true``/``false``) or the text itself."""
     for kind in (int, float):

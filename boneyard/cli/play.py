@@ -26,6 +26,7 @@ from .. import api
 from ..bots import Bot, bot
 from ..bots.reasons import explain
 from ..bots.review import hint as coach_hint
+from ..bots.spec import refusal
 from ..errors import IllegalAction
 from ..games.base import END_KINDS
 from ..words import Words, words
@@ -275,6 +276,10 @@ def register(app: typer.Typer) -> None:
             made = [bot(kinds[i % len(kinds)]) for i in range(game.players)]
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
+        for kind, player in zip(kinds, made, strict=False):  # a learned bot with no network for this table
+            why = refusal(player, game_id, game.players)
+            if why is not None:
+                raise typer.BadParameter(f"{kind} cannot play {game_id} with {game.players} players: {why}")
         seats: list[Bot | None] = list(made)
         if not watch:
             seats[seat] = None

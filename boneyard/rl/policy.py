@@ -160,7 +160,10 @@ class PolicyBot:
 
     Both play greedily (the most likely legal action, or the highest Q-value); the kind is
     read from the file (:func:`boneyard.rl.dmc.is_dmc_file`), so ``policy:weights=FILE``
-    takes either.
+    takes either. With no file (``bot:policy``) it plays the network shipped in the
+    package for its table's game and player count (:mod:`boneyard.rl.weights`), found at
+    its first decision, when the view says which game it sits at; where none is shipped
+    it refuses with a ``ValueError`` naming the game, the player count and what is shipped.
     """
 
     name = "policy"
@@ -168,17 +171,56 @@ class PolicyBot:
     def __init__(self, weights: str = "") -> None:
         from . import dmc
 
-        if not weights:
-            raise ValueError("the policy bot needs its weights file: policy:weights=FILE.npz")
-        self.policy: LinearPolicy | dmc.QNetwork = dmc.load(weights) if dmc.is_dmc_file(weights) \
-            else LinearPolicy.load(weights)
         self.weights = weights
+        self.policy: LinearPolicy | dmc.QNetwork | None = None
+        if weights:
+            self.policy = dmc.load(weights) if dmc.is_dmc_file(weights) else LinearPolicy.load(weights)
+
+    def tables(self) -> list[tuple[str, int]]:
+        """The games and player counts this bot plays: its file's, else those with a shipped network.
+
+        What a lobby reads to offer ``bot:policy`` only where it can sit (``GET /api/bots/about``).
+        """
+        from .weights import shipped
+
+        if self.policy is not None:
+            return [(self.policy.enc.game_id, self.policy.enc.players)]
+        return list(shipped())
+
+    def refuses(self, game: str, players: int) -> str | None:
+        """Why this bot cannot sit at a ``game`` table of ``players`` seats (``None``: it can).
+
+        What a caller that seats bots (the server, the arena) asks before the first move, so
+        that a table the bot has no network for is refused in words when it is made, not
+        at its first decision.
+        """
+        from .weights import NoWeightsError, shipped_path
+
+        if self.policy is not None:
+            enc = self.policy.enc
+            if (enc.game_id, enc.players) != (game, players):
+                return f"{self.weights} plays {enc.game_id} with {enc.players} players, not {game} with {players}"
+            return None
+        try:
+            shipped_path(game, players)
+        except NoWeightsError as err:
+            return str(err)
+        return None
+
+    def _network(self, view: dict[str, Any]) -> LinearPolicy | Any:
+        """The policy for this view's table: the file given, else the network shipped for its game and size."""
+        if self.policy is not None:
+            return self.policy
+        from .weights import load_shipped
+
+        return load_shipped(view["game"], int(view["players"]))
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The policy's choice among the legal actions of this view (``ValueError`` for another game's table)."""
-        enc = self.policy.enc
+        policy = self._network(view)
+        enc = policy.enc
         if view["game"] != enc.game_id or view["players"] != enc.players:
             raise ValueError(f"this policy plays {enc.game_id} with {enc.players} players, "
                              f"not {view['game']} with {view['players']} ({self.weights})")
         legal = enc.legal_map(view, legal_actions)
-        return legal[self.policy.act(enc.observe(view), enc.mask(legal))]
+        return legal[policy.act(enc.observe(view), enc.mask(legal))]

@@ -48,7 +48,7 @@ from .pages import router as pages_router
 from .ratelimit import LimitSettings, RateLimits, SocketCap
 from .social import Social, clock_option
 from .social import router as social_router
-from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots
+from .tables import MAX_ACTION, ServerError, TableService, encode, seat_bots, seat_tables
 from .tourney import Tourney
 from .tourney import router as events_router
 
@@ -387,23 +387,27 @@ def create_app(
     async def about_bots() -> list[dict[str, Any]]:
         """Each bot of ``GET /api/bots`` with a sentence on what it plays like: the lobby's "Which bot?".
 
-        ``{name, about, searches}``: ``about`` in a player's words (how strong, how long it
+        ``{name, about, searches, plays}``: ``about`` in a player's words (how strong, how long it
         takes, the server's think-time cap for a searching bot); ``searches``: its moves run
-        in the compute pool and count against the ``search`` limit.
+        in the compute pool and count against the ``search`` limit; ``plays``: ``null`` for a
+        bot that plays every game, else the ``{game, players}`` tables it can sit at (the
+        policy bot: where a learned network is shipped), so that the lobby offers it only there.
         """
         out = []
         for name in service.bot_names:
             thinks = searches(name)
             out.append({"name": name, "about": bot_about(name, service.bot_ms_cap if thinks else None, maker(name)),
-                        "searches": thinks})
+                        "searches": thinks, "plays": seat_tables(name)})
         return out
 
     @app.get("/api/bots", tags=["games"])
     async def list_bots() -> list[str]:
         """The names of the bots a seat can be given here (``"bot:NAME"``): those this server can make.
 
-        An installed bot that needs a setting no seat gives it (the policy bot's weights
-        file) is left out, so no lobby choice leads to a refusal.
+        An installed bot that cannot be made with no settings (an extra that is not
+        installed) is left out. A bot that plays only some games and player counts (the
+        policy bot: where a learned network is shipped) is listed; ``GET /api/bots/about``
+        says where (``plays``), and a seat elsewhere is refused in words.
         """
         return seat_bots()
 

@@ -501,7 +501,7 @@ class Social:
         """The host's Start: every empty human seat gets ``bot_name`` for good, and play begins."""
         table, room = await self.room(table_id)
         self._host(room, host)
-        check_seat_bot(bot_name)
+        check_seat_bot(bot_name, game=table.game_id, players=table.players)
         async with room.lock, table.lock:
             if not table.held:
                 raise Conflict("the game has already started")
@@ -551,7 +551,7 @@ class Social:
             raise Conflict(f"seat {seat} has no player to stand in for")
         name = table.names[seat]
         if bot_name is not None:
-            check_seat_bot(bot_name)
+            check_seat_bot(bot_name, game=table.game_id, players=table.players)
             if own != seat and not await self._may_hand_over(table, room, seat):
                 raise Conflict(f"{name} is at the table: the host can hand {name}'s seat to a bot only once "
                                f"{name}'s clock has run out or {name} has left")

@@ -359,10 +359,41 @@ def seat_bots() -> list[str]:
     return [name for name, why in _bot_states() if why is None]
 
 
-def check_seat_bot(name: str, where: str = "") -> None:
-    """``BadRequest`` naming why ``name`` cannot take a seat here: unknown, or not playable on this server."""
+def seat_refusal(name: str, game: str, players: int) -> str | None:
+    """Why bot ``name``, made with no settings, cannot sit at a ``game`` table of ``players`` seats (None: it can).
+
+    A bot that plays only some games says so with a ``refuses(game, players)`` method (the
+    policy bot: no network is shipped for that game and size), so that such a seat is
+    refused in words when it is asked for, not at the bot's first decision.
+    """
+    try:
+        refuses = getattr(bot(name), "refuses", None)
+    except (ValueError, TypeError, ImportError, OSError):
+        return None  # a bot this server cannot make: check_seat_bot says so
+    return refuses(game, players) if callable(refuses) else None
+
+
+def seat_tables(name: str) -> list[dict[str, Any]] | None:
+    """The games and player counts bot ``name`` can sit at, where it plays only some (``None``: every table).
+
+    Read from the bot's ``tables()`` method (the policy bot's shipped networks): what the
+    lobby reads (``GET /api/bots/about``) to offer a bot only at tables it can play.
+    """
+    try:
+        listed = getattr(bot(name), "tables", None)
+    except (ValueError, TypeError, ImportError, OSError):
+        return None
+    return [{"game": g, "players": p} for g, p in listed()] if callable(listed) else None
+
+
+def check_seat_bot(name: str, where: str = "", game: str | None = None, players: int | None = None) -> None:
+    """``BadRequest`` naming why ``name`` cannot take a seat here: unknown, not playable on this server,
+    or (given the table's ``game`` and ``players``) unable to play that game with that many (:func:`seat_refusal`)."""
     why = dict(_bot_states()).get(name, "")
     if why is None:
+        refused = None if game is None or players is None else seat_refusal(name, game, players)
+        if refused is not None:
+            raise BadRequest(f"{where}the {quote(name)} bot cannot play {game} with {players} players: {refused}")
         return
     available = ", ".join(seat_bots())
     if why == "":
@@ -370,11 +401,13 @@ def check_seat_bot(name: str, where: str = "") -> None:
     raise BadRequest(f"{where}the {quote(name)} bot cannot play on this server ({why}); available bots: {available}")
 
 
-def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> list[str]:
+def parse_seats(seats: Any, players: int, known: list[str] | None = None, game: str | None = None) -> list[str]:
     """Check a seats list (``"human"`` or ``"bot:NAME"`` per seat); ``BadRequest`` says what is wrong.
 
     ``known`` is the list of bot names (default: :func:`seat_bots`, which reads every installed
     package's metadata to find plugin bots: the server passes the list it made once).
+    ``game``: the table's game, so that a bot that cannot play it with ``players`` seats
+    is refused here (:func:`seat_refusal`).
     """
     known = seat_bots() if known is None else known
     if seats is None:
@@ -390,6 +423,8 @@ def parse_seats(seats: Any, players: int, known: list[str] | None = None) -> lis
             if name not in known:
                 check_seat_bot(name, f"seat {s}: ")
                 raise BadRequest(f"seat {s}: unknown bot {quote(name)}; available bots: {', '.join(known)}")
+            if game is not None:
+                check_seat_bot(name, f"seat {s}: ", game, players)
             out.append(kind)
         else:
             raise BadRequest(f"seat {s}: {quote(kind)} is neither \"human\" nor \"bot:NAME\"")
@@ -602,6 +637,9 @@ class TableService:
         stage[0] = "its seats cannot be set again here"
         if len(table.seats) != table.players:
             raise ValueError(f"{len(table.seats)} seats are stored for {table.players} players")
+        for s, kind in enumerate(table.seats):
+            if kind.startswith("bot:"):  # a bot that cannot play this game and size (BadRequest: quarantined)
+                check_seat_bot(kind[4:], f"seat {s}: ", table.game_id, table.players)
         table.bots = {s: self.seat_bot(k[4:]) for s, k in enumerate(table.seats) if k.startswith("bot:")}
         for hook in self.hooks:
             hook.loaded(table)
@@ -832,7 +870,7 @@ class TableService:
             game = boneyard.new_game(game_id, players=players, seed=seed, rules=rules, deck=deck, dealer=dealer)
         except ValueError as err:
             raise BadRequest(str(err)[:600]) from None
-        seat_kinds = parse_seats(seats, game.players, self.bot_names)
+        seat_kinds = parse_seats(seats, game.players, self.bot_names, game_id)
         record = game.record()
         table = Table(id=secrets.token_urlsafe(6), game_id=game_id, players=game.players, seed=seed,
                       rules=game.rules.to_dict(), seats=seat_kinds, game=game, deck=record.get("deck"),

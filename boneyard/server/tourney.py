@@ -320,7 +320,7 @@ class Tourney:
             rules = boneyard.new_game(body.game, players=size, seed=0, rules=rules).rules.to_dict()
         except ValueError as err:
             raise BadRequest(str(err)[:600]) from None
-        check_seat_bot(body.bot)
+        check_seat_bot(body.bot, game=body.game, players=size)  # the bot fills this event's empty seats
         host = secrets.token_urlsafe(18)
         event_id = secrets.token_urlsafe(6)
         row = EventRow(id=event_id, name=name, game=body.game, size=size, format=body.format,

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import api
 from ..bots import bots as bot_names
-from ..bots.spec import BotSpec, parse_bot_spec
+from ..bots.spec import BotSpec, parse_bot_spec, refusal
 from .figures import watcher_for
 from .loop import json_copy, play_out
 
@@ -123,9 +123,12 @@ def make_plan(
         if spec.name not in bot_names():
             raise SimulationError(f"unknown bot {spec.name!r}; available bots: {', '.join(bot_names())}")
         try:
-            spec.make()
+            made = spec.make()
         except (TypeError, ValueError) as err:
             raise SimulationError(f"bad parameters for bot {spec.label!r}: {err}") from None
+        why = refusal(made, game, first.players)  # a learned bot with no network for this game and size
+        if why is not None:
+            raise SimulationError(f"{spec.label} cannot play {game} with {first.players} players: {why}")
     return Plan(game, first.players, dict(first.rules.to_dict()), specs, seed, games, rotate)
 
 

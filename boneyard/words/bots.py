@@ -17,7 +17,8 @@ _ABOUT = {
     "greedy": "plays the move that looks best this turn by the game's rules of thumb: a fair opponent, and quick",
     "ismcts": ("thinks ahead: plays each possible move out over many deals of the tiles it cannot see, "
                "up to {cap} a move; the strongest"),
-    "policy": "plays by a trained neural network: quick, and as strong as its training",
+    "policy": ("plays by a neural network trained on games against itself: quick, a little stronger than greedy; "
+               "offered only in the games and table sizes it was trained for"),
 }
 
 

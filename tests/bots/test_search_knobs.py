@@ -272,5 +272,5 @@ def test_each_games_favourite_and_favourite_greedy_puts_greedys_back() -> None:
 
 
 def test_an_unknown_favourite_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="ismcts favourite must be one of auto, greedy, got 'widest'"):
+    with pytest.raises(ValueError, match="ismcts favourite must be one of auto, greedy, learned, got 'widest'"):
         IsmctsBot(favourite="widest")

@@ -47,8 +47,10 @@ def test_the_policy_bot_is_an_arena_bot() -> None:
 
 
 def test_the_policy_bot_names_bad_input(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="weights"):
-        bot("policy")
+    plain = bot("policy")  # no file: the shipped network of its table, where there is one
+    two = boneyard.new_game("rounce", players=2, seed=1)
+    with pytest.raises(ValueError, match="no learned network is shipped for rounce with 2 players"):
+        plain.choose(two.view(two.current_player), two.legal_actions(), random.Random(0))
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a policy")
     with pytest.raises(ValueError, match="not a saved boneyard policy"):

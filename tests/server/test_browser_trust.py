@@ -387,8 +387,9 @@ def test_the_lobby_help_names_options_as_players_read_them(server: Server, brows
 @pytest.mark.parametrize("size", SIZES)
 def test_the_lobby_says_what_each_bot_plays_like(server: Server, browser: Any, size: str) -> None:
     """Defect 6 (its second point): beside the seats, every bot offered is explained in a player's
-    words (how strong, how long it takes), and only bots this server can play are offered."""
-    listed = httpx.get(server.url + "/api/bots", timeout=10).json()
+    words (how strong, how long it takes), and only bots this server can play at this game and
+    size are offered (the policy bot only where a learned network is shipped)."""
+    about = httpx.get(server.url + "/api/bots/about", timeout=10).json()
     context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
     page = context.new_page()
     page.js_errors = []
@@ -397,7 +398,9 @@ def test_the_lobby_says_what_each_bot_plays_like(server: Server, browser: Any, s
         page.goto(server.url + "/")
         page.wait_for_selector("#bots-help summary")
         offered = page.eval_on_selector_all("[data-seat='1'] option", "os => os.map(o => o.value)")
-        assert [o[4:] for o in offered if o.startswith("bot:")] == listed and "policy" not in listed
+        table = {"game": page.input_value("#game"), "players": int(page.input_value("#players"))}
+        listed = [b["name"] for b in about if b["plays"] is None or table in b["plays"]]
+        assert [o[4:] for o in offered if o.startswith("bot:")] == listed
         page.click("#bots-help summary")
         told = page.eval_on_selector_all("#bots-help dt", "ds => ds.map(d => d.textContent)")
         assert told == [f"{name} bot" for name in listed]

@@ -237,7 +237,7 @@ def _corrupt(url: str, table_id: str, **values: Any) -> None:
 
 
 @pytest.mark.parametrize("corruption", [
-    {"seats": ["human", "bot:policy"]},  # a bot this server cannot make (no weights file)
+    {"seats": ["human", "bot:policy"]},  # a bot that cannot play here (no network is shipped for two players)
     {"seats": ["human"]},  # fewer seats than players
     {"rules": {"max_hands": "many"}},  # a rules value the game refuses
 ])

@@ -46,10 +46,18 @@ function renderForm() {
   renderSeats();
 }
 
+// the bots that can sit at this game with n players: a bot that plays only some tables
+// (the policy bot, where a learned network is shipped) lists them in "plays"
+function botsFor(gameId, n) {
+  return state.botsAbout.filter((b) => !b.plays || b.plays.some((t) => t.game === gameId && t.players === n));
+}
+
 function renderSeats() {
   const n = Number(document.getElementById("players").value);
-  const kinds = ["human", ...state.bots.map((b) => `bot:${b}`)];
-  const defaultBot = state.bots.includes("greedy") ? "bot:greedy" : `bot:${state.bots[0]}`;
+  const offered = botsFor(document.getElementById("game").value, n);
+  const names = offered.map((b) => b.name);
+  const kinds = ["human", ...names.map((b) => `bot:${b}`)];
+  const defaultBot = names.includes("greedy") ? "bot:greedy" : `bot:${names[0]}`;
   // seats are counted from 1 for people (the API's seat numbers start at 0); a seat left to a
   // person other than you is how a friend is invited: it stays open for whoever has the link
   let html = "<legend>Seats</legend>";
@@ -63,7 +71,7 @@ function renderSeats() {
   html += `<small id="seats-help" class="help">To play with friends, set their seats to "a friend (open seat)", create the
     table and send them its link ("copy link" at the table): each takes an open seat with their name.</small>`;
   // what each bot plays like, in the server's words (GET /api/bots/about), so a choice is never a guess
-  html += `<details id="bots-help" class="help"><summary>Which bot?</summary><dl>${state.botsAbout
+  html += `<details id="bots-help" class="help"><summary>Which bot?</summary><dl>${offered
     .map((b) => `<dt>${escapeHtml(b.name)} bot</dt><dd>${escapeHtml(b.about)}</dd>`).join("")}</dl></details>`;
   document.getElementById("seats").innerHTML = html;
 }
