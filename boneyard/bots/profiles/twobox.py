@@ -57,7 +57,8 @@ def outcomes(game: Any, actions: Sequence[Any], seat: int, seed: int) -> list[li
     moves = [action_index(a) for a in actions]
     if PASS_INDEX in moves:
         return None
-    flat = fast.outcomes(game.fast_hand(), moves, ROUNDS_PER_WORLD, seed, heuristic.fast_weights(heuristic.PLAYOUT_WEIGHTS))
+    weights = heuristic.fast_weights(heuristic.PLAYOUT_WEIGHTS)
+    flat = fast.outcomes(game.fast_hand(), moves, ROUNDS_PER_WORLD, seed, weights)
     found: list[Outcome] = [(row[:-1], None if row[-1] < 0 else [row[-1]]) for row in flat]
     n = len(actions)
     return [found[i : i + n] for i in range(0, len(found), n)]
