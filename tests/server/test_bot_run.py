@@ -92,6 +92,7 @@ def test_a_bot_killed_mid_game_and_restarted_resumes_its_seat(server: Server, tm
         stalled = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
         assert not stalled["is_over"]
         process = run_bot(server, bot["token"], log)  # the restarted program is told of its game and resumes
+        wait_online(server, bot["name"])  # back before Ann plays on (she may finish the hand without it)
         final = play_person(server, table, token, rng)
         assert final["is_over"]
         friends = httpx.get(f"{server.url}/api/tables/{table}/friends", timeout=10).json()
