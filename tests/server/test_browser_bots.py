@@ -221,7 +221,9 @@ def test_a_person_plays_a_whole_game_of_each_game_against_a_bot_program(
     players = boneyard.game_info(game)["players"]["min"]
     page = page_factory(viewport=SIZES[size], is_mobile=size == "phone")
     reasons: list[str] = []
-    for _attempt in range(5):
+    # clicking the first button passes every Eighty bid: about half those one-hand deals are
+    # thrown in with one move each (not rated), so a dozen tries, not five, make a rated one sure
+    for _attempt in range(12):
         table, state = _play_a_challenge(server, page, five_game_bot["name"], game, players)
         assert state["game"] == game and state["winners"]
         assert [s["account"] for s in state["seats"] if s.get("account")] == ["bot"]
@@ -232,7 +234,7 @@ def test_a_person_plays_a_whole_game_of_each_game_against_a_bot_program(
         assert "this game is not rated" in why  # the rule, said in words; play another deal
         reasons.append(why)
     else:
-        raise AssertionError(f"five {game} games in a row were not rated: {reasons}")
+        raise AssertionError(f"{len(reasons)} {game} games in a row were not rated: {reasons}")
     shot(page, f"whole-{game}-against-a-bot-{size}.png")
     deadline = time.monotonic() + 20
     names: set[str] = set()
