@@ -634,17 +634,20 @@ class Twobox(Game):
     def _refresh(self) -> None:
         """Recompute the open ends, the lookup tables' key and the count after a layout change."""
         arms = self.arms
-        lasts: list[ArmEnd] = []
+        has = [False] * ARMS
+        keys = [0] * ARMS
+        outers = [0] * ARMS
         stackable = []
         for a, arm in enumerate(arms):
             if arm:
                 tile, outer, _, stacked = arm[-1]
-                lasts.append((tile, outer))
+                has[a], keys[a], outers[a] = True, tile.key, outer
                 if stacked is None:
                     stackable.append((tile, _STACK_AT[tile.key * 5 + a + 1]))
-            else:
-                lasts.append(None)
-        self.ends, self.count = open_ends_and_count(self.spinner.high, lasts)
+        spinner = self.spinner.high
+        self.ends = (open_end(spinner, has, outers, 0), open_end(spinner, has, outers, 1),
+                     open_end(spinner, has, outers, 2), open_end(spinner, has, outers, 3))
+        self.count = layout_count(spinner, has, keys, outers)
         # Looked up here, once per layout change, rather than at every legal-action list
         # (draws and passes leave the layout as it is; hashing the ends tuple is not free).
         table = _MOVES.get(self.ends)
