@@ -98,7 +98,11 @@ def click_a_move(page: Any) -> bool:
             buttons.first.click(timeout=2000)
         except Exception:
             return False  # the board moved on under the click
-        page.wait_for_function(f"document.querySelectorAll('#log li').length > {version}", timeout=STEP_TIMEOUT)
+        # the log grows, or (the move ended the hand and the next hand's log began) the turn moved on
+        page.wait_for_function(
+            f"document.querySelectorAll('#log li').length > {version}"
+            " || !(document.querySelector('#status')?.textContent || '').includes('Your turn')",
+            timeout=STEP_TIMEOUT)
     return True
 
 
