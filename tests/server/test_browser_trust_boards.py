@@ -206,9 +206,14 @@ def test_two_box_marks_what_a_play_scored_on_the_layout(server: Server, browser:
     page, context = open_page(browser, server, table, token, size)
     try:
         page.wait_for_selector("#board .armlabel")
-        # on the player's turn nothing draws the board again until they move
         page.wait_for_selector("#status.yours", timeout=15000)
-        shown = "document.querySelector('#board').innerHTML = T.game().board(s.view, ctx); return '';"
+        # the drawing goes into a board of its own: the page redraws #board whenever a state arrives
+        # (the socket's first push can land after the fetched state), which would wipe it
+        shown = """const real = document.querySelector('#board');
+          const mine = document.createElement(real.tagName);
+          mine.id = 'drawn'; mine.className = real.className;
+          mine.innerHTML = T.game().board(s.view, ctx);
+          real.before(mine); real.style.display = 'none'; return '';"""
         page.evaluate(DRAW.replace("return T.game().board(s.view, ctx);", shown), """
           const sp = Number(view.spinner.split("-")[0]);
           const arm = view.arms.find((a) => a.arm === 2);
@@ -216,11 +221,11 @@ def test_two_box_marks_what_a_play_scored_on_the_layout(server: Server, browser:
           arm.open_end = 0;
           view.events = [...view.events, { kind: "play", seat: 1, tile: `${sp}-0`, arm: 2 },
                          { kind: "score", seat: 1, points: 15, count: 15 }];""")
-        marks = page.locator("#board .scoremark")
+        marks = page.locator("#drawn .scoremark")
         assert marks.count() == 1 and (marks.text_content() or "").endswith("+15")
-        assert page.locator("#board .scoremark").evaluate(
+        assert page.locator("#drawn .scoremark").evaluate(
             "m => m.closest('svg').querySelector('[data-arm=\"2\"][data-index=\"0\"]') !== null")
-        page.locator("#board").scroll_into_view_if_needed()
+        page.locator("#drawn").scroll_into_view_if_needed()
         shot(page, f"8-twobox-scored-{size}")
         assert page.js_errors == []
     finally:
