@@ -33,8 +33,11 @@ $(STAMP): $(SOURCES) $(ENGINES) | compiler $(VENV)/bin/python
 	@$(BIN)/python -c "import boneyard.compiled as c; print('boneyard engines:', c.describe())"
 	touch $(STAMP)
 
+# torch first, pinned to the release whose CPU build this machine keeps on disk: asked for
+# through the deeprl extra alone, pip would take a CUDA build of several GB.
 $(DEV_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,rl]'
+	$(BIN)/python -m pip install -q 'torch==2.13.0'
+	$(BIN)/python -m pip install -q -e '.[dev,rl,deeprl]'
 	touch $(DEV_STAMP)
 
 # (Re)build the compiled engines and C modules in place when their sources changed.

@@ -26,6 +26,7 @@ time is. Run: ``python benchmarks/peers.py [--base REV] [--seconds S] [--sim-sec
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -317,8 +318,12 @@ def script_section(title: str, script: str, timeout: float, args: Sequence[str] 
     return [*lines, f"Output of `{command}`:", "", "```", done.stdout.rstrip(), "```"]
 
 
-def search_section(timeout: float) -> MarkdownLines:
+def search_section(timeout: float, before: Path | None = None) -> MarkdownLines:
     """The bots' speed, with the ismcts playouts a 200 ms decision affords through the engines.
+
+    With ``before`` (the built base tree of ``make bench BASE=REV``) the iterations a 200 ms
+    decision affords are also shown for that tree beside this checkout, measured in the same
+    run (``bots_speed.py --before``).
 
     The last column is the figure behind two-box's whole-hand playouts on the engine's fast
     path (``bots/playouts/twobox.py``) and Eighty's and Rounce's ``finish``
@@ -327,6 +332,10 @@ def search_section(timeout: float) -> MarkdownLines:
     """
     title = "Search speed: playouts through the engines"
     lines = script_section(title, "bots_speed.py", timeout, ("--decisions", "10"))
+    if before is not None:
+        compared = script_section("", "bots_speed.py", 6 * timeout, ("--before", str(before), "--decisions", "10"))
+        lines += ["", "The same search in the base tree and in this checkout, interleaved in one run:", "",
+                  *compared[2:]]
     note = (
         "*engine playouts in 200 ms*: the `ismcts` bot's playouts a 200 ms decision affords when every "
         "playout goes through `legal_actions()` and `apply()` of the engines as installed. For two-box "
@@ -417,36 +426,35 @@ def simulate_section(seconds: float, rounds: int) -> MarkdownLines:
     return lines
 
 
-def before_after_section(base: str, timeout: float) -> MarkdownLines:
-    """This checkout against revision ``base``, by ``benchmarks/before_after.py --base``.
+def before_after_section(base: str, tree: Path, timeout: float) -> MarkdownLines:
+    """This checkout against revision ``base`` (built in ``tree``), by ``benchmarks/before_after.py --before``.
 
-    Run in its own process (it builds the revision first, for minutes), its progress
-    passed on to stderr as it comes, its Markdown report quoted as it is. Asked for by the
-    rule that a change must leave no engine, adapter or search slower than the commit
-    before it: the two trees are measured in one run, so that the figures are comparable.
+    Run in its own process, its Markdown report quoted as it is. Asked for by the rule that
+    a change must leave no engine, adapter or search slower than the commit before it: the
+    two trees are measured in one run, so that the figures are comparable.
     """
     script = "before_after.py"
     lines = [f"## Before and after: this checkout against {base}", ""]
-    command = [sys.executable, str(HERE / script), "--base", base]
-    print(f"  {script} --base {base}...", file=sys.stderr)
+    command = [sys.executable, str(HERE / script), "--before", str(tree)]
+    print(f"  {script} --before {tree} ({base})...", file=sys.stderr)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=HERE.parent)
     try:
         out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.terminate()  # it removes its temporary tree on SIGTERM
+        proc.terminate()
         try:
             proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-        return [*lines, f"`benchmarks/{script} --base {base}` did not finish within {timeout:.0f} s."]
+        return [*lines, f"`benchmarks/{script} --before` ({base}) did not finish within {timeout:.0f} s."]
     if proc.returncode != 0:
         tail = out.strip().splitlines()[-5:]
-        return [*lines, f"`benchmarks/{script} --base {base}` failed (exit {proc.returncode}; its messages went "
+        return [*lines, f"`benchmarks/{script} --before` ({base}) failed (exit {proc.returncode}; its messages went "
                 "to stderr):", "", "```", *tail, "```"]
     return [
         *lines,
-        f"Output of `python benchmarks/{script} --base {base}`: each figure in a fresh subprocess importing one "
+        f"Output of `python benchmarks/{script}` against {base}: each figure in a fresh subprocess importing one "
         "tree or the other, in CPU time; the revision built in a temporary directory by its own "
         "`hatch_build.py`. The script's docstring says what each measure plays.",
         "",
@@ -513,9 +521,22 @@ def main() -> None:
     if args.seconds <= 0 or args.sim_seconds <= 0 or args.ratio_seconds <= 0 or args.rounds < 1 or args.sim_rounds < 1:
         parser.error("--seconds, --sim-seconds and --ratio-seconds must be positive, --rounds and --sim-rounds "
                      "at least 1")
+    with contextlib.ExitStack() as stack:
+        before: Path | None = None
+        if args.base is not None:
+            # built once, for before_after.py and bots_speed.py both; removed at the end
+            from before_after import base_tree, stop_on_sigterm
+
+            stop_on_sigterm()
+            before, _label = stack.enter_context(base_tree(args.base, keep=False))
+        measure_all(args, before)
+
+
+def measure_all(args: argparse.Namespace, before: Path | None) -> None:
+    """Every section of the report, printed and (with ``--write``) written; ``before`` is the built base tree."""
     lines = header(args.seconds, args.base)
-    if args.base is not None:
-        lines += [*before_after_section(args.base, args.base_timeout), ""]
+    if args.base is not None and before is not None:
+        lines += [*before_after_section(args.base, before, args.base_timeout), ""]
     if args.only_simulate:
         print("\n".join([*lines, *simulate_section(args.sim_seconds, args.sim_rounds)]))
         return
@@ -528,7 +549,7 @@ def main() -> None:
     lines += [*peers_section(args.seconds, ours), ""]
     lines += [*script_section("Montana hand analysis", "montana_analysis.py", args.script_timeout), ""]
     lines += [*script_section("Rummikub solver", "rummikub_solver.py", args.script_timeout), ""]
-    lines += [*search_section(args.script_timeout), ""]
+    lines += [*search_section(args.script_timeout, before), ""]
     lines += [*rl_section(args.script_timeout), ""]
     lines += [*rl_vector_section(args.script_timeout), ""]
     lines += simulate_section(args.sim_seconds, args.sim_rounds)

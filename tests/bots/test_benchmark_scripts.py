@@ -85,3 +85,23 @@ def test_bots_speed_switches_off_the_fast_playouts_where_the_profile_lives(bench
         assert had
         assert profile(game_id).finish is None and profile(game_id).outcomes is None
     assert profile(game_id) is before
+
+
+def test_bots_speed_measures_a_tree_beside_this_checkout(
+    benchmark_module: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bots_speed.py --before .``: both trees measured in subprocesses, a row per game with both figures.
+
+    This checkout stands in for the base tree (no build): the row must show iterations on
+    both sides and their ratio, not a failure of either probe.
+    """
+    bench = benchmark_module("bots_speed")
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.setattr("sys.argv", ["bots_speed.py", "--before", str(root), "--games", "rounce,twobox",
+                                     "--decisions", "2", "--rounds", "2"])
+    bench.main()
+    out = capsys.readouterr().out
+    assert "iterations in 200 ms, before" in out and "before: " in out and "after: " in out
+    for game_id in ("rounce", "twobox"):
+        row = next(line for line in out.splitlines() if line.startswith(game_id))
+        assert "not measured" not in row and row.count("x (") == 2, row  # both ratios, with their range
