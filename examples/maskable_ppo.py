@@ -5,7 +5,7 @@ the bots play; its ``action_masks()`` is the method MaskablePPO reads, so the ne
 ever samples legal actions. This script trains for a fixed wall time, saves the model,
 then plays the same seeded deals twice from the learner's seat, once with the trained
 network and once choosing uniformly among the legal actions (the control), and prints both
-win rates with their 95% intervals:
+win rates with their 95% intervals (Student-t over deals, as `boneyard arena` states them):
 
     .venv/bin/pip install torch==2.13.0 '.[rl,deeprl]'   # the CPU build of torch (see docs/rl.md)
     .venv/bin/python examples/maskable_ppo.py --game rounce --players 2 --seconds 600
@@ -17,9 +17,8 @@ dense; ``--opponents greedy`` trains against the heuristic instead of the random
 from __future__ import annotations
 
 import argparse
-import math
+import statistics
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,26 +30,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import boneyard.rl  # noqa: F401  (registers the boneyard/<Game>-v0 environments)
+from boneyard.bots.arena import mean_interval
 from boneyard.rl import gym_id
-
-
-@dataclass
-class Measured:
-    """Win rate of one policy over seeded deals, with its normal-approximation 95% interval."""
-
-    games: int
-    wins: float
-    mean_return: float
-
-    @property
-    def rate(self) -> float:
-        """Wins (a shared win counts as a fraction) over games."""
-        return self.wins / self.games
-
-    def interval(self) -> tuple[float, float]:
-        """The 95% interval of the win rate, so that a reader sees whether one half is inside."""
-        half = 1.96 * math.sqrt(max(self.rate * (1 - self.rate), 1e-12) / self.games)
-        return self.rate - half, self.rate + half
 
 
 class WallClock(BaseCallback):
@@ -88,18 +69,20 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, int]:
     return model, int(model.num_timesteps)
 
 
-def measure(model: MaskablePPO | None, args: argparse.Namespace) -> Measured:
+def measure(model: MaskablePPO | None, args: argparse.Namespace) -> tuple[list[float], list[float]]:
     """Play ``args.games`` seeded deals from the learner's seat: the model's choice, or a uniform legal one.
 
-    The same seeds serve both policies, so the deals, seats and bots' randomness are the
-    same for the trained network and the control.
+    Returns the learner's win share and return in each deal. The same seeds serve both
+    policies, so the deals, seats and bots' randomness are the same for the trained
+    network and the control.
     """
     env = make_env(args)
     rng = np.random.default_rng(args.seed)
-    wins, total = 0.0, 0.0
+    wins: list[float] = []
+    returns: list[float] = []
     for game in range(args.games):
         obs, info = env.reset(seed=10_000 + game)
-        done = False
+        done, total = False, 0.0
         while not done:
             mask = env.unwrapped.action_masks()
             if model is None:
@@ -110,9 +93,9 @@ def measure(model: MaskablePPO | None, args: argparse.Namespace) -> Measured:
             total += float(reward)
             done = terminated or truncated
         winners = env.unwrapped.table.game.winners
-        if info["seat"] in winners:
-            wins += 1 / len(winners)
-    return Measured(args.games, wins, total / args.games)
+        wins.append(1 / len(winners) if info["seat"] in winners else 0.0)
+        returns.append(total)
+    return wins, returns
 
 
 def main() -> None:
@@ -139,11 +122,10 @@ def main() -> None:
     model.save(args.out)
     print(f"trained {steps:,} steps; saved {args.out}")
     for name, policy in (("trained network", model), ("uniform legal (control)", None)):
-        m = measure(policy, args)
-        low, high = m.interval()
-        print(f"  {name:24s} win rate {m.rate:.3f} [{low:.3f}, {high:.3f}] over {m.games} deals, "
-              f"mean return {m.mean_return:+.3f}")
-
+        wins, returns = measure(policy, args)
+        rate, low, high = mean_interval(wins)
+        print(f"  {name:24s} win rate {rate:.3f} [{low:.3f}, {high:.3f}] over {len(wins)} deals, "
+              f"mean return {statistics.fmean(returns):+.3f}")
 
 if __name__ == "__main__":
     main()

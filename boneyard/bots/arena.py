@@ -116,8 +116,12 @@ def task_result(task: Task, game: Any, times: Sequence[Sequence[float]]) -> dict
     }
 
 
-def _ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% Student-t interval of independent samples."""
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% Student-t interval of independent samples (one per deal, say).
+
+    Public so that a measurement outside the arena (an RL example's win rate over seeded
+    deals) states its interval the way the arena's tables do.
+    """
     n = len(values)
     mean = statistics.fmean(values)
     if n < 2:
@@ -161,9 +165,9 @@ def summarize(game_id: str, specs: Sequence[BotSpec], results: Sequence[Mapping[
         wins = [statistics.fmean(o[0] for o in v) for v in per_deal.values()]
         margins = [statistics.fmean(o[1] for o in v) for v in per_deal.values()]
         even = statistics.fmean(o[2] for v in per_deal.values() for o in v) if per_deal else 0.0
-        win, win_lo, win_hi = _ci(wins) if wins else (0.0, 0.0, 0.0)
+        win, win_lo, win_hi = mean_interval(wins) if wins else (0.0, 0.0, 0.0)
         win_lo, win_hi = max(win_lo, 0.0), min(win_hi, 1.0)  # a rate lies in [0, 1]
-        margin, margin_lo, margin_hi = _ci(margins) if margins else (0.0, 0.0, 0.0)
+        margin, margin_lo, margin_hi = mean_interval(margins) if margins else (0.0, 0.0, 0.0)
         out.append(
             {
                 "bot": label,

@@ -29,7 +29,7 @@ def test_maskable_ppo_trains_for_a_minute_saves_and_plays_only_legal_actions(tmp
     assert run.returncode == 0, run.stderr[-3000:]
     steps = re.search(r"trained ([\d,]+) steps", run.stdout)
     assert steps and int(steps.group(1).replace(",", "")) >= 256 * 4, run.stdout  # several updates happened
-    rates = re.findall(r"win rate (\d\.\d+) \[(\d\.\d+), (\d\.\d+)\] over 30 deals", run.stdout)
+    rates = re.findall(r"win rate (\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\] over 30 deals", run.stdout)
     assert len(rates) == 2, run.stdout  # the trained network and the control, on the same deals
     assert all(float(low) <= float(rate) <= float(high) for rate, low, high in rates)
 
