@@ -35,24 +35,62 @@ def pair(a: int, b: int) -> int:
     return a * 8 + b if a >= b else b * 8 + a
 
 
-MAX_REMEMBERED: Final = 50_000  # layouts whose dangers are remembered (a few MB), then forgotten at once
-_DANGERS: Final[dict[int, list[int]]] = {}
+MAX_REMEMBERED: Final = 50_000  # layouts remembered (a few MB), then all forgotten at once
+LAYOUTS: Final = 7 * 16**ARMS  # layout keys (:func:`layout_key`): the spinner's number, then a nibble per arm
+_BITS: Final = [bin(i).count("1") for i in range(128)]  # set bits of each 7-bit number set
 
 
-def dangers(spinner: int, has: list[bool], tile: list[int], outer: list[int], best: list[int],
-            touched: list[int]) -> list[int]:
-    """Every tile that would score if played next on this layout, with the most it would: ``[key, points, ...]``.
+class Memory:
+    """What each layout met so far is worth (:func:`layout`), by key: filled as met, forgotten when full."""
 
+    def __init__(self) -> None:
+        self.at: list[list[int] | None] = []  # made on first use: most processes never play out two-box
+        self.size = 0
+
+
+_MEMORY: Final = Memory()
+
+
+def arm_nibble(has: bool, key: int, outer: int) -> int:
+    """An arm as the layout's worth sees it: 0 empty, else 1 + twice its outer end, plus 1 for a double."""
+    if not has:
+        return 0
+    return 1 + 2 * outer + (1 if key >> 3 == key & 7 else 0)
+
+
+def layout_key(spinner: int, has: list[bool], tile: list[int], outer: list[int]) -> int:
+    """The layout as its worth depends on it: the spinner's number, then each arm's :func:`arm_nibble`.
+
+    The count, the open ends and what each tile would score next all follow from these
+    (an arm adds its outer end, twice for a double), so equal keys mean equal worth.
+    """
+    key = spinner
+    for a in range(ARMS):
+        key = key * 16 + arm_nibble(has[a], tile[a], outer[a])
+    return key
+
+
+def worth(spinner: int, has: list[bool], tile: list[int], outer: list[int], best: list[int],
+          touched: list[int]) -> list[int]:
+    """What a layout is worth to a play, through the engine's rules: ``[score, shown, end0..end3, key, points, ...]``.
+
+    ``score``: what a play leaving this layout scores (the count, when it scores);
+    ``shown``: the open numbers as bits; ``end0..end3``: each arm's open number (-1: a tip
+    not open yet); then every tile that would score if played next, with the most it would.
     The count after a play on an arm is the count with that arm holding a tile worth
     nothing, plus what the new end adds (:func:`~boneyard.games.twobox.engine.end_points`),
     so one count per open arm prices every tile that arm takes. ``best`` (64 zeros) and
     ``touched`` (28 slots) are scratch lists, given back as they came.
     """
+    found = [scored(layout_count(spinner, has, tile, outer)), 0, -1, -1, -1, -1]
+    shown = 0
     n = 0
     for a in range(ARMS):
         end = open_end(spinner, has, outer, a)
+        found[2 + a] = end
         if end < 0:
             continue
+        shown |= 1 << end
         base = count_after(spinner, has, tile, outer, a, 0, 0)  # the 0-0 showing 0 adds nothing
         for x in range(7):
             k = pair(end, x)
@@ -64,7 +102,7 @@ def dangers(spinner: int, has: list[bool], tile: list[int], outer: list[int], be
                         touched[n] = k
                         n += 1
                     best[k] = score
-    found: list[int] = []
+    found[1] = shown
     for i in range(n):
         k = touched[i]
         found.append(k)
@@ -73,30 +111,40 @@ def dangers(spinner: int, has: list[bool], tile: list[int], outer: list[int], be
     return found
 
 
+def layout(spinner: int, has: list[bool], tile: list[int], outer: list[int], key: int, best: list[int],
+           touched: list[int]) -> list[int]:
+    """:func:`worth` of the layout whose :func:`layout_key` is ``key``, remembered."""
+    memory = _MEMORY
+    if not memory.at:
+        memory.at = [None] * LAYOUTS
+    found = memory.at[key]
+    if found is None:
+        found = worth(spinner, has, tile, outer, best, touched)
+        if memory.size >= MAX_REMEMBERED:
+            memory.at = [None] * LAYOUTS
+            memory.size = 0
+        memory.at[key] = found
+        memory.size += 1
+    return found
+
+
 def threat(spinner: int, has: list[bool], tile: list[int], outer: list[int], hidden: list[int], own: list[int],
            best: list[int], touched: list[int]) -> int:
     """The sum over the tiles a seat has not seen (with copies) of the most each could score if played next.
 
-    What each tile could score depends on the layout alone (:func:`dangers`, remembered
-    per layout); the copies of a tile the seat has not seen are ``hidden`` less ``own``
-    (its hand).
-    ``best`` (64 zeros) and ``touched`` (28 slots) are scratch lists for
-    :func:`dangers`, given back as they came.
+    What each tile could score depends on the layout alone (:func:`worth`, remembered per
+    layout); the copies of a tile the seat has not seen are ``hidden`` less ``own`` (its
+    hand). ``best`` (64 zeros) and ``touched`` (28 slots) are scratch lists for
+    :func:`worth`, given back as they came.
     """
-    key = spinner  # the layout as threat sees it: each arm's outer end and whether its tile is a double
-    for a in range(ARMS):
-        key *= 16
-        if has[a]:
-            k = tile[a]
-            key += 1 + 2 * outer[a] + (1 if k >> 3 == k & 7 else 0)
-    found = _DANGERS.get(key)
-    if found is None:
-        found = dangers(spinner, has, tile, outer, best, touched)
-        if len(_DANGERS) >= MAX_REMEMBERED:
-            _DANGERS.clear()
-        _DANGERS[key] = found
+    found = layout(spinner, has, tile, outer, layout_key(spinner, has, tile, outer), best, touched)
+    return unseen_sum(found, hidden, own)
+
+
+def unseen_sum(found: list[int], hidden: list[int], own: list[int]) -> int:
+    """The dangers of a :func:`worth` list weighed by the copies unseen: ``hidden`` less ``own``."""
     total = 0
-    for i in range(0, len(found), 2):
+    for i in range(2 + ARMS, len(found), 2):
         k = found[i]
         total += found[i + 1] * (hidden[k] - own[k])
     return total
@@ -114,67 +162,138 @@ class Weights:
         self.follow = follow
 
 
-def value(h: FastHand, move: int, p: float, w: Weights, best: list[int], touched: list[int]) -> float:
-    """Greedy's value of one play or stack (an integer action) for the seat to move.
+class Judge:
+    """One decision of greedy's, for the seat to move: what every move shares, worked out once.
 
-    ``best``, ``touched``: the scratch lists :func:`threat` takes. The layout is changed for the
-    judgement and put back as it was.
+    The layout now (its key, each arm's nibble and its :func:`worth`), the doubles in hand
+    and the chance weight ``p``; :meth:`value` then judges a move from the worth of the
+    layout it leaves, remembered by key, without changing the hand. A playout keeps one and
+    :meth:`reset` it at every decision.
     """
-    seat = h.cur
-    hand = h.hands[seat]
-    has, tile, outer = h.has, h.tile, h.outer
-    stack = move >= STACK
-    rest = move - STACK if stack else move
-    k = rest // 5
-    arm = rest - k * 5
-    double = k >> 3 == k & 7
-    a = arm - 1
-    was_has, was_tile, was_outer = False, 0, 0
-    if stack:
-        if h.cutthroat and h.steal_seat >= 0 and h.steal_points:
+
+    def __init__(self, w: Weights, best: list[int], touched: list[int]) -> None:
+        self.w = w
+        self.best = best
+        self.touched = touched
+        self.nibbles = [0] * ARMS
+        self.h = FastHand(0, 0)
+        self.hand: list[int] = []
+        self.p = 0.0
+        self.key = 0
+        self.now: list[int] = []
+        self.one = 0
+        self.two = 0
+        self.last = False
+
+    def reset(self, h: FastHand, p: float) -> None:
+        """Judge the seat to move in ``h`` now, ``p`` its chance weight (:func:`judge`)."""
+        self.h = h
+        self.p = p
+        seat = h.cur
+        hand = h.hands[seat]
+        self.hand = hand
+        has, tile, outer = h.has, h.tile, h.outer
+        nibbles = self.nibbles
+        key = h.spinner
+        for a in range(ARMS):
+            n = arm_nibble(has[a], tile[a], outer[a])
+            nibbles[a] = n
+            key = key * 16 + n
+        self.key = key
+        self.now = layout(h.spinner, has, tile, outer, key, self.best, self.touched)
+        held = h.held[seat]
+        one = 0  # numbers of the doubles held: at least one copy, two copies
+        two = 0
+        for x in range(7):
+            if held >> (x * 9) & 1:
+                one |= 1 << x
+                if hand[x * 9] > 1:
+                    two |= 1 << x
+        self.one = one
+        self.two = two
+        self.last = h.size[seat] == 1
+
+    def after(self, move: int) -> list[int]:
+        """The :func:`worth` of the layout ``move`` leaves (a stack leaves it as it is)."""
+        if move >= STACK:
+            return self.now
+        k = move // 5
+        a = move - k * 5 - 1
+        h = self.h
+        end = self.now[2 + a]
+        out = k & 7 if k >> 3 == end else k >> 3
+        shift = 4 * (ARMS - 1 - a)
+        key = self.key + ((arm_nibble(True, k, out) - self.nibbles[a]) << shift)
+        memory = _MEMORY
+        found = memory.at[key]
+        if found is not None:
+            return found
+        has, tile, outer = h.has, h.tile, h.outer
+        was_has, was_tile, was_outer = has[a], tile[a], outer[a]
+        has[a], tile[a], outer[a] = True, k, out
+        found = layout(h.spinner, has, tile, outer, key, self.best, self.touched)
+        has[a], tile[a], outer[a] = was_has, was_tile, was_outer
+        return found
+
+    def value(self, move: int) -> float:
+        """Greedy's value of one play or stack (an integer action)."""
+        h = self.h
+        w = self.w
+        hand = self.hand
+        stack = move >= STACK
+        k = (move - STACK if stack else move) // 5
+        double = k >> 3 == k & 7
+        found = self.after(move)
+        if stack and h.cutthroat and h.steal_seat >= 0 and h.steal_points:
             score = steal_amount(h.steal_points, double) * 2  # gain plus the victim's loss
         else:
-            score = scored(layout_count(h.spinner, has, tile, outer))
-    else:
-        end = open_end(h.spinner, has, outer, a)
-        was_has, was_tile, was_outer = has[a], tile[a], outer[a]
-        has[a] = True
-        tile[a] = k
-        outer[a] = k & 7 if k >> 3 == end else k >> 3
-        score = scored(layout_count(h.spinner, has, tile, outer))
-    danger = threat(h.spinner, has, tile, outer, h.hidden, hand, best, touched)
-    v = score - w.block * (p * danger) + w.pip * ((k >> 3) + (k & 7))
-    if double:
-        v += w.double
-    shown = 0  # the open numbers after the move, as bits
-    for b in range(ARMS):
-        e = open_end(h.spinner, has, outer, b)
-        if e >= 0:
-            shown |= 1 << e
-    stranded = 0
-    for x in range(7):
-        d = x * 9
-        copies = hand[d] - (1 if d == k else 0)
-        if copies > 0 and not shown & (1 << x):
-            stranded += copies
-    v -= w.stranded * stranded
-    if w.follow:  # off in the search's playouts: not counted there
-        follow = 0
-        for b in range(ARMS):
-            e = open_end(h.spinner, has, outer, b)
-            if e < 0:
-                continue
-            for x in range(7):
-                u = pair(e, x)
-                if hand[u] - (1 if u == k else 0) > 0:
-                    follow += 1
-                    break
-        v += w.follow * follow
-    if h.size[seat] == 1:
-        v += w.out
-    if not stack:
-        has[a], tile[a], outer[a] = was_has, was_tile, was_outer
-    return v
+            score = found[0]
+        danger = unseen_sum(found, h.hidden, hand)
+        v = score - w.block * (self.p * danger) + w.pip * ((k >> 3) + (k & 7))
+        shown = found[1]
+        hidden = 127 ^ shown  # numbers on no open end after the move
+        stranded = _BITS[self.one & hidden] + _BITS[self.two & hidden]
+        if double:
+            v += w.double
+            if hidden & (1 << (k & 7)):
+                stranded -= 1  # the double played is not left in hand
+        v -= w.stranded * stranded
+        if w.follow:  # off in the search's playouts: not counted there
+            follow = 0
+            for b in range(ARMS):
+                e = found[2 + b]
+                if e < 0:
+                    continue
+                for x in range(7):
+                    u = pair(e, x)
+                    if hand[u] - (1 if u == k else 0) > 0:
+                        follow += 1
+                        break
+            v += w.follow * follow
+        if self.last:
+            v += w.out
+        return v
+
+
+def chance(h: FastHand, unseen: int = -1) -> float:
+    """The weight of the next seat's threat: its tiles over the tiles the seat to move has not seen.
+
+    ``unseen``: that count, when the caller keeps it (a playout does); else counted here.
+    """
+    seat = h.cur
+    if unseen < 0:
+        unseen = -h.size[seat]  # the hidden tiles less its own
+        for c in h.hidden:
+            unseen += c
+    return h.size[(seat + 1) % h.n] / max(1, unseen)
+
+
+def judge(h: FastHand, w: Weights, scratch: list[list[int]] | None = None) -> Judge:
+    """A :class:`Judge` of the seat to move in ``h``."""
+    best, touched = new_scratch() if scratch is None else scratch
+    j = Judge(w, best, touched)
+    j.reset(h, chance(h))
+    return j
 
 
 def above(a: int, b: int) -> bool:
@@ -197,17 +316,12 @@ def values(h: FastHand, moves: list[int], w: Weights, scratch: list[list[int]] |
 
     ``scratch``: :func:`new_scratch`'s lists, reused from one decision to the next by a playout.
     """
-    seat = h.cur
-    best, touched = new_scratch() if scratch is None else scratch
-    total = -h.size[seat]  # the tiles it has not seen: the hidden ones less its own
-    for c in h.hidden:
-        total += c
-    p = h.size[(seat + 1) % h.n] / max(1, total)
-    return [value(h, m, p, w, best, touched) for m in moves]
+    j = judge(h, w, scratch)
+    return [j.value(m) for m in moves]
 
 
 def new_scratch() -> list[list[int]]:
-    """The scratch lists :func:`threat` works in: 64 zeros (a score per tile) and 28 slots (tiles seen)."""
+    """The scratch lists :func:`worth` works in: 64 zeros (a score per tile) and 28 slots (tiles seen)."""
     return [[0] * 64, [0] * 28]
 
 
@@ -215,23 +329,44 @@ def pick(h: FastHand, moves: list[int], w: Weights, scratch: list[list[int]] | N
     """The move greedy makes among ``moves`` (plays and stacks): the best value, ties to the later notation."""
     if len(moves) == 1:
         return moves[0]  # nothing to weigh
-    found = values(h, moves, w, scratch)
-    best = 0
+    return best_of(judge(h, w, scratch), moves)
+
+
+def best_of(j: Judge, moves: list[int]) -> int:
+    """The move of ``moves`` ``j`` values most, ties to the later notation (greedy's choice)."""
+    best = moves[0]
+    top = j.value(best)
     for i in range(1, len(moves)):
-        if found[i] > found[best] or (found[i] == found[best] and above(moves[i], moves[best])):
-            best = i
-    return moves[best]
+        m = moves[i]
+        v = j.value(m)
+        if v > top or (v == top and above(m, best)):
+            best = m
+            top = v
+    return best
 
 
-def play_out(h: FastHand, w: Weights, trace: list[int] | None = None) -> None:
-    """Greedy for every seat to the end of the hand (or the game): play when it can, else draw, else pass."""
-    scratch = new_scratch()
+def play_out(h: FastHand, w: Weights, trace: list[int] | None = None, j: Judge | None = None) -> None:
+    """Greedy for every seat to the end of the hand (or the game): play when it can, else draw, else pass.
+
+    ``j``: a :class:`Judge` to reuse (a search's many playouts keep one).
+    """
+    if j is None:
+        best, touched = new_scratch()
+        j = Judge(w, best, touched)
+    hidden = 0  # tiles in the hands and the boneyard: one fewer for each play or stack
+    for c in h.hidden:
+        hidden += c
     while not h.over and not h.hand_over:
         moves = h.plays()
-        if moves:
-            move = pick(h, moves, w, scratch)
-        else:
+        if not moves:
             move = DRAW_INDEX if h.boneyard else PASS_INDEX
+        elif len(moves) == 1:
+            move = moves[0]
+        else:
+            j.reset(h, chance(h, hidden - h.size[h.cur]))
+            move = best_of(j, moves)
+        if move < DRAW_INDEX:
+            hidden -= 1
         if trace is not None:
             trace.append(move)
         h.apply(move)
@@ -251,13 +386,17 @@ def outcomes(start: FastHand, candidates: list[int], rounds: int, seed: int, w: 
             raise ValueError(f"candidate {c} is not a legal play, stack or draw")
     rng = random.Random(seed)
     rows: list[list[int]] = []
+    best, touched = new_scratch()
+    j = Judge(w, best, touched)
+    deal = start.copy()
+    h = start.copy()
     for _ in range(rounds):
-        deal = start.copy()
+        deal.copy_from(start)
         shuffle(rng, deal.boneyard)
         for c in candidates:
-            h = deal.copy()
+            h.copy_from(deal)
             h.apply(c)
-            play_out(h, w)
+            play_out(h, w, None, j)
             row = h.points[:]
             row.append(h.winner if h.over else -1)
             rows.append(row)

@@ -290,6 +290,7 @@ class FastHand:
         self.outer = [0] * ARMS  # each arm's open (outer) number
         self.stacked = [False] * ARMS
         self.hands = [[0] * 64 for _ in range(players)]  # copies held, by key
+        self.held = [0] * players  # the keys each seat holds, as bits (``1 << key``): kept with ``hands``
         self.size = [0] * players
         self.pips = [0] * players
         self.hidden = [0] * 64  # copies in the hands and the boneyard: what no layout shows
@@ -315,6 +316,7 @@ class FastHand:
         c.outer = self.outer[:]
         c.stacked = self.stacked[:]
         c.hands = [h[:] for h in self.hands]
+        c.held = self.held[:]
         c.size = self.size[:]
         c.pips = self.pips[:]
         c.hidden = self.hidden[:]
@@ -324,6 +326,44 @@ class FastHand:
         c.winner = self.winner
         c.hand_over = self.hand_over
         return c
+
+    def copy_from(self, other: FastHand) -> None:
+        """Become a copy of ``other`` (same players) in place: a playout's next start, with no new lists."""
+        self.cur = other.cur
+        self.cutthroat = other.cutthroat
+        self.round_to_five = other.round_to_five
+        self.target = other.target
+        self.spinner = other.spinner
+        self.spinner_key = other.spinner_key
+        self.spinner_stacked = other.spinner_stacked
+        self.passes = other.passes
+        self.steal_seat = other.steal_seat
+        self.steal_points = other.steal_points
+        self.has[:] = other.has
+        self.tile[:] = other.tile
+        self.outer[:] = other.outer
+        self.stacked[:] = other.stacked
+        for s in range(self.n):
+            self.hands[s][:] = other.hands[s]
+        self.held[:] = other.held
+        self.size[:] = other.size
+        self.pips[:] = other.pips
+        self.hidden[:] = other.hidden
+        self.boneyard[:] = other.boneyard
+        self.points[:] = other.points
+        self.over = other.over
+        self.winner = other.winner
+        self.hand_over = other.hand_over
+
+    def index(self) -> None:
+        """Set :attr:`held` from :attr:`hands`, once a hand's counts were written directly."""
+        for s in range(self.n):
+            hand = self.hands[s]
+            bits = 0
+            for k in range(64):
+                if hand[k]:
+                    bits |= 1 << k
+            self.held[s] = bits
 
     def open_end(self, arm: int) -> int:
         """The number open on arm ``arm`` (0-3), or -1 for a tip not open yet (:func:`open_end`)."""
@@ -336,20 +376,20 @@ class FastHand:
     def plays(self) -> list[int]:
         """The seat to move's plays and stacks, as integer actions (no draw or pass)."""
         out: list[int] = []
-        hand = self.hands[self.cur]
+        held = self.held[self.cur]
         for a in range(ARMS):
             end = self.open_end(a)
             if end < 0:
                 continue
             for x in range(7):
                 k = end * 8 + x if end >= x else x * 8 + end
-                if hand[k]:
+                if held >> k & 1:
                     out.append(k * 5 + a + 1)
         for a in range(ARMS):
-            if self.has[a] and not self.stacked[a] and hand[self.tile[a]]:
+            if self.has[a] and not self.stacked[a] and held >> self.tile[a] & 1:
                 out.append(STACK + self.tile[a] * 5 + a + 1)
         full = self.has[0] and self.has[1] and self.has[2] and self.has[3]
-        if not self.spinner_stacked and not full and hand[self.spinner_key]:
+        if not self.spinner_stacked and not full and held >> self.spinner_key & 1:
             out.append(STACK + self.spinner_key * 5)
         return out
 
@@ -368,6 +408,7 @@ class FastHand:
         if action == DRAW_INDEX:
             k = self.boneyard.pop()
             self.hands[seat][k] += 1
+            self.held[seat] |= 1 << k
             self.size[seat] += 1
             self.pips[seat] += (k >> 3) + (k & 7)
             return
@@ -382,7 +423,10 @@ class FastHand:
         rest = action - STACK if stack else action
         k = rest // 5
         arm = rest - k * 5
-        self.hands[seat][k] -= 1
+        hand = self.hands[seat]
+        hand[k] -= 1
+        if not hand[k]:
+            self.held[seat] &= ~(1 << k)
         self.size[seat] -= 1
         self.pips[seat] -= (k >> 3) + (k & 7)
         self.hidden[k] -= 1
@@ -507,6 +551,7 @@ def fast_view(view: dict[str, Any]) -> FastHand:
             t = Tile.parse(text)
             own[t.key] += 1
             h.pips[h.cur] += t.pips
+    h.index()
     return h
 
 
@@ -1006,6 +1051,7 @@ class Twobox(Game):
             h.hidden[k] += 1
         h.points = list(self.points)
         h.over = self.is_over
+        h.index()
         return h
 
     def _copy(self) -> Twobox:
