@@ -36,15 +36,25 @@ def pair(a: int, b: int) -> int:
 
 
 MAX_REMEMBERED: Final = 50_000  # layouts remembered (a few MB), then all forgotten at once
-LAYOUTS: Final = 7 * 16**ARMS  # layout keys (:func:`layout_key`): the spinner's number, then a nibble per arm
+LAYOUTS: Final = 16**ARMS  # layout keys (:func:`layout_key`): a nibble per arm
 _BITS: Final = [bin(i).count("1") for i in range(128)]  # set bits of each 7-bit number set
 
 
 class Memory:
-    """What each layout met so far is worth (:func:`layout`), by key: filled as met, forgotten when full."""
+    """What each layout met so far around one spinner is worth (:func:`layout`), by key.
+
+    Filled as layouts are met; forgotten when full or when the spinner changes (a new hand).
+    """
 
     def __init__(self) -> None:
         self.at: list[list[int] | None] = []  # made on first use: most processes never play out two-box
+        self.spinner = -1
+        self.size = 0
+
+    def forget(self, spinner: int) -> None:
+        """Start afresh for layouts around ``spinner``."""
+        self.at = [None] * LAYOUTS
+        self.spinner = spinner
         self.size = 0
 
 
@@ -58,13 +68,14 @@ def arm_nibble(has: bool, key: int, outer: int) -> int:
     return 1 + 2 * outer + (1 if key >> 3 == key & 7 else 0)
 
 
-def layout_key(spinner: int, has: list[bool], tile: list[int], outer: list[int]) -> int:
-    """The layout as its worth depends on it: the spinner's number, then each arm's :func:`arm_nibble`.
+def layout_key(has: list[bool], tile: list[int], outer: list[int]) -> int:
+    """The layout around a spinner as its worth depends on it: each arm's :func:`arm_nibble`.
 
-    The count, the open ends and what each tile would score next all follow from these
-    (an arm adds its outer end, twice for a double), so equal keys mean equal worth.
+    The count, the open ends and what each tile would score next all follow from these and
+    the spinner's number (an arm adds its outer end, twice for a double), so equal keys
+    around one spinner mean equal worth.
     """
-    key = spinner
+    key = 0
     for a in range(ARMS):
         key = key * 16 + arm_nibble(has[a], tile[a], outer[a])
     return key
@@ -115,14 +126,13 @@ def layout(spinner: int, has: list[bool], tile: list[int], outer: list[int], key
            touched: list[int]) -> list[int]:
     """:func:`worth` of the layout whose :func:`layout_key` is ``key``, remembered."""
     memory = _MEMORY
-    if not memory.at:
-        memory.at = [None] * LAYOUTS
+    if memory.spinner != spinner:
+        memory.forget(spinner)
     found = memory.at[key]
     if found is None:
         found = worth(spinner, has, tile, outer, best, touched)
         if memory.size >= MAX_REMEMBERED:
-            memory.at = [None] * LAYOUTS
-            memory.size = 0
+            memory.forget(spinner)
         memory.at[key] = found
         memory.size += 1
     return found
@@ -137,7 +147,7 @@ def threat(spinner: int, has: list[bool], tile: list[int], outer: list[int], hid
     hand). ``best`` (64 zeros) and ``touched`` (28 slots) are scratch lists for
     :func:`worth`, given back as they came.
     """
-    found = layout(spinner, has, tile, outer, layout_key(spinner, has, tile, outer), best, touched)
+    found = layout(spinner, has, tile, outer, layout_key(has, tile, outer), best, touched)
     return unseen_sum(found, hidden, own)
 
 
@@ -194,7 +204,7 @@ class Judge:
         self.hand = hand
         has, tile, outer = h.has, h.tile, h.outer
         nibbles = self.nibbles
-        key = h.spinner
+        key = 0
         for a in range(ARMS):
             n = arm_nibble(has[a], tile[a], outer[a])
             nibbles[a] = n
@@ -356,8 +366,9 @@ def play_out(h: FastHand, w: Weights, trace: list[int] | None = None, j: Judge |
     hidden = 0  # tiles in the hands and the boneyard: one fewer for each play or stack
     for c in h.hidden:
         hidden += c
+    moves: list[int] = []
     while not h.over and not h.hand_over:
-        moves = h.plays()
+        h.plays_into(moves)
         if not moves:
             move = DRAW_INDEX if h.boneyard else PASS_INDEX
         elif len(moves) == 1:
@@ -388,10 +399,10 @@ def outcomes(start: FastHand, candidates: list[int], rounds: int, seed: int, w: 
     rows: list[list[int]] = []
     best, touched = new_scratch()
     j = Judge(w, best, touched)
-    deal = start.copy()
+    deal = start.copy()  # the start with this round's boneyard order: only the order changes
     h = start.copy()
     for _ in range(rounds):
-        deal.copy_from(start)
+        deal.boneyard[:] = start.boneyard
         shuffle(rng, deal.boneyard)
         for c in candidates:
             h.copy_from(deal)

@@ -376,6 +376,12 @@ class FastHand:
     def plays(self) -> list[int]:
         """The seat to move's plays and stacks, as integer actions (no draw or pass)."""
         out: list[int] = []
+        self.plays_into(out)
+        return out
+
+    def plays_into(self, out: list[int]) -> None:
+        """:meth:`plays` written into ``out``, emptied first: a playout reuses one list for every decision."""
+        out.clear()
         held = self.held[self.cur]
         for a in range(ARMS):
             end = self.open_end(a)
@@ -391,7 +397,6 @@ class FastHand:
         full = self.has[0] and self.has[1] and self.has[2] and self.has[3]
         if not self.spinner_stacked and not full and held >> self.spinner_key & 1:
             out.append(STACK + self.spinner_key * 5)
-        return out
 
     def legal(self) -> list[int]:
         """Every legal integer action: the plays and stacks, then a draw or (with neither) a pass (rule 4)."""
