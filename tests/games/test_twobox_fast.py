@@ -17,6 +17,7 @@ from boneyard.games.twobox.engine import (
     DRAW_INDEX,
     PASS_INDEX,
     STACK,
+    FastHand,
     action_index,
     blocked_winner,
     fast_action,
@@ -39,6 +40,19 @@ def _legal(game: Any) -> list[int]:
     return sorted(action_index(a) for a in game.legal_actions())
 
 
+def _held(hand: FastHand) -> list[int]:
+    """Each seat's held tiles as bits, counted afresh from its counts."""
+    return [sum(1 << k for k in range(64) if counts[k]) for counts in hand.hands]
+
+
+def _fields(hand: FastHand) -> tuple[Any, ...]:
+    """Everything a fast hand holds, for comparing two of them."""
+    return (hand.n, hand.cur, hand.cutthroat, hand.round_to_five, hand.target, hand.spinner, hand.spinner_key,
+            hand.spinner_stacked, hand.passes, hand.steal_seat, hand.steal_points, hand.has, hand.tile,
+            hand.outer, hand.stacked, hand.hands, hand.held, hand.size, hand.pips, hand.hidden, hand.boneyard,
+            hand.points, hand.over, hand.winner, hand.hand_over)
+
+
 @pytest.mark.parametrize(("players", "rules"), CASES)
 def test_the_fast_path_plays_every_hand_as_the_engine(players: int, rules: dict[str, Any]) -> None:
     """Legal moves, scores, the seat to move and the hand's or game's end agree after every action."""
@@ -57,6 +71,7 @@ def test_the_fast_path_plays_every_hand_as_the_engine(players: int, rules: dict[
             assert fast_action(move) is action  # the engine's own interned action
             game.apply(action)
             hand.apply(move)
+            assert hand.held == _held(hand)  # the bits the moves are listed from follow the counts
             steps += 1
             if game.is_over and not hand.over:  # the next deal's spinner reached the target
                 assert hand.hand_over and game.hand_number != number
@@ -77,6 +92,34 @@ def test_the_fast_path_plays_every_hand_as_the_engine(players: int, rules: dict[
     assert steps > 500 and ends >= 12  # every game ends; most hands are played out
 
 
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_a_hand_copied_in_place_is_the_hand_and_plays_on_alike(players: int) -> None:
+    """``copy_from`` (a playout's next start, written over an old one) leaves nothing of the old hand behind."""
+    rng = random.Random(players)
+    checked = 0
+    old = boneyard.new_game("twobox", players=players, seed=99, rules={"cutthroat": True}).fast_hand()
+    for seed in range(3):
+        game = boneyard.new_game("twobox", players=players, seed=seed)
+        while not game.is_over and checked < 40 * (seed + 1):
+            source = game.fast_hand()
+            copied = old
+            copied.copy_from(source)
+            assert _fields(copied) == _fields(source.copy()) == _fields(source)
+            fresh = source.copy()
+            while not (copied.over or copied.hand_over):  # both play on alike, and the source is untouched
+                moves = copied.legal()
+                move = moves[rng.randrange(len(moves))]
+                copied.apply(move)
+                fresh.apply(move)
+                assert _fields(copied) == _fields(fresh)
+            assert _fields(source) == _fields(game.fast_hand())
+            old = copied  # the next copy is written over a hand played to its end
+            checked += 1
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    assert checked == 120
+
+
 def test_a_seats_view_gives_its_hand_and_what_it_has_not_seen() -> None:
     """``fast_view``: the seat's own tiles, the layout and the unseen tiles equal the whole deal's, less the others."""
     rng = random.Random(4)
@@ -88,6 +131,7 @@ def test_a_seats_view_gives_its_hand_and_what_it_has_not_seen() -> None:
             whole, seen = game.fast_hand(), fast_view(game.view(seat))
             assert seen.cur == whole.cur == seat
             assert seen.hands[seat] == whole.hands[seat] and seen.pips[seat] == whole.pips[seat]
+            assert seen.held == _held(seen) and whole.held == _held(whole)
             assert seen.hidden == whole.hidden  # what no layout shows: the hands and the boneyard
             layout = (seen.has, seen.tile, seen.outer, seen.stacked)
             assert layout == (whole.has, whole.tile, whole.outer, whole.stacked)
