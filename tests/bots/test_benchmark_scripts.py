@@ -8,6 +8,7 @@ it promises; the figures themselves are not judged.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,46 @@ def test_bots_speed_measures_a_tree_beside_this_checkout(
     for game_id in ("rounce", "twobox"):
         row = next(line for line in out.splitlines() if line.startswith(game_id))
         assert "not measured" not in row and row.count("x (") == 2, row  # both ratios, with their range
+
+
+def _report(seed: int, games: list[tuple[int, bool, int]]) -> dict[str, Any]:
+    """A made-up two-box arena report: per game its deal, whether the search won, its margin."""
+    seats = ["ismcts:ms=200", "greedy", "ismcts:ms=200", "greedy"]
+    results = [
+        {"deal": deal, "seats": seats, "scores": [100 + margin, 100, 100 + margin, 100], "winners": [0 if won else 1]}
+        for deal, won, margin in games
+    ]
+    return {"game": "twobox", "players": 4, "rules": {}, "bots": ["ismcts:ms=200", "greedy"], "seed": seed,
+            "results": results}
+
+
+def test_arena_paired_compares_two_runs_deal_by_deal(
+    benchmark_module: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each deal's seat orders are averaged, then the after-less-before differences are averaged over deals.
+
+    Deal 0 goes from two wins (+10, +20) to one (+5, +5); deal 1 from two losses (-10, -10)
+    to two wins (+20, +20): the win share changes by -0.5 and +1 (mean +0.25), the margin
+    by -10 and +30 (mean +10). A run on other deals is refused by name, not compared.
+    """
+    bench = benchmark_module("arena_paired")
+    before = _report(7, [(0, True, 10), (0, True, 20), (1, False, -10), (1, False, -10)])
+    after = _report(7, [(0, True, 5), (0, False, 5), (1, True, 20), (1, True, 20), (2, True, 50)])
+    found = bench.compare(before, after)
+    assert found["deals"] == 2  # deal 2 is in one run only
+    assert found["win_rate"]["before"] == 0.5 and found["win_rate"]["after"] == 0.75
+    assert found["win_rate"]["difference"] == 0.25 and found["margin"]["difference"] == 10.0
+    low, high = found["margin"]["interval"]
+    assert low < 10.0 < high
+    paths = []
+    for name, report in (("before", before), ("after", after), ("other", _report(8, []))):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(report))
+        paths.append(str(path))
+    monkeypatch.setattr("sys.argv", ["arena_paired.py", paths[0], paths[1]])
+    bench.main()
+    out = capsys.readouterr().out
+    assert "2 deals in both runs" in out and "+0.250" in out and "+10.00" in out
+    monkeypatch.setattr("sys.argv", ["arena_paired.py", paths[0], paths[2]])
+    with pytest.raises(SystemExit, match="differ in seed: 7 and 8"):
+        bench.main()
