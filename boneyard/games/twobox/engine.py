@@ -303,28 +303,7 @@ class FastHand:
     def copy(self) -> FastHand:
         """An independent copy (a playout changes its hand, never the one it started from)."""
         c = FastHand(self.n, self.spinner)
-        c.cur = self.cur
-        c.cutthroat = self.cutthroat
-        c.round_to_five = self.round_to_five
-        c.target = self.target
-        c.spinner_stacked = self.spinner_stacked
-        c.passes = self.passes
-        c.steal_seat = self.steal_seat
-        c.steal_points = self.steal_points
-        c.has = self.has[:]
-        c.tile = self.tile[:]
-        c.outer = self.outer[:]
-        c.stacked = self.stacked[:]
-        c.hands = [h[:] for h in self.hands]
-        c.held = self.held[:]
-        c.size = self.size[:]
-        c.pips = self.pips[:]
-        c.hidden = self.hidden[:]
-        c.boneyard = self.boneyard[:]
-        c.points = self.points[:]
-        c.over = self.over
-        c.winner = self.winner
-        c.hand_over = self.hand_over
+        c.copy_from(self)
         return c
 
     def copy_from(self, other: FastHand) -> None:
