@@ -491,6 +491,7 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be replayed
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._behind: set[str] = set()  # tables loading here that another process changed meanwhile
         self._next_sub = 0
         self._sweeper: asyncio.Task[None] | None = None
         # On PostgreSQL several processes may serve the same tables: bots need a lease, and
@@ -558,6 +559,10 @@ class TableService:
         if table is None:
             if what == "new":
                 self._spawn(self._quiet(self.get(table_id)))
+            elif table_id in self._loading and table_id not in self._behind:
+                # the load in progress may have read the database before this change
+                self._behind.add(table_id)
+                self._spawn(self._quiet(self._catch_up_loaded(table_id)))
             return
         if what.startswith("ready."):  # a "Next hand" pressed at another process
             hand, _, seat = what[len("ready."):].partition(".")
@@ -572,6 +577,19 @@ class TableService:
             known = (int(what), action, int(seat))
         # a new version needs only the new actions; a seat or anything else, the seats too
         self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit(), known=known)))
+
+    async def _catch_up_loaded(self, table_id: str) -> None:
+        """Catch a table up once its load is done, for changes announced while it was loading.
+
+        The load reads the database once; a change committed after that read and announced
+        before the table was held here would otherwise be lost until the next notice, and
+        after a game's last action there is none.
+        """
+        try:
+            table = await self.get(table_id)
+        finally:
+            self._behind.discard(table_id)
+        await self.catch_up(table)
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was away: catch every table up."""
