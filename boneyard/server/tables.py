@@ -491,7 +491,6 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be replayed
         self._loading: dict[str, asyncio.Future[Table]] = {}
-        self._behind: set[str] = set()  # tables loading here that another process changed meanwhile
         self._next_sub = 0
         self._sweeper: asyncio.Task[None] | None = None
         # On PostgreSQL several processes may serve the same tables: bots need a lease, and
@@ -559,10 +558,8 @@ class TableService:
         if table is None:
             if what == "new":
                 self._spawn(self._quiet(self.get(table_id)))
-            elif table_id in self._loading and table_id not in self._behind:
-                # the load in progress may have read the database before this change
-                self._behind.add(table_id)
-                self._spawn(self._quiet(self._catch_up_loaded(table_id)))
+            elif table_id in self._loading:  # its load may have read the database before this change
+                self._spawn(self._quiet(self._after_load(what, table_id, origin, detail)))
             return
         if what.startswith("ready."):  # a "Next hand" pressed at another process
             hand, _, seat = what[len("ready."):].partition(".")
@@ -578,18 +575,16 @@ class TableService:
         # a new version needs only the new actions; a seat or anything else, the seats too
         self._spawn(self._quiet(self.catch_up(table, seats=not what.isdigit(), known=known)))
 
-    async def _catch_up_loaded(self, table_id: str) -> None:
-        """Catch a table up once its load is done, for changes announced while it was loading.
+    async def _after_load(self, what: str, table_id: str, origin: str, detail: str) -> None:
+        """Take a notice that came while its table was loading once the load is done.
 
-        The load reads the database once; a change committed after that read and announced
-        before the table was held here would otherwise be lost until the next notice, and
-        after a game's last action there is none.
+        The load reads the database once; a change committed after that read would
+        otherwise be lost until the next notice, and after a game's last action there is
+        none. Handed on as it came, the notice is taken as any other: an action already
+        loaded is skipped, a new one caught up, a "Next hand" press counted.
         """
-        try:
-            table = await self.get(table_id)
-        finally:
-            self._behind.discard(table_id)
-        await self.catch_up(table)
+        await self.get(table_id)
+        self._on_notice(what, table_id, origin, detail)
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was away: catch every table up."""

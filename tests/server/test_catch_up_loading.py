@@ -47,8 +47,7 @@ def test_a_change_announced_while_loading_is_caught_up(tmp_path: Path) -> None:
         loader = threading.Thread(target=lambda: answers.append(b.get(f"/api/tables/{table_id}")))
         loader.start()
         assert read.wait(10), "process B never started loading the table"
-        before = answers[0].json()["version"] if answers else None
-        assert before is None and table_id in service._loading
+        assert not answers and table_id in service._loading  # B's answer waits for the load
 
         state = a.get(f"/api/tables/{table_id}", headers=auth(tokens[0])).json()
         seat = state["current_player"]
@@ -68,4 +67,3 @@ def test_a_change_announced_while_loading_is_caught_up(tmp_path: Path) -> None:
         while b.get(f"/api/tables/{table_id}").json()["version"] != version:
             assert time.monotonic() < deadline, "process B never caught up with the action played while it loaded"
             time.sleep(0.02)
-        assert not service._behind
