@@ -1,12 +1,17 @@
 """Two arena runs on the same deals, compared deal by deal: is a bot now stronger or weaker?
 
-Run: ``.venv/bin/python benchmarks/arena_paired.py BEFORE.json AFTER.json [--bot LABEL]``,
-where each file is ``boneyard arena ... --json FILE`` of the same game, players, rules,
-bots and seed, made by two trees (the commit before a change and after it) side by
-side. The arena deals its games from the seed, so the two runs meet the same deals; a
-deal's seat orders are averaged first, then each deal gives one difference (after less
-before) of the bot's win share and score margin. The table prints both runs' means over
-the deals they share and the mean difference with its 95% Student-t interval
+Run: ``.venv/bin/python benchmarks/arena_paired.py BEFORE.json AFTER.json [BEFORE2.json
+AFTER2.json ...] [--bot LABEL]``, where each pair of files is ``boneyard arena ... --json
+FILE`` of the same game, players, rules, bots and seed, made by two trees (the commit
+before a change and after it) side by side. The arena deals its games from the seed, so
+the two runs of a pair meet the same deals; a deal's seat orders are averaged first, then
+each deal gives one difference (after less before) of the bot's win share and score
+margin. Several pairs, each with a seed of its own, are pooled deal by deal: a long arena
+can be played in pieces (two runs of 200 games with seeds 2501 and 2502 count as one of
+400), so a piece that finished is kept when a later one is cut short. A report may be
+gzipped (``.json.gz``) and may leave out the games' records, which the pairing does not
+read (``benchmarks/arenas/`` keeps such pieces). The table prints both runs' means over the
+deals they share and the mean difference with its 95% Student-t interval
 (``boneyard.bots.arena.mean_interval``, as the arena's own tables). Pairing by deal
 takes out the luck of the tiles, which two runs' separate intervals each still carry.
 """
@@ -14,10 +19,10 @@ takes out the luck of the tiles, which two runs' separate intervals each still c
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
-import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +35,8 @@ SAME = ("game", "players", "rules", "bots", "seed")  # what both runs must share
 def load(path: str) -> dict[str, Any]:
     """An arena report, or a clear exit naming the file and what is wrong with it."""
     try:
-        report = json.loads(Path(path).read_text())
+        raw = Path(path).read_bytes()
+        report = json.loads(gzip.decompress(raw) if path.endswith(".gz") else raw)
     except (OSError, ValueError) as err:
         raise SystemExit(f"{path}: not an arena report ({err})") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
@@ -58,15 +64,43 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any], label: str | No
     ``label``: the bot compared (default: the first bot of the runs). ``ValueError``
     naming the difference when the runs did not play the same deals or share no deal.
     """
-    for key in SAME:
-        if before.get(key) != after.get(key):
-            raise ValueError(f"the runs differ in {key}: {before.get(key)!r} and {after.get(key)!r}")
-    bots = list(before["bots"])
+    return compare_pairs([(before, after)], label)
+
+
+def compare_pairs(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+                  label: str | None = None) -> dict[str, Any]:
+    """``compare`` over several pairs of runs pooled deal by deal, each pair with a seed of its own.
+
+    A deal is known by its pair's seed and its number, so pieces of one long arena add up
+    to it. ``ValueError`` naming the difference when a pair's runs did not play the same
+    deals, when the pairs are of different games, players, rules or bots, or when two
+    pairs share a seed (their deals would count twice).
+    """
+    if not pairs:
+        raise ValueError("no runs to compare")
+    first = pairs[0][0]
+    seeds: set[Any] = set()
+    for before, after in pairs:
+        for key in SAME:
+            if before.get(key) != after.get(key):
+                raise ValueError(f"the runs differ in {key}: {before.get(key)!r} and {after.get(key)!r}")
+        for key in SAME[:-1]:
+            if before.get(key) != first.get(key):
+                raise ValueError(f"the pairs differ in {key}: {first.get(key)!r} and {before.get(key)!r}")
+        if before.get("seed") in seeds:
+            raise ValueError(f"two pairs share seed {before.get('seed')!r}: their deals would count twice")
+        seeds.add(before.get("seed"))
+    bots = list(first["bots"])
     label = label if label is not None else bots[0]
     if label not in bots:
         raise ValueError(f"no bot {label!r} in these runs (bots: {', '.join(bots)})")
-    a, b = per_deal(before, label), per_deal(after, label)
-    deals = sorted(set(a) & set(b))
+    a: dict[tuple[Any, int], tuple[float, float]] = {}
+    b: dict[tuple[Any, int], tuple[float, float]] = {}
+    for before, after in pairs:
+        seed = before.get("seed")
+        a.update({(seed, deal): found for deal, found in per_deal(before, label).items()})
+        b.update({(seed, deal): found for deal, found in per_deal(after, label).items()})
+    deals = sorted(set(a) & set(b), key=repr)
     if not deals:
         raise ValueError("the runs share no finished deal")
     rows = {}
@@ -78,21 +112,26 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any], label: str | No
             "difference": diff[0],
             "interval": [diff[1], diff[2]],
         }
-    return {"bot": label, "game": before["game"], "deals": len(deals), **rows}
+    return {"bot": label, "game": first["game"], "deals": len(deals), "seeds": len(pairs), **rows}
 
 
 def main() -> None:
     """Print the paired comparison of two arena reports."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("before", help="the arena report (--json) of the tree before the change")
-    parser.add_argument("after", help="the arena report of the tree after it, same game, bots and seed")
+    parser.add_argument("runs", nargs="+", metavar="BEFORE AFTER",
+                        help="pairs of arena reports (--json): the tree before the change, then the tree "
+                             "after it, same game, bots and seed; more pairs, each with its own seed, are pooled")
     parser.add_argument("--bot", default=None, help="the bot compared (default: the runs' first bot)")
     args = parser.parse_args()
+    if len(args.runs) % 2:
+        parser.error(f"give the reports in pairs, before then after: {len(args.runs)} is an odd count")
+    reports = [load(path) for path in args.runs]
     try:
-        found = compare(load(args.before), load(args.after), args.bot)
+        found = compare_pairs(list(zip(reports[::2], reports[1::2], strict=True)), args.bot)
     except ValueError as err:
         raise SystemExit(f"cannot pair these runs: {err}") from None
-    print(f"{found['game']}: {found['bot']} against the same opponents, {found['deals']} deals in both runs")
+    pieces = f" ({found['seeds']} seeds pooled)" if found["seeds"] > 1 else ""
+    print(f"{found['game']}: {found['bot']} against the same opponents, {found['deals']} deals in both runs{pieces}")
     print(f"{'':10} {'before':>8} {'after':>8} {'after less before, paired by deal':>36}")
     for name, digits in (("win_rate", 3), ("margin", 2)):
         row = found[name]
@@ -102,4 +141,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

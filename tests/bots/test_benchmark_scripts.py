@@ -149,3 +149,39 @@ def test_arena_paired_compares_two_runs_deal_by_deal(
     monkeypatch.setattr("sys.argv", ["arena_paired.py", paths[0], paths[2]])
     with pytest.raises(SystemExit, match="differ in seed: 7 and 8"):
         bench.main()
+
+
+def test_arena_paired_pools_pieces_of_one_arena_by_seed_and_deal(
+    benchmark_module: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two pairs of runs with seeds 7 and 8 count as one arena: their deal 0s are two deals, not one.
+
+    Seed 7's deal 0 goes from a win (+10) to a loss (-10): -1 and -20; seed 8's deal 0 from a
+    loss (-10) to a win (+30): +1 and +40; pooled, the means are 0 and +10 over 2 deals. The
+    reports are read gzipped and without records; a seed given twice, or an odd count of
+    files, is refused by name.
+    """
+    import gzip
+
+    bench = benchmark_module("arena_paired")
+    runs = {"b7": _report(7, [(0, True, 10)]), "a7": _report(7, [(0, False, -10)]),
+            "b8": _report(8, [(0, False, -10)]), "a8": _report(8, [(0, True, 30)])}
+    paths = {}
+    for name, report in runs.items():
+        path = tmp_path / f"{name}.json.gz"
+        path.write_bytes(gzip.compress(json.dumps(report).encode()))
+        paths[name] = str(path)
+    found = bench.compare_pairs([(runs["b7"], runs["a7"]), (runs["b8"], runs["a8"])])
+    assert found["deals"] == 2 and found["seeds"] == 2
+    assert found["win_rate"]["difference"] == 0.0 and found["margin"]["difference"] == 10.0
+    assert found["win_rate"]["before"] == 0.5 and found["margin"]["after"] == 10.0
+    monkeypatch.setattr("sys.argv", ["arena_paired.py", paths["b7"], paths["a7"], paths["b8"], paths["a8"]])
+    bench.main()
+    assert "2 deals in both runs (2 seeds pooled)" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["arena_paired.py", paths["b7"], paths["a7"], paths["b7"], paths["a7"]])
+    with pytest.raises(SystemExit, match="two pairs share seed 7"):
+        bench.main()
+    monkeypatch.setattr("sys.argv", ["arena_paired.py", paths["b7"], paths["a7"], paths["b8"]])
+    with pytest.raises(SystemExit):
+        bench.main()
+    assert "odd count" in capsys.readouterr().err
