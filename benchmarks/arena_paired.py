@@ -116,7 +116,7 @@ def compare_pairs(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
 
 
 def main() -> None:
-    """Print the paired comparison of two arena reports."""
+    """Print the paired comparison of one or more pairs of arena reports, pooled deal by deal."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", metavar="BEFORE AFTER",
                         help="pairs of arena reports (--json): the tree before the change, then the tree "
