@@ -158,8 +158,8 @@ def test_arena_paired_pools_pieces_of_one_arena_by_seed_and_deal(
 
     Seed 7's deal 0 goes from a win (+10) to a loss (-10): -1 and -20; seed 8's deal 0 from a
     loss (-10) to a win (+30): +1 and +40; pooled, the means are 0 and +10 over 2 deals. The
-    reports are read gzipped and without records; a seed given twice, or an odd count of
-    files, is refused by name.
+    reports are read gzipped and without records; a pair of other bots, a seed given twice,
+    or an odd count of files, is refused by name.
     """
     import gzip
 
@@ -175,6 +175,9 @@ def test_arena_paired_pools_pieces_of_one_arena_by_seed_and_deal(
     assert found["deals"] == 2 and found["seeds"] == 2
     assert found["win_rate"]["difference"] == 0.0 and found["margin"]["difference"] == 10.0
     assert found["win_rate"]["before"] == 0.5 and found["margin"]["after"] == 10.0
+    other_bots = {**runs["b8"], "bots": ["ismcts:ms=400", "greedy"]}
+    with pytest.raises(ValueError, match="the pairs differ in bots"):
+        bench.compare_pairs([(runs["b7"], runs["a7"]), (other_bots, {**runs["a8"], "bots": other_bots["bots"]})])
     monkeypatch.setattr("sys.argv", ["arena_paired.py", paths["b7"], paths["a7"], paths["b8"], paths["a8"]])
     bench.main()
     assert "2 deals in both runs (2 seeds pooled)" in capsys.readouterr().out
