@@ -42,9 +42,10 @@ def new_table(server: Server, body: dict[str, Any], name: str = "Ann") -> tuple[
 
 
 def open_page(browser: Any, server: Server, table: str, token: str | None, size: str,
-              auto_next: int = 0) -> tuple[Any, Any]:
+              auto_next: int = 0, clock: bool = False) -> tuple[Any, Any]:
     """The table page at ``size`` holding seat 0's ``token`` (None: a guest); the automatic
-    Next after ``auto_next`` s (0: never)."""
+    Next after ``auto_next`` s (0: never); ``clock``: the page's timers under the test's
+    hand (``page.clock``), so that a wait of many seconds can be skipped."""
     context = browser.new_context(bypass_csp=True, viewport=SIZES[size], is_mobile=size == "phone")
     script = f"localStorage.setItem('boneyard.autoNext', '{auto_next}');"
     if token:
@@ -54,6 +55,8 @@ def open_page(browser: Any, server: Server, table: str, token: str | None, size:
     page = context.new_page()
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    if clock:
+        page.clock.install()
     page.goto(f"{server.url}/tables/{table}")
     page.wait_for_selector("#players tbody tr")
     return page, context
@@ -258,8 +261,62 @@ def test_the_name_warning_goes_once_a_guest_is_seated(server: Server, browser: A
         context.close()
 
 
+def where(page: Any, server: Server, table: str, token: str) -> str:
+    """Where a page that stopped moving stands, beside the table as the server has it: what
+    a failure says, so that it tells a stalled table from a page that stopped listening."""
+    seen = page.evaluate("({status: document.querySelector('#status').textContent,"
+                         " error: document.querySelector('#error').textContent,"
+                         " version: document.body.dataset.version, ending: document.body.dataset.ending,"
+                         " focus: document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : null})")
+    state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {token}"},
+                      timeout=10).json()
+    held = {k: state.get(k) for k in ("version", "current_player", "is_over", "between_hands", "legal_actions")}
+    return f"the page shows {seen}; the server has {held}"
+
+
 FOCUS_IN_PLAY = ("(() => { const a = document.activeElement;"
                  " return !!a && !!a.closest('#hand [data-hand], #actions [data-action]'); })()")
+
+
+def test_a_move_whose_answer_is_lost_does_not_freeze_the_page(server: Server, browser: Any) -> None:
+    """A move the server took but whose answer never came back (a silent network): once the
+    page's wait runs out it says so in words, shows the table as the server has it (the move
+    played), and the next move is played as usual, not ignored behind the lost one."""
+    body = {"game": "rounce", "players": 2, "seats": ["human", "bot:random"], "rules": {"max_hands": 2}}
+    table, token = new_table(server, body)
+    page, context = open_page(browser, server, table, token, "laptop", clock=True)
+    try:
+        page.wait_for_function("document.querySelector('#status').textContent.includes('Your turn')", timeout=30_000)
+        version = int(page.evaluate("document.body.dataset.version"))
+        taken: list[str] = []
+
+        def lose_the_answer(route: Any) -> None:
+            route.fetch()  # the server plays the move; its answer goes nowhere
+            taken.append(route.request.post_data or "")
+
+        page.route("**/actions", lose_the_answer)
+        page.locator("#actions [data-action]").first.click()
+        deadline = time.monotonic() + 15
+        while not taken:
+            assert time.monotonic() < deadline, "the move never reached the server"
+            page.wait_for_timeout(50)
+        assert page.text_content("#error") == ""
+        page.clock.fast_forward(21_000)
+        page.wait_for_function("document.querySelector('#error').textContent.includes('did not answer in time')",
+                               timeout=10_000)
+        assert "your move may not have been played" in (page.text_content("#error") or "")
+        page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=10_000)
+        page.unroute("**/actions")
+        page.wait_for_function("document.querySelector('#status').textContent.includes('Your turn')"
+                               " || document.body.dataset.ending !== ''", timeout=30_000)
+        if page.evaluate("document.body.dataset.ending === ''"):
+            now = int(page.evaluate("document.body.dataset.version"))
+            assert click_once(page), "nothing to press at the player's turn"
+            page.wait_for_function(f"Number(document.body.dataset.version) > {now}"
+                                   " || document.body.dataset.ending !== ''", timeout=15_000)
+        assert page.js_errors == []
+    finally:
+        context.close()
 
 
 def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser: Any) -> None:
@@ -284,21 +341,29 @@ def test_the_keyboard_keeps_its_place_from_move_to_move(server: Server, browser:
         moves = 0
         deadline = time.monotonic() + 120
         while page.locator("#handend").is_hidden():
-            assert time.monotonic() < deadline, "the hand did not end"
+            assert time.monotonic() < deadline, f"the hand did not end: {where(page, server, table, token)}"
             if "Your turn" not in (page.text_content("#status") or ""):
                 page.wait_for_timeout(100)
                 continue
             if moves:  # after a move the focus is back in play by itself, no Tab needed
                 page.wait_for_function(FOCUS_IN_PLAY, timeout=5_000)
-            if page.evaluate("document.activeElement.matches('#hand .handtile')"):
+            on_tile = page.evaluate("document.activeElement.matches('#hand .handtile')")
+            if on_tile:
                 outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
                 assert outline == "dashed", "the keyboard's ring looks like a picked tile"
             version = page.evaluate("document.body.dataset.version")
             page.keyboard.press("Enter")
             moves += 1
-            page.wait_for_function(f"document.body.dataset.version !== '{version}'"
-                                   " || document.body.dataset.ending !== ''"
-                                   " || !!document.querySelector('#actions [data-cancel]')", timeout=15_000)
+            # a tile with several choices shows them (and "cancel"); a choice or a button
+            # plays: wait until the move is on the page, never while it is still on its way
+            done = (f"document.body.dataset.version !== '{version}' || document.body.dataset.ending !== ''"
+                    + (" || !!document.querySelector('#actions [data-cancel]')" if on_tile else ""))
+            try:
+                page.wait_for_function(done, timeout=15_000)
+            except Exception as err:
+                if type(err).__name__ != "TimeoutError":
+                    raise
+                pytest.fail(f"Enter played nothing within 15 s: {where(page, server, table, token)}")
         page.wait_for_function("document.activeElement && document.activeElement.id === 'next-hand'", timeout=5_000)
         shot(page, "10-keyboard-handend-laptop")
         page.keyboard.press("Enter")

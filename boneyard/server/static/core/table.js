@@ -577,8 +577,9 @@ async function send(action, forced = false) {
   } catch (e) {
     // a refusal may come from a stale view: draw the table as it is now, then say why
     if (e.status === 409 && e.state) accept(e.state);
-    else if (e.status && e.status < 500) await resync();
-    flash(refusal(e, true));
+    else if (e.timedOut || (e.status && e.status < 500)) await resync();
+    flash(e.timedOut ? "The server did not answer in time: your move may not have been played. The table is shown as it is now."
+      : refusal(e, true));
   } finally {
     sending = false;
   }
