@@ -72,7 +72,7 @@ lint: $(DEV_STAMP)
 # The suite runs against the compiled engines (a test fails if they are not in use);
 # tests/test_compiled.py also runs the conformance suite on the pure-Python engines.
 test: $(DEV_STAMP) chromium postgres redis lint
-	BONEYARD_REQUIRE_COMPILED=1 $(BIN)/pytest -n 2
+	BONEYARD_REQUIRE_COMPILED=1 $(BIN)/pytest -n 2 --durations=25
 
 # The peers are installed only here (the tests never need them); one that cannot be
 # installed is reported as such in the table.
