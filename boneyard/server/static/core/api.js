@@ -51,7 +51,7 @@ export async function api(path, options = {}, token = null) {
     });
   } catch (e) {
     if (!abort.signal.aborted) throw e;
-    const err = new Error("the server did not answer in time");
+    const err = new Error("The server did not answer in time: try again.");
     err.timedOut = true;
     throw err;
   } finally {
