@@ -90,3 +90,13 @@ def test_no_bot_calls_an_engine_private(path: Path) -> None:
 def test_no_bot_rewrites_a_world(path: Path) -> None:
     """Worlds are changed only by their engine (``apply``, ``conform``), never field by field."""
     assert world_edits(path.read_text()) == []
+
+
+def test_no_hand_written_native_source_under_bots() -> None:
+    """The bots' speed comes from mypyc compiling their Python with the engines, never from a
+    second copy of a rule in C: a C, C++ or Cython source under ``boneyard/bots`` is what the
+    C trick playouts and two-box's C twin were, and would let a rule fixed in the engine stay
+    wrong in the copy. (The compiled ``.so`` files mypyc writes from the ``.py`` are not sources.)"""
+    native = sorted(p.relative_to(BOTS).as_posix() for suffix in ("*.c", "*.h", "*.cpp", "*.pyx")
+                    for p in BOTS.rglob(suffix))
+    assert native == [], f"hand-written native sources under boneyard/bots: {native}"
