@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from .conftest import Server, artifact, free_port
-from .test_browser_hands import click_once
+from .test_browser_hands import click_once, state_of
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 SHOTS = Path("/tmp/shots")
@@ -268,8 +268,7 @@ def where(page: Any, server: Server, table: str, token: str) -> str:
                          " error: document.querySelector('#error').textContent,"
                          " version: document.body.dataset.version, ending: document.body.dataset.ending,"
                          " focus: document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : null})")
-    state = httpx.get(f"{server.url}/api/tables/{table}", headers={"Authorization": f"Bearer {token}"},
-                      timeout=10).json()
+    state = state_of(server, table, token)
     held = {k: state.get(k) for k in ("version", "current_player", "is_over", "between_hands", "legal_actions")}
     return f"the page shows {seen}; the server has {held}"
 
@@ -295,11 +294,14 @@ def test_a_move_whose_answer_is_lost_does_not_freeze_the_page(server: Server, br
             taken.append(route.request.post_data or "")
 
         page.route("**/actions", lose_the_answer)
-        page.locator("#actions [data-action]").first.click()
+        first = page.locator("#actions [data-action]").first
+        action = first.get_attribute("data-action")
+        first.click()
         deadline = time.monotonic() + 15
         while not taken:
             assert time.monotonic() < deadline, "the move never reached the server"
             page.wait_for_timeout(50)
+        assert json.loads(taken[0])["action"] == action
         assert page.text_content("#error") == ""
         page.clock.fast_forward(21_000)
         page.wait_for_function("document.querySelector('#error').textContent.includes('did not answer in time')",
