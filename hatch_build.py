@@ -91,6 +91,10 @@ ENGINE_SOURCES = (
     # the RL adapters (each game's one definition of its observation; no C writer).
     "boneyard/rl/encoding.py",
     "boneyard/rl/encodings/[!_]*.py",
+    # and the table every adapter plays through, with the learner's lane against the bots:
+    # the batched environment's loop over its tables is compiled code.
+    "boneyard/rl/core.py",
+    "boneyard/rl/lane.py",
     # Nor these: the greedy heuristics' trick play, one definition for a greedy decision and
     # for the search's playouts, which play it at every tile.
     "boneyard/bots/tricks/[!_]*.py",

@@ -165,14 +165,17 @@ class Table:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         # The engine's own clone is much faster than a generic deep copy; the encoding is shared.
-        new = Table.__new__(Table)
-        new.__dict__.update(self.__dict__)
-        new.game = self.game.clone()
+        # Field by field (a compiled class has no __dict__ to copy).
+        new = Table(self.enc, 0, game=self.game.clone(), reward=self.reward)
+        new.hand = self.hand
         new.hand_scores = list(self.hand_scores)
+        new.steps = self.steps
         new._legal = None if self._legal is None else dict(self._legal)
-        new._view_seat = -1
-        new._view = {}
         return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its encoding, game and reward bookkeeping (a compiled class is remade through a function)."""
+        return (_remade, (self.enc, self.game, self.reward, self.hand, self.hand_scores, self.steps))
 
     def with_game(self, game: Any) -> Table:
         """A table holding ``game`` (a sampled world) in this table's place: same steps and hand bookkeeping."""
@@ -199,3 +202,12 @@ class Table:
             names = [f"player_{seat}" for seat in range(self.enc.players)]  # the agents' names
             console.print("last: " + words(self.enc.game_id, names).tell(events[-1]))
         return out.getvalue()
+
+
+def _remade(enc: Encoding, game: Any, reward: str, hand: int, hand_scores: list[float], steps: int) -> Table:
+    """A pickled :class:`Table` made again (``Table.__reduce__``)."""
+    table = Table(enc, 0, game=game, reward=reward)
+    table.hand = hand
+    table.hand_scores = list(hand_scores)
+    table.steps = steps
+    return table

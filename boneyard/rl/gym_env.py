@@ -27,7 +27,6 @@ without the mask, can run a whole episode.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +39,7 @@ from ..bots.spec import parse_bot_spec
 from .core import Table
 from .encoding import Encoding, encoding
 from .facts import check_reward, rules_with_hands
+from .lane import Lane
 
 
 class BoneyardEnv(gym.Env):
@@ -74,19 +74,30 @@ class BoneyardEnv(gym.Env):
         if len(names) != n - 1:
             raise ValueError(f"opponents: one bot name, or {n - 1} comma-separated names (one per other seat), "
                              f"got {opponents!r}")
-        self.bots: list[Bot] = [parse_bot_spec(name).make() for name in names]
+        bots: list[Bot] = [parse_bot_spec(name).make() for name in names]
         self.seat_choice = seat
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (self.enc.obs_size,), np.float32)
         self.action_space = spaces.Discrete(self.enc.num_actions)
-        self.table: Table | None = None
-        self.seat = 0 if seat == "random" else int(seat)
-        self._bot_rng = random.Random(0)
-        self._ended = False
-        # The learner's rewards from hands the bots finished before its first turn: paid
-        # with its first step's reward, since Gymnasium's reset() returns none.
-        self._carried = 0.0
+        #: The play itself (compiled): the table, the learner's seat, the bots and their rewards.
+        self.lane = Lane(self.enc, bots, 0 if seat == "random" else int(seat), seat == "random",
+                         self.illegal_penalty, self.reward)
+
+    @property
+    def table(self) -> Table | None:
+        """The game in progress (``None`` before the first reset)."""
+        return self.lane.table
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat in the game in progress."""
+        return self.lane.seat
+
+    @property
+    def bots(self) -> list[Bot]:
+        """The bots of the other seats, in turn order from the learner's left."""
+        return self.lane.bots
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -95,7 +106,7 @@ class BoneyardEnv(gym.Env):
         super().reset(seed=seed)
         skipped = self._deal(options or {})
         assert self.table is not None
-        info = self._info(self._carried)
+        info = self._info(self.lane.carried)
         info["skipped_games"] = skipped
         return self.table.observe(self.seat), info
 
@@ -106,68 +117,20 @@ class BoneyardEnv(gym.Env):
         the learner could decide (see the module docstring). The batched environment
         deals its tables through this too.
         """
-        rng = self.np_random
-        if self.seat_choice == "random":
-            self.seat = int(rng.integers(self.enc.players))
-        self._bot_rng = random.Random(int(rng.integers(2**62)))
-        deck, dealer = options.get("deck"), options.get("dealer")
-        self._ended = False
-        skipped = 0
-        while True:
-            self.table = Table(self.enc, int(rng.integers(2**62)), deck=deck, dealer=dealer, reward=self.reward)
-            self._carried = self._bots_play()
-            if not self.table.over:
-                return skipped
-            # The bots ended the game before the learner's first decision (a one-hand Rounce
-            # where all fold to the learner's deal): not an episode, since reset() can return
-            # neither a reward nor the end. A new game is dealt; info counts the games skipped.
-            skipped += 1
-            if deck is not None:
-                raise ValueError("the given deck ends the game before the learner's first decision")
+        return self.lane.deal(self.np_random, options.get("deck"), options.get("dealer"))
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the bots answer until its next turn or the end."""
         table = self.table
         if table is None:
             raise RuntimeError("the environment has not been reset: call reset() first")
-        if table.over or self._ended:
+        if table.over or self.lane.ended:
             raise ValueError("the episode is over: call reset()")
-        reward, terminated, illegal = self._advance(action)
+        reward, terminated, illegal = self.lane.advance(int(action))
         info = self._info(reward)
         if illegal is not None:
             info["illegal_action"] = illegal
         return table.observe(self.seat), reward, terminated, False, info
-
-    def _advance(self, action: Any) -> tuple[float, bool, str | None]:
-        """Play the learner's action and the bots' answers: (reward, terminated, the illegal action named or None).
-
-        :meth:`step` without the observation and info, which the batched environment
-        writes into its own arrays.
-        """
-        table = self.table
-        assert table is not None
-        index = int(action)
-        if index not in table.legal():
-            self._ended = True
-            return self.illegal_penalty, True, f"{index} ({self.enc.action_name(self.enc.check_index(index))})"
-        reward = self._carried + table.play(index)[self.seat]
-        self._carried = 0.0
-        reward += self._bots_play()
-        return reward, table.over, None
-
-    def _bots_play(self) -> float:
-        """The bots act until the learner's turn or the end; the learner's rewards meanwhile."""
-        table = self.table
-        assert table is not None
-        total = 0.0
-        while not table.over and table.seat != self.seat:
-            seat = table.seat
-            assert seat is not None
-            me = self.bots[(seat - self.seat - 1) % self.enc.players]
-            view = table.view(seat)
-            chosen = me.choose(view, table.game.legal_actions(), self._bot_rng)
-            total += table.play_action(chosen)[self.seat]
-        return total
 
     def _info(self, reward: float) -> dict[str, Any]:
         table = self.table

@@ -17,9 +17,10 @@ deals it a new game (its action is ignored) and returns that game's first observ
 with reward 0 and neither terminated nor truncated.
 
 What it saves over ``SyncVectorEnv``: the observations and masks are written straight
-into the batch's arrays, and no per-table info dict is built and merged. The loop over
-the tables is plain typed Python (no dynamic attributes, no closures), so that mypyc can
-compile it with the encodings.
+into the batch's arrays, no per-table info dict is built and merged, and the loop over
+the tables is compiled: :func:`boneyard.rl.lane.step_lanes`, which mypyc compiles with
+the table and the encodings, steps every table's :class:`~boneyard.rl.lane.Lane` (the
+same play the single environment runs) in one call.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .gym_env import BoneyardEnv
+from .lane import Lane, step_lanes, write_lane
 
 
 class BoneyardVectorEnv(VectorEnv):
@@ -59,6 +61,7 @@ class BoneyardVectorEnv(VectorEnv):
             BoneyardEnv(game, players, rules, opponents, seat, illegal_penalty, None, hands, reward, actions)
             for _ in range(num_envs)
         ]
+        self._lanes: list[Lane] = [env.lane for env in self.tables]
         first = self.tables[0]
         self.enc = first.enc
         self.num_envs = num_envs
@@ -107,34 +110,16 @@ class BoneyardVectorEnv(VectorEnv):
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"actions: one per table, shape ({self.num_envs},), got shape {chosen.shape}")
-        picks: list[int] = chosen.tolist()
-        rewards = self._rewards
-        terminations = self._terminations
-        autoreset = self._autoreset
-        for i in range(self.num_envs):
-            table = self.tables[i]
-            if autoreset[i]:
-                table._deal({})
-                rewards[i] = 0.0
-                terminations[i] = False
-            else:
-                reward, ended, _illegal = table._advance(picks[i])
-                rewards[i] = reward
-                terminations[i] = ended
-            self._write(i)
-        autoreset[:] = terminations
-        return self._obs.copy(), rewards.copy(), terminations.copy(), self._truncations.copy(), self._infos()
+        picks: list[int] = [int(a) for a in chosen.tolist()]
+        step_lanes(self._lanes, self.tables, picks, self._autoreset, self._rewards, self._terminations, self._obs,
+                   self._masks, self._seats, self._hands)
+        self._autoreset[:] = self._terminations
+        return (self._obs.copy(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(),
+                self._infos())
 
     def _write(self, i: int) -> None:
         """Table ``i``'s observation, mask, seat and hand number, into the batch's arrays."""
-        env = self.tables[i]
-        table = env.table
-        assert table is not None
-        seat = env.seat
-        self._obs[i] = table.observe(seat)
-        self._masks[i] = table.mask(seat)
-        self._seats[i] = seat
-        self._hands[i] = table.game.hand_number
+        write_lane(self._lanes[i], i, self._obs, self._masks, self._seats, self._hands)
 
     def _infos(self) -> dict[str, Any]:
         """Gymnasium's vector infos: each key an array over the tables, with its ``_key`` flags (all set)."""
