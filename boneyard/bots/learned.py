@@ -3,7 +3,8 @@
 The ``ismcts`` bot reads a Deep Monte-Carlo network (:mod:`boneyard.rl.dmc`) through
 :func:`learned_chooser`: a :data:`~boneyard.bots.profile.Chooser` like greedy's ``choose``,
 which encodes the view it is given (the searcher's own at the root; in a sampled world,
-the mover's view of that world) and plays the legal action with the highest Q-value. It
+the mover's view of that world) and plays the legal action with the highest Q-value
+(a network trained with a teacher plays the teacher's choice unless it overrules it). It
 sees only views, so the search learns nothing from it that a seat could not know. The
 network is the one shipped for the table's game and player count
 (:mod:`boneyard.rl.weights`), or a file given as ``weights=FILE``; NumPy (the ``rl``
@@ -11,10 +12,6 @@ extra) is imported only when a bot asks for one.
 """
 
 from __future__ import annotations
-
-import random
-from collections.abc import Sequence
-from typing import Any
 
 from .profile import Chooser
 
@@ -42,9 +39,4 @@ def learned_chooser(game: str, players: int, weights: str = "", who: str = "ismc
         raise ValueError(f"{who}: {weights} plays {enc.game_id} with {enc.players} players, "
                          f"not {game} with {players}")
 
-    def choose(view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        """The legal action with the network's highest Q-value for this view (``rng`` unused: it plays greedily)."""
-        legal = enc.legal_map(view, legal_actions)
-        return legal[net.act(enc.observe(view), enc.mask(legal))]
-
-    return choose
+    return net.choose

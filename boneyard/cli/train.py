@@ -36,6 +36,11 @@ def register(app: typer.Typer) -> None:
         epsilon: Annotated[float, typer.Option(help="share of random moves while playing itself")] = 0.05,
         objective: Annotated[str, typer.Option(help="what a decision is worth: score (its seat's rewards to "
                                                     "the end) or win (its seat's share of the win)")] = "score",
+        teacher: Annotated[str | None, typer.Option(help="a bot the network learns to correct, e.g. greedy: it "
+                                                         "plays the bot's choice unless it values another higher "
+                                                         "by --margin")] = None,
+        margin: Annotated[float, typer.Option(help="with --teacher: how much higher (targets have a spread of "
+                                                   "1) an action must be valued to overrule the teacher")] = 0.1,
         arena_games: Annotated[int, typer.Option(help="duplicate arena games against random and against greedy "
                                                       "at the end (0: none)")] = 400,
         arena_hands: Annotated[int | None, typer.Option(help="hands per arena game (default: as trained; "
@@ -74,7 +79,8 @@ def register(app: typer.Typer) -> None:
 
                 net = dmc.train(game_id, players, parse_rules(game_id, rule), hands=hands, seconds=seconds,
                                 workers=workers, seed=seed, hidden=widths, lr=lr, epsilon=epsilon,
-                                objective=objective, progress=show)
+                                objective=objective, teacher=teacher, margin=margin,
+                                progress=show)
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -222,5 +222,7 @@ class PolicyBot:
         if view["game"] != enc.game_id or view["players"] != enc.players:
             raise ValueError(f"this policy plays {enc.game_id} with {enc.players} players, "
                              f"not {view['game']} with {view['players']} ({self.weights})")
+        if not isinstance(policy, LinearPolicy):  # a Deep Monte-Carlo network, with its teacher if it has one
+            return policy.choose(view, legal_actions, rng)
         legal = enc.legal_map(view, legal_actions)
         return legal[policy.act(enc.observe(view), enc.mask(legal))]

@@ -82,6 +82,74 @@ def test_returns_are_the_deciders_own_rewards_to_the_end() -> None:
     assert len(set(out.returns)) <= 2
 
 
+@pytest.mark.parametrize("game", ["eighty", "twobox"])
+def test_a_network_with_a_teacher_plays_the_teachers_choice_unless_it_overrules_it(game: str) -> None:
+    # With no exploration and an unreachable margin, every kept decision is greedy's own
+    # choice: replay the deal and ask greedy at each decision. With no margin the
+    # untrained network overrules it somewhere.
+    from boneyard.bots.spec import parse_bot_spec
+    from boneyard.rl.core import Table
+
+    enc = encoding(game, 4, {"max_hands": 1})
+    taught = dmc.QNetwork(enc, (8,), seed=2, teacher="greedy", margin=1e9)
+    out = dmc.play_episode(taught, seed=9, epsilon=0.0)
+    alone = dmc.play_episode(dmc.QNetwork(enc, (8,), seed=2), seed=9, epsilon=0.0)
+    assert out.actions and out.actions != alone.actions
+
+    greedy = parse_bot_spec("greedy").make()
+    rng = np.random.default_rng(9)
+    table = Table(enc, int(rng.integers(2**62)))
+    bot_rng = random.Random(int(rng.integers(2**62)))
+    kept: list[int] = []
+    while not table.over:
+        seat = int(table.seat)  # type: ignore[arg-type]
+        legal = table.legal()
+        chosen = greedy.choose(table.view(seat), table.game.legal_actions(), bot_rng)
+        index = next(i for i, a in legal.items() if a == chosen)
+        if len(legal) > 1:
+            kept.append(index)
+        table.play_index(index)
+    assert out.actions == kept
+
+    eager = dmc.QNetwork(enc, (8,), seed=2, teacher="greedy", margin=0.0)
+    assert dmc.play_episode(eager, seed=9, epsilon=0.0).actions != kept
+
+
+def test_act_keeps_the_teachers_index_within_the_margin() -> None:
+    net = _tiny()
+    obs = np.random.default_rng(0).random(net.enc.obs_size).astype(np.float32)
+    mask = np.zeros(net.enc.num_actions, np.int8)
+    mask[[3, 5, 8]] = 1
+    q = net.q_values(obs)
+    best = max((3, 5, 8), key=lambda i: q[i])
+    other = next(i for i in (3, 5, 8) if i != best)
+    gap = float(q[best] - q[other])
+    net.margin = gap + 1e-3
+    assert net.act(obs, mask, prefer=other) == other
+    net.margin = gap - 1e-3
+    assert net.act(obs, mask, prefer=other) == best
+    assert net.act(obs, mask) == best
+
+
+def test_a_teacher_is_saved_with_the_network_and_checked(tmp_path: Path) -> None:
+    net = dmc.train("rounce", 2, episodes=16, round_episodes=8, hidden=(16,), seed=3, eval_games=0,
+                    teacher="greedy", margin=0.25)
+    again = dmc.train("rounce", 2, episodes=16, round_episodes=8, hidden=(16,), seed=3, eval_games=0,
+                      teacher="greedy", margin=0.25)
+    assert all(np.array_equal(x, y) for x, y in zip(net.params, again.params, strict=True))
+    path = tmp_path / "taught.npz"
+    net.save(path)
+    loaded = dmc.load(path)
+    assert (loaded.teacher, loaded.margin) == ("greedy", 0.25)
+    report = Arena("rounce", parse_bots(f"policy:weights={path},random"), games=4, seed=1, players=2,
+                   rules={"max_hands": 1}).run()
+    assert sum(s["decisions"] for s in report["summary"]) > 0
+    with pytest.raises(ValueError, match="0 or more"):
+        dmc.train("rounce", 2, episodes=2, teacher="greedy", margin=-1.0, eval_games=0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        dmc.train("rounce", 2, episodes=2, teacher="nobody", eval_games=0)
+
+
 def test_a_short_run_beats_random_in_the_arena(tmp_path: Path) -> None:
     # One-hand Eighty: the untrained network (a fixed arbitrary preference, bidding to be
     # set) loses nearly every game to random, so clearing one half takes learning. In
