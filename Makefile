@@ -19,6 +19,7 @@ ENGINES := $(wildcard boneyard/tiles.py boneyard/rules.py boneyard/errors.py bon
 	boneyard/games/*/engine.py boneyard/games/*/analysis.py boneyard/games/*/sampling.py \
 	boneyard/games/rummikub/solver.py boneyard/games/rummikub/groups.py boneyard/sim/loop.py boneyard/bots/basic.py \
 	boneyard/rl/encoding.py $(filter-out boneyard/rl/encodings/__init__.py,$(wildcard boneyard/rl/encodings/*.py)) \
+	boneyard/rl/core.py boneyard/rl/lane.py \
 	$(filter-out boneyard/bots/tricks/__init__.py,$(wildcard boneyard/bots/tricks/*.py)) \
 	$(filter-out boneyard/bots/playouts/__init__.py,$(wildcard boneyard/bots/playouts/*.py)))
 
