@@ -65,9 +65,9 @@ def test_learned_playouts_are_played_by_the_network_on_views(monkeypatch: pytest
     calls: list[int] = []
     real = dmc.QNetwork.act
 
-    def counted(self: dmc.QNetwork, obs: Any, mask: Any) -> int:
+    def counted(self: dmc.QNetwork, obs: Any, mask: Any, prefer: int | None = None) -> int:
         calls.append(1)
-        return real(self, obs, mask)
+        return real(self, obs, mask, prefer)
 
     monkeypatch.setattr(dmc.QNetwork, "act", counted)
     IsmctsBot(iterations=30).choose(view, legal, random.Random(3))
