@@ -138,11 +138,9 @@ class QNetwork:
         prefer = None
         teacher = self.teacher_bot()
         if teacher is not None:
-            chosen = teacher.choose(view, legal_actions, rng)
-            named = [i for i, a in legal.items() if a == chosen]
-            if not named:
+            chosen, prefer = teacher_index(teacher, view, legal_actions, legal, rng)
+            if prefer is None:
                 return chosen
-            prefer = named[0]
         return legal[self.act(enc.observe(view), enc.mask(legal), prefer)]
 
     def gradients(self, x: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> tuple[float, list[np.ndarray]]:
@@ -173,6 +171,16 @@ class QNetwork:
             target_scale=self.target_scale, layers=len(self.params), teacher=self.teacher or "",
             margin=self.margin, **arrays,
         )
+
+
+def teacher_index(teacher: Bot, view: dict[str, Any], legal_actions: Sequence[Any], legal: Mapping[int, Any],
+                  rng: random.Random) -> tuple[Any, int | None]:
+    """The teacher's action in ``view`` and its index in ``legal`` (``None``: the encoding cannot name it)."""
+    chosen = teacher.choose(view, legal_actions, rng)
+    for i, action in legal.items():
+        if action == chosen:
+            return chosen, i
+    return chosen, None
 
 
 def is_dmc_file(path: str | Path) -> bool:
@@ -298,12 +306,12 @@ def play_episode(net: QNetwork, seed: int, epsilon: float, objective: str = "sco
                 index = net.act(obs, mask)
             else:
                 assert bot_rng is not None
-                chosen = teacher.choose(table.view(seat), table.game.legal_actions(), bot_rng)
-                named = [i for i, a in table.legal().items() if a == chosen]
-                if not named:  # outside the action space: played, not learned from
+                chosen, taught = teacher_index(teacher, table.view(seat), table.game.legal_actions(), table.legal(),
+                                               bot_rng)
+                if taught is None:  # outside the action space: played, not learned from
                     _earn(earned, table.play_quiet(chosen))
                     continue
-                index = net.act(obs, mask, named[0])
+                index = net.act(obs, mask, taught)
             out.obs.append(obs)
             out.actions.append(index)
             seats.append(seat)
