@@ -165,11 +165,7 @@ class Table:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         # The engine's own clone is much faster than a generic deep copy; the encoding is shared.
-        # Field by field (a compiled class has no __dict__ to copy).
-        new = Table(self.enc, 0, game=self.game.clone(), reward=self.reward)
-        new.hand = self.hand
-        new.hand_scores = list(self.hand_scores)
-        new.steps = self.steps
+        new = self.with_game(self.game.clone())
         new._legal = None if self._legal is None else dict(self._legal)
         return new
 
@@ -179,11 +175,7 @@ class Table:
 
     def with_game(self, game: Any) -> Table:
         """A table holding ``game`` (a sampled world) in this table's place: same steps and hand bookkeeping."""
-        new = Table(self.enc, 0, game=game, reward=self.reward)
-        new.hand = self.hand
-        new.hand_scores = list(self.hand_scores)
-        new.steps = self.steps
-        return new
+        return _remade(self.enc, game, self.reward, self.hand, self.hand_scores, self.steps)
 
     def render(self) -> str:
         """The table as a spectator sees it, in text (the terminal front end's renderer)."""
@@ -205,7 +197,10 @@ class Table:
 
 
 def _remade(enc: Encoding, game: Any, reward: str, hand: int, hand_scores: list[float], steps: int) -> Table:
-    """A pickled :class:`Table` made again (``Table.__reduce__``)."""
+    """A table of ``game`` with the given reward bookkeeping: a pickled one made again, a copy or a sampled world.
+
+    Field by field, since a compiled class has no ``__dict__`` to copy.
+    """
     table = Table(enc, 0, game=game, reward=reward)
     table.hand = hand
     table.hand_scores = list(hand_scores)
