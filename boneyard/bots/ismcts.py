@@ -99,8 +99,8 @@ from .inference import Inference, candidates_for
 from .profile import DEFAULT_MARGIN_SCALE, DEFAULT_PRIOR, Chooser, Finisher, SearchProfile, profile
 
 __all__ = ["DEFAULT_MARGIN_SCALE", "DEFAULT_PRIOR", "Chooser", "Finisher", "IsmctsBot", "head_start",
-           "margin_scale", "play_out", "playout_chooser", "playout_finisher", "policy_phases", "search_shape",
-           "seat_reward"]
+           "margin_scale", "paired_difference", "play_out", "playout_chooser", "playout_finisher", "policy_phases",
+           "search_shape", "seat_reward"]
 ROLLOUTS = ("auto", "policy", "greedy", "random", "learned")  # see IsmctsBot: the playout policy's names
 MAX_PLAYOUT = 2000  # actions; a safety net, hands end long before
 HEADROOM = 0.05  # share of an ``ms`` budget the search leaves unused
@@ -377,15 +377,8 @@ class IsmctsBot:
         An iteration is one playout; a round needs one per candidate. The choice is the
         candidate with the best mean reward, kept only when its mean paired difference
         from greedy's choice beats zero by ``evidence`` standard errors; else greedy's.
-
-        With the game profile's ``outcomes(world, actions, seat, seed)`` (and no ``rollout`` or
-        ``depth`` of the bot's own), each sampled world is handed to it and gives several
-        rounds at once (rows of one outcome per candidate: the scores at the hand's end and
-        the winners if the game ended); those are scored by :func:`seat_reward` like every
-        other playout. It returns ``None`` where it cannot, and the round is played out here.
+        The rounds are played by :meth:`_flat_rounds`.
         """
-        seat = view["seat"]
-        game_id = view["game"]
         favourite = str(greedy_action)
         legal = {str(a): a for a in legal_actions}
         picker = prof.candidates
@@ -394,11 +387,51 @@ class IsmctsBot:
             chosen = [a for a in chosen if str(a) != "draw"]
         keys = list(dict.fromkeys([favourite, *(str(a) for a in chosen if str(a) in legal)]))
         self.last_iterations = 0
-        if seat is None or len(keys) < 2:
+        if view["seat"] is None or len(keys) < 2:
             return greedy_action
         # greedy's choice may be an unlisted play (a whole Rummikub table), so it is kept as is
         actions = [greedy_action, *(legal[k] for k in keys[1:])]
-        rewards: list[list[float]] = [[] for _ in keys]
+        rewards, weights = self._flat_rounds(view, actions, rng, deadline, prof, sampler)
+        rounds = len(rewards[0])
+        if rounds == 0:
+            return greedy_action
+        if any(w != 1.0 for w in weights):
+            totals = [sum(w * r for w, r in zip(weights, row, strict=True)) for row in rewards]
+        else:
+            totals = [sum(row) for row in rewards]
+        best = max(range(len(keys)), key=lambda i: (totals[i], i == 0))
+        if best == 0:
+            return greedy_action
+        z = self.evidence if self.evidence is not None else prof.evidence_z
+        if _paired_lead(rewards[best], rewards[0], weights) > z:
+            return actions[best]
+        return greedy_action
+
+    def _flat_rounds(
+        self,
+        view: dict[str, Any],
+        actions: Sequence[Any],
+        rng: random.Random,
+        deadline: float | None,
+        prof: SearchProfile,
+        sampler: Inference,
+        rounds: int | None = None,
+    ) -> tuple[list[list[float]], list[float]]:
+        """The flat search's rounds: each action's reward in each round, and each round's weight.
+
+        Plays until the bot's ``iterations`` or the ``deadline``, whichever comes first,
+        or exactly ``rounds`` rounds when that is given (then ``iterations`` is not read).
+        With the game profile's ``outcomes(world, actions, seat, seed)`` (and no
+        ``rollout`` or ``depth`` of the bot's own), each sampled world is handed to it and
+        gives several rounds at once (rows of one outcome per action: the scores at the
+        hand's end and the winners if the game ended); those are scored by
+        :func:`seat_reward` like every other playout. It returns ``None`` where it cannot,
+        and the round is played out here. A round's weight is 1 unless the game's sampler
+        weighs worlds (``infer=1`` in Montana).
+        """
+        seat = view["seat"]
+        game_id = view["game"]
+        rewards: list[list[float]] = [[] for _ in actions]
         weights: list[float] = []  # each round's importance weight (1 unless the game reads hands)
         chooser = self._chooser(prof)
         depth = self.depth if self.depth is not None else prof.playout_depth
@@ -416,15 +449,15 @@ class IsmctsBot:
         looping = time.perf_counter()
         done = failures = 0
         batch = 1  # rounds a sampled world gave last time
-        while True:
-            if self.iterations is not None and done + len(keys) * batch > self.iterations:
+        while rounds is None or len(weights) < rounds:
+            if rounds is None and self.iterations is not None and done + len(actions) * batch > self.iterations:
                 break
             if failures >= MAX_SAMPLE_FAILURES:
                 break
             if deadline is not None:
                 now = time.perf_counter()
                 per = (now - looping) / done if done else self._iteration_s.get(per_key, 0.0)
-                if now + per * len(keys) * batch > deadline:
+                if now + per * len(actions) * batch > deadline:
                     break
             try:
                 world, weight = sampler.sample_weighted(rng)
@@ -433,39 +466,57 @@ class IsmctsBot:
                 continue
             seed = rng.getrandbits(64)
             rows = fast(world, actions, seat, seed) if fast is not None else None
-            weights.extend([weight] * (len(rows) if rows is not None else 1))
             start = list(world.scores)
             if rows is not None:
+                if rounds is not None:
+                    rows = rows[:rounds - len(weights)]
+                weights.extend([weight] * len(rows))
                 for row in rows:
                     for i, (final, winners) in enumerate(row):
                         gains = [float(a) - float(b) for a, b in zip(final, start, strict=True)]
                         rewards[i].append(seat_reward(gains, seat, winners, lower, scale))
                 batch = max(1, len(rows))
-                done += len(keys) * len(rows)
+                done += len(actions) * len(rows)
                 continue
+            weights.append(weight)
             for i, action in enumerate(actions):
                 game = world.clone()
                 game.apply(action)
                 cut = self._playout(game, start, hand, random.Random(seed), chooser, depth, seat, solve_at, finish)
                 rest = evaluate(game) if cut and evaluate is not None else None
                 rewards[i].append(self._reward(game_id, game, start, rest, scale)[seat])
-            done += len(keys)
+            done += len(actions)
         self._learn_cost(per_key, done, time.perf_counter() - looping)
         self.last_iterations = done
-        rounds = len(rewards[0])
-        if rounds == 0:
-            return greedy_action
-        if any(w != 1.0 for w in weights):
-            totals = [sum(w * r for w, r in zip(weights, row, strict=True)) for row in rewards]
-        else:
-            totals = [sum(row) for row in rewards]
-        best = max(range(len(keys)), key=lambda i: (totals[i], i == 0))
-        if best == 0:
-            return greedy_action
-        z = self.evidence if self.evidence is not None else prof.evidence_z
-        if _paired_lead(rewards[best], rewards[0], weights) > z:
-            return actions[best]
-        return greedy_action
+        return rewards, weights
+
+    def compare(
+        self, view: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random, rounds: int
+    ) -> tuple[Any, list[tuple[Any, float, float]]]:
+        """Every legal action against the search's favourite, on ``rounds`` common sampled worlds.
+
+        What a learner is taught from (:mod:`boneyard.rl.improve`): the flat search's
+        rounds (:meth:`_flat_rounds`, the same worlds, playouts and rewards as the bot's own
+        flat search) over *every* legal action, returned as the favourite (greedy's choice
+        unless ``favourite`` says otherwise) and, per legal action, its mean reward less the
+        favourite's in the same rounds and that difference's standard error (paired by
+        round, weighted where the sampler weighs worlds). The favourite's own row is 0, 0.
+        A view with no seat, or one legal action, gives no rounds: every row is 0, 0.
+        """
+        prof = profile(view["game"])
+        favourite = self._favourite(prof)(view, legal_actions, random.Random(0))
+        key = str(favourite)
+        others = [a for a in legal_actions if str(a) != key]
+        if view["seat"] is None or not others:
+            return favourite, [(a, 0.0, 0.0) for a in legal_actions]
+        sampler = Inference(view, self.infer if self.infer is not None else candidates_for(view["game"]),
+                            explain=None if self.explain is None else self.explain != 0)
+        search_rng = random.Random(rng.getrandbits(64))
+        rewards, weights = self._flat_rounds(view, [favourite, *others], search_rng, None, prof, sampler, rounds)
+        found: dict[str, tuple[float, float]] = {key: (0.0, 0.0)}
+        for action, row in zip(others, rewards[1:], strict=True):
+            found[str(action)] = paired_difference(row, rewards[0], weights)
+        return favourite, [(a, *found.get(str(a), (0.0, 0.0))) for a in legal_actions]
 
     # ----- one iteration -----------------------------------------------------------
 
@@ -836,6 +887,31 @@ def seat_reward(
         return margin
     won = 1.0 / len(winners) if winners and seat in winners else 0.0
     return 0.5 * margin + 0.5 * won
+
+
+def paired_difference(
+    mine: Sequence[float], theirs: Sequence[float], weights: Sequence[float] | None = None
+) -> tuple[float, float]:
+    """The mean of ``mine - theirs`` paired by round, and its standard error (0, 0 with no rounds).
+
+    With ``weights`` (one a round, not all 1) the weighted mean and its self-normalized
+    standard error; with one round the error is 0.
+    """
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    if not diffs:
+        return 0.0, 0.0
+    w = list(weights) if weights is not None else [1.0] * len(diffs)
+    total = sum(w)
+    if total <= 0:
+        return 0.0, 0.0
+    mean = sum(x * d for x, d in zip(w, diffs, strict=True)) / total
+    if len(diffs) < 2:
+        return mean, 0.0
+    if all(x == 1.0 for x in w):
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        return mean, math.sqrt(var / len(diffs))
+    spread = sum((x * (d - mean)) ** 2 for x, d in zip(w, diffs, strict=True))
+    return mean, math.sqrt(spread) / total
 
 
 def _paired_lead(mine: Sequence[float], theirs: Sequence[float], weights: Sequence[float] | None = None) -> float:

@@ -1,14 +1,16 @@
-"""``boneyard train``: a Deep Monte-Carlo self-play network for one game, then its arena figures.
+"""``boneyard train``: a learned network for one game, then its arena figures.
 
-The work is done by :mod:`boneyard.rl.dmc`; this module parses the options, shows the
-progress bar (episodes, loss, the latest win rate against random), saves the network and
-measures it in the duplicate arena against random and greedy.
+Two methods: ``--method dmc`` (the default), Deep Monte-Carlo self-play
+(:mod:`boneyard.rl.dmc`); ``--method search``, a network taught greedy's corrections by
+the flat search (:mod:`boneyard.rl.improve`). This module parses the options, shows the
+progress bar, saves the network and measures it in the duplicate arena against random
+and greedy.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,6 +18,63 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from .arena import results_table
 from .common import check_game, parse_rules
+
+
+def _bar(console: Console) -> Progress:
+    """The progress display both methods show: a bar, the elapsed time and a line of figures."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                    TextColumn("{task.fields[line]}"), console=console)
+
+
+def _train_dmc(console: Console, game_id: str, players: int | None, rules: dict[str, Any], hands: int,
+               seconds: float, workers: int, seed: int, widths: list[int], lr: float, epsilon: float,
+               objective: str, teacher: str | None, margin: float) -> Any:
+    """Deep Monte-Carlo self-play for ``seconds``, with its progress bar (games, loss, wins against random)."""
+    from ..rl import dmc
+
+    with _bar(console) as bar:
+        job = bar.add_task(f"{game_id} self-play", total=seconds, line="")
+        seen: dict[str, str] = {"rate": "not yet"}
+
+        def show(p: dmc.Progress) -> None:
+            if p.win_rate is not None:
+                seen["rate"] = f"{p.win_rate:.2f}"
+            line = f"{p.episodes:,} games, loss {p.loss:.3f}, wins vs random {seen['rate']}"
+            bar.update(job, completed=min(p.seconds, seconds), line=line)
+
+        return dmc.train(game_id, players, rules, hands=hands, seconds=seconds, workers=workers, seed=seed,
+                         hidden=widths, lr=lr, epsilon=epsilon, objective=objective, teacher=teacher, margin=margin,
+                         progress=show)
+
+
+def _train_search(console: Console, game_id: str, players: int | None, rules: dict[str, Any], hands: int | None,
+                  seconds: float, workers: int, seed: int, widths: list[int], lr: float, margin: float,
+                  rounds: int, share: float, labels: Path | None) -> Any:
+    """Label greedy's games with the search for ``seconds`` (adding to ``labels``), then fit, with progress bars."""
+    from ..rl import improve
+
+    found = improve.Labels.load(labels) if labels is not None and labels.exists() else None
+    epochs = 60
+    with _bar(console) as bar:
+        if seconds > 0:
+            job = bar.add_task(f"{game_id} labelling", total=seconds, line="")
+
+            def labelled(p: improve.Progress) -> None:
+                bar.update(job, completed=min(p.done, seconds), line=f"{p.games:,} games, {p.decisions:,} decisions")
+
+            found = improve.collect(game_id, players, rules, hands, seconds, workers=workers, share=share,
+                                    rounds=rounds, seed=seed, into=found, progress=labelled)
+            if labels is not None:
+                labels.parent.mkdir(parents=True, exist_ok=True)
+                found.save(labels)
+                console.print(f"Labels written to {labels} ({len(found):,} decisions of {found.games:,} games)")
+        assert found is not None  # --minutes 0 needs an existing labels file (checked by the caller)
+        fitting = bar.add_task(f"{game_id} fitting", total=epochs, line="")
+
+        def fitted(p: improve.Progress) -> None:
+            bar.update(fitting, completed=p.done, line=f"held-out loss {p.loss:.3f}")
+
+        return improve.fit(found, widths, epochs=epochs, lr=lr, margin=margin, seed=seed, progress=fitted)
 
 
 def register(app: typer.Typer) -> None:
@@ -28,7 +87,10 @@ def register(app: typer.Typer) -> None:
         minutes: Annotated[float, typer.Option(help="training time (wall clock)")] = 5.0,
         players: Annotated[int | None, typer.Option(help="seats at the table (default: the game's standard)")] = None,
         rule: Annotated[list[str] | None, typer.Option("--rule", help="rules option name=value (repeatable)")] = None,
-        hands: Annotated[int, typer.Option(help="hands per training game (1: short episodes, a clear signal)")] = 1,
+        method: Annotated[str, typer.Option(help="dmc (self-play) or search (greedy's corrections, taught by "
+                                                 "the search)")] = "dmc",
+        hands: Annotated[int | None, typer.Option(help="hands per training game (default: 1 for dmc, short "
+                                                       "episodes; the rules' own for search)")] = None,
         workers: Annotated[int, typer.Option(help="processes playing the self-play games")] = 1,
         seed: Annotated[int, typer.Option(help="seed of the network, the deals and the exploration")] = 0,
         hidden: Annotated[str, typer.Option(help="hidden layer widths, comma-separated")] = "256,256",
@@ -39,50 +101,57 @@ def register(app: typer.Typer) -> None:
         teacher: Annotated[str | None, typer.Option(help="a bot the network learns to correct, e.g. greedy: it "
                                                          "plays the bot's choice unless it values another higher "
                                                          "by --margin")] = None,
-        margin: Annotated[float, typer.Option(help="with --teacher: how much higher (targets have a spread of "
-                                                   "1) an action must be valued to overrule the teacher")] = 0.1,
+        margin: Annotated[float | None, typer.Option(help="how much higher (targets have a spread of 1) an action "
+                                                          "must be valued to overrule the teacher (default: 0.1 "
+                                                          "with dmc's --teacher, 0.5 with search)")] = None,
+        rounds: Annotated[int, typer.Option(help="search: sampled worlds each labelled decision is measured "
+                                                 "on")] = 32,
+        share: Annotated[float, typer.Option(help="search: the chance a decision is labelled")] = 0.25,
+        labels: Annotated[Path | None, typer.Option(help="search: a labels file to add to and keep (.npz): a "
+                                                         "run grows it, and --minutes 0 fits it again")] = None,
         arena_games: Annotated[int, typer.Option(help="duplicate arena games against random and against greedy "
                                                       "at the end (0: none)")] = 400,
         arena_hands: Annotated[int | None, typer.Option(help="hands per arena game (default: as trained; "
                                                              "0: the rules' own limit)")] = None,
     ) -> None:
-        """Train a learned bot by self-play (Deep Monte-Carlo), save it, and measure it against random and greedy.
+        """Train a learned bot, save it, and measure it against random and greedy.
 
-        The saved file plays as the policy bot (policy:weights=FILE) in the arena, on a
-        server and in the terminal.
+        --method dmc plays itself (Deep Monte-Carlo); --method search labels greedy's
+        games with the search's measure of every legal action and fits a network that
+        corrects greedy. The saved file plays as the policy bot (policy:weights=FILE) in
+        the arena, on a server and in the terminal.
         """
-        from ..rl import dmc
-
         check_game(game_id)
+        if method not in ("dmc", "search"):
+            raise typer.BadParameter(f"--method is dmc or search, got {method!r}")
         if out.suffix != ".npz":
             raise typer.BadParameter(f"--out must name a .npz file, got {out}")
+        if labels is not None and (method != "search" or labels.suffix != ".npz"):
+            raise typer.BadParameter("--labels names a .npz file of --method search")
         try:
             widths = [int(w) for w in hidden.split(",") if w.strip()]
         except ValueError:
             raise typer.BadParameter(f"--hidden takes widths such as 256,256, got {hidden!r}") from None
-        if minutes <= 0 or not widths or min(widths) < 1:
-            raise typer.BadParameter("--minutes and every --hidden width must be above 0")
+        if not widths or min(widths) < 1:
+            raise typer.BadParameter("every --hidden width must be above 0")
+        if minutes < 0 or (minutes == 0 and (labels is None or not labels.exists())):
+            raise typer.BadParameter("--minutes must be above 0 (0 only refits an existing --labels file)")
         console = Console()
-        columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                   TextColumn("{task.fields[line]}"))
         seconds = minutes * 60.0
         try:
-            with Progress(*columns, console=console) as bar:
-                job = bar.add_task(f"{game_id} self-play", total=seconds, line="")
-                seen: dict[str, str] = {"rate": "not yet"}
-
-                def show(p: dmc.Progress) -> None:
-                    if p.win_rate is not None:
-                        seen["rate"] = f"{p.win_rate:.2f}"
-                    line = f"{p.episodes:,} games, loss {p.loss:.3f}, wins vs random {seen['rate']}"
-                    bar.update(job, completed=min(p.seconds, seconds), line=line)
-
-                net = dmc.train(game_id, players, parse_rules(game_id, rule), hands=hands, seconds=seconds,
-                                workers=workers, seed=seed, hidden=widths, lr=lr, epsilon=epsilon,
-                                objective=objective, teacher=teacher, margin=margin,
-                                progress=show)
+            if method == "dmc":
+                net = _train_dmc(console, game_id, players, parse_rules(game_id, rule), 1 if hands is None else hands,
+                                 seconds, workers, seed, widths, lr, epsilon, objective, teacher,
+                                 0.1 if margin is None else margin)
+            else:
+                if teacher not in (None, "greedy"):
+                    raise typer.BadParameter("--method search corrects greedy; --teacher takes no other bot")
+                net = _train_search(console, game_id, players, parse_rules(game_id, rule), hands, seconds, workers,
+                                    seed, widths, lr, 0.5 if margin is None else margin, rounds, share, labels)
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
+        from ..rl import dmc
+
         out.parent.mkdir(parents=True, exist_ok=True)
         net.save(out)
         console.print(f"Network written to {out} (plays as policy:weights={out})")

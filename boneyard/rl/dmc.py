@@ -152,6 +152,26 @@ class QNetwork:
         loss = float(np.mean(err * err))
         delta = np.zeros_like(q)
         delta[rows, actions] = (2.0 / n) * err
+        return loss, self._backward(inputs, delta)
+
+    def gradients_all(self, x: np.ndarray, targets: np.ndarray, weights: np.ndarray) -> tuple[float, list[np.ndarray]]:
+        """The weighted loss over every output, ``sum(w (Q(x) - target)^2) / sum(w)``, and its gradient.
+
+        ``targets`` and ``weights`` have one row per observation and one column per action
+        index; a weight of 0 leaves that output out (an illegal or unmeasured action). What
+        a network taught every legal action's value at once (:mod:`boneyard.rl.improve`) is
+        fitted with.
+        """
+        q, inputs = self.forward(x)
+        total = float(weights.sum())
+        if total <= 0:
+            return 0.0, [np.zeros_like(p) for p in self.params]
+        err = (q - targets) * weights
+        loss = float(np.sum(err * (q - targets)) / total)
+        return loss, self._backward(inputs, (2.0 / total) * err)
+
+    def _backward(self, inputs: list[np.ndarray], delta: np.ndarray) -> list[np.ndarray]:
+        """Every parameter's gradient from the loss's gradient at the outputs (``delta``) and each layer's input."""
         grads: list[np.ndarray] = [np.empty(0, _F32)] * len(self.params)
         for layer in range(len(self.params) // 2 - 1, -1, -1):
             w = self.params[2 * layer]
@@ -159,7 +179,7 @@ class QNetwork:
             grads[2 * layer + 1] = delta.sum(axis=0).astype(_F32)
             if layer:
                 delta = (delta @ w.T) * (inputs[layer] > 0)
-        return loss, grads
+        return grads
 
     def save(self, path: str | Path) -> None:
         """Write the network with the game, players, rules and encoding sizes it was made for."""
