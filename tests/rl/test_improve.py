@@ -21,7 +21,8 @@ ONE_HAND = {"max_hands": 1}
 def _decisions(game: str, players: int, seed: int, most: int) -> list[tuple[dict, list]]:
     """Views and legal actions of a greedy game's decisions that have a choice."""
     g = api.new_game(game, players=players, seed=seed)
-    greedy, rng, out = GreedyBot(), random.Random(seed), []
+    greedy, rng = GreedyBot(), random.Random(seed)
+    out: list[tuple[dict, list]] = []
     while not g.is_over and len(out) < most:
         view, legal = g.view(g.current_player), g.legal_actions()
         if len(legal) > 1:
