@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
                                                          "by --margin")] = None,
         margin: Annotated[float | None, typer.Option(help="how much higher (targets have a spread of 1) an action "
                                                           "must be valued to overrule the teacher (default: 0.1 "
-                                                          "with dmc's --teacher, 0.5 with search)")] = None,
+                                                          "with dmc's --teacher, 0.25 with search)")] = None,
         rounds: Annotated[int, typer.Option(help="search: sampled worlds each labelled decision is measured "
                                                  "on")] = 32,
         share: Annotated[float, typer.Option(help="search: the chance a decision is labelled")] = 0.25,
@@ -147,7 +147,7 @@ def register(app: typer.Typer) -> None:
                 if teacher not in (None, "greedy"):
                     raise typer.BadParameter("--method search corrects greedy; --teacher takes no other bot")
                 net = _train_search(console, game_id, players, parse_rules(game_id, rule), hands, seconds, workers,
-                                    seed, widths, lr, 0.5 if margin is None else margin, rounds, share, labels)
+                                    seed, widths, lr, 0.25 if margin is None else margin, rounds, share, labels)
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         from ..rl import dmc

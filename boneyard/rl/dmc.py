@@ -154,21 +154,29 @@ class QNetwork:
         delta[rows, actions] = (2.0 / n) * err
         return loss, self._backward(inputs, delta)
 
-    def gradients_all(self, x: np.ndarray, targets: np.ndarray, weights: np.ndarray) -> tuple[float, list[np.ndarray]]:
+    def gradients_all(self, x: np.ndarray, targets: np.ndarray, weights: np.ndarray,
+                      base: np.ndarray | None = None) -> tuple[float, list[np.ndarray]]:
         """The weighted loss over every output, ``sum(w (Q(x) - target)^2) / sum(w)``, and its gradient.
 
         ``targets`` and ``weights`` have one row per observation and one column per action
-        index; a weight of 0 leaves that output out (an illegal or unmeasured action). What
-        a network taught every legal action's value at once (:mod:`boneyard.rl.improve`) is
-        fitted with.
+        index; a weight of 0 leaves that output out (an illegal or unmeasured action). With
+        ``base`` (an action index per row) the values fitted are differences from that
+        action's, ``Q(x, a) - Q(x, base)``: what a network taught each legal action's
+        advantage over its teacher's choice (:mod:`boneyard.rl.improve`) is fitted to, since
+        which action the teacher picks is not in the observation.
         """
         q, inputs = self.forward(x)
         total = float(weights.sum())
         if total <= 0:
             return 0.0, [np.zeros_like(p) for p in self.params]
-        err = (q - targets) * weights
-        loss = float(np.sum(err * (q - targets)) / total)
-        return loss, self._backward(inputs, (2.0 / total) * err)
+        rows = np.arange(len(q))
+        values = q if base is None else q - q[rows, base][:, None]
+        err = (values - targets) * weights
+        loss = float(np.sum(err * (values - targets)) / total)
+        delta = (2.0 / total) * err
+        if base is not None:
+            np.subtract.at(delta, (rows, base), delta.sum(axis=1))
+        return loss, self._backward(inputs, delta)
 
     def _backward(self, inputs: list[np.ndarray], delta: np.ndarray) -> list[np.ndarray]:
         """Every parameter's gradient from the loss's gradient at the outputs (``delta``) and each layer's input."""

@@ -293,7 +293,7 @@ def fit(
     spread = float(labels.advantage[others].std()) if others.any() else 0.0
     scale = 1.0 / spread if spread > 1e-9 else 1.0
     targets = labels.advantage * _F32(scale)
-    weights = labels.mask.astype(_F32)
+    weights = others.astype(_F32)  # the teacher's own difference is 0 by construction
     order = rng.permutation(len(labels))
     cut = max(1, len(order) // 10)
     held, kept = order[:cut], order[cut:]
@@ -305,9 +305,9 @@ def fit(
         shuffled = rng.permutation(kept)
         for start in range(0, len(shuffled), batch):
             pick = shuffled[start:start + batch]
-            _, grads = net.gradients_all(labels.obs[pick], targets[pick], weights[pick])
+            _, grads = net.gradients_all(labels.obs[pick], targets[pick], weights[pick], labels.teacher[pick])
             opt.step(grads)
-        loss, _ = net.gradients_all(labels.obs[held], targets[held], weights[held])
+        loss, _ = net.gradients_all(labels.obs[held], targets[held], weights[held], labels.teacher[held])
         if loss < best_loss:
             best_loss, best = loss, [p.copy() for p in net.params]
         if progress is not None:

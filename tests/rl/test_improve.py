@@ -31,6 +31,29 @@ def _decisions(game: str, players: int, seed: int, most: int) -> list[tuple[dict
     return out
 
 
+@pytest.mark.parametrize("relative", [False, True])
+def test_the_all_outputs_gradient_matches_finite_differences(relative: bool) -> None:
+    net = dmc.QNetwork(encoding("rounce", 2, ONE_HAND), (7, 5), seed=3)
+    rng = np.random.default_rng(3)
+    for p in net.params:
+        p += rng.standard_normal(p.shape).astype(np.float32) * 0.3
+    x = rng.random((6, net.enc.obs_size)).astype(np.float32)
+    targets = rng.standard_normal((6, net.enc.num_actions)).astype(np.float32)
+    weights = (rng.random((6, net.enc.num_actions)) < 0.1).astype(np.float32)
+    base = rng.integers(0, net.enc.num_actions, 6) if relative else None
+    _, grads = net.gradients_all(x, targets, weights, base)
+    for k, p in enumerate(net.params):
+        flat = p.reshape(-1)
+        for i in rng.choice(flat.size, size=min(6, flat.size), replace=False):
+            old = flat[i]
+            flat[i] = old + 1e-2
+            up, _ = net.gradients_all(x, targets, weights, base)
+            flat[i] = old - 1e-2
+            down, _ = net.gradients_all(x, targets, weights, base)
+            flat[i] = old
+            assert grads[k].reshape(-1)[i] == pytest.approx((up - down) / 2e-2, rel=0.05, abs=2e-3), (k, i)
+
+
 def test_paired_difference_is_the_mean_and_standard_error_of_the_differences() -> None:
     mean, err = paired_difference([1.0, 0.5, 0.75], [0.5, 0.5, 0.25])
     diffs = np.array([0.5, 0.0, 0.5])
@@ -172,7 +195,7 @@ def test_the_train_command_labels_fits_and_refits(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Labels written to" in result.output and result.output.count("win rate") == 2
     net = PolicyBot(str(out)).policy
-    assert isinstance(net, dmc.QNetwork) and net.teacher == "greedy" and net.margin == 0.5
+    assert isinstance(net, dmc.QNetwork) and net.teacher == "greedy" and net.margin == 0.25
     first = improve.Labels.load(labels)
     refit = runner.invoke(app, [*args, "--minutes", "0", "--margin", "1.5", "--arena-games", "0"])
     assert refit.exit_code == 0, refit.output
