@@ -89,7 +89,7 @@ def test_learned_playouts_are_played_by_the_network_on_views(monkeypatch: pytest
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=5:favourite=learned", "ismcts:iterations=5:rollout=learned"])
-@pytest.mark.parametrize(("game", "players"), [("eighty", 4), ("rounce", 2), ("montana", 4)])
+@pytest.mark.parametrize(("game", "players"), [("twobox", 6), ("rounce", 2), ("montana", 3)])
 def test_a_game_with_no_shipped_network_is_refused_by_name(spec: str, game: str, players: int) -> None:
     bot = parse_bot_spec(spec).make()
     table = boneyard.new_game(game, players=players, seed=0)
