@@ -77,6 +77,37 @@ def _train_search(console: Console, game_id: str, players: int | None, rules: di
         return improve.fit(found, widths, epochs=epochs, lr=lr, margin=margin, seed=seed, progress=fitted)
 
 
+def _tune(console: Console, net: Any, out: Path, margins: list[float], games: int, seed: int, workers: int,
+          rules: dict[str, Any]) -> None:
+    """Play each margin against greedy in the arena and save the network with the best one.
+
+    The deals come from ``seed``, which the caller keeps apart from the final arena's, so
+    the figure printed afterwards is not the one the margin was chosen on.
+    """
+    from ..rl import dmc
+
+    tried: list[tuple[float, float, float, float]] = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as bar:
+        for margin in margins:
+            played = bar.add_task(f"margin {margin:g} against greedy", total=None)
+
+            def moved(done: int, total: int, played: TaskID = played) -> None:
+                bar.update(played, completed=done, total=total)
+
+            net.margin = margin
+            net.save(out)
+            row = dmc.arena(out, "greedy", games=games, seed=seed, workers=workers, rules=rules,
+                            progress=moved)["summary"][0]
+            tried.append((float(row["win_rate"]), margin, *row["win_rate_ci"]))
+    for rate, margin, low, high in tried:
+        console.print(f"margin {margin:g}: win rate against greedy {rate:.3f} [{low:.3f}, {high:.3f}]")
+    best = max(tried)[1]
+    console.print(f"Keeping margin {best:g}")
+    net.margin = best
+    net.save(out)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``train`` command to the CLI."""
 
@@ -113,6 +144,11 @@ def register(app: typer.Typer) -> None:
                                                       "at the end (0: none)")] = 400,
         arena_hands: Annotated[int | None, typer.Option(help="hands per arena game (default: as trained; "
                                                              "0: the rules' own limit)")] = None,
+        tune: Annotated[str | None, typer.Option(help="search: margins to try against greedy before the arena, "
+                                                      "comma-separated; the best is kept (default: 0.25,0.5,0.75 "
+                                                      "unless --margin is given)")] = None,
+        tune_games: Annotated[int, typer.Option(help="search: duplicate games against greedy per margin tried, "
+                                                     "on other deals than the arena's")] = 200,
     ) -> None:
         """Train a learned bot, save it, and measure it against random and greedy.
 
@@ -134,6 +170,15 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"--hidden takes widths such as 256,256, got {hidden!r}") from None
         if not widths or min(widths) < 1:
             raise typer.BadParameter("every --hidden width must be above 0")
+        if tune is None:
+            tune = "0.25,0.5,0.75" if method == "search" and margin is None else ""
+        try:
+            margins = [float(m) for m in tune.split(",") if m.strip()]
+        except ValueError:
+            raise typer.BadParameter(f"--tune takes margins such as 0.25,0.5,0.75, got {tune!r}") from None
+        if margins and (method != "search" or min(margins) < 0 or tune_games < 2):
+            raise typer.BadParameter("--tune takes margins of 0 or more, with --method search and --tune-games 2 "
+                                     "or more")
         if minutes < 0 or (minutes == 0 and (labels is None or not labels.exists())):
             raise typer.BadParameter("--minutes must be above 0 (0 only refits an existing --labels file)")
         console = Console()
@@ -154,12 +199,14 @@ def register(app: typer.Typer) -> None:
 
         out.parent.mkdir(parents=True, exist_ok=True)
         net.save(out)
-        console.print(f"Network written to {out} (plays as policy:weights={out})")
         arena_rules = dict(net.enc.rules)
         if arena_hands == 0:
             arena_rules = parse_rules(game_id, rule)
         elif arena_hands is not None:
             arena_rules["max_hands"] = arena_hands
+        if margins:
+            _tune(console, net, out, margins, tune_games, seed + 1, workers, arena_rules)
+        console.print(f"Network written to {out} (plays as policy:weights={out})")
         for opponent in ("random", "greedy") if arena_games > 0 else ():
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=console) as bar:

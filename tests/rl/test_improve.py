@@ -191,11 +191,13 @@ def test_the_train_command_labels_fits_and_refits(tmp_path: Path) -> None:
     runner = CliRunner(env={"COLUMNS": "2000"})
     args = ["train", "rounce", "--players", "2", "--method", "search", "--rule", "max_hands=1", "--hidden", "8",
             "--rounds", "3", "--share", "0.5", "--out", str(out), "--labels", str(labels), "--arena-games", "4"]
-    result = runner.invoke(app, [*args, "--minutes", "0.05"])
+    result = runner.invoke(app, [*args, "--minutes", "0.05", "--tune-games", "4"])
     assert result.exit_code == 0, result.output
-    assert "Labels written to" in result.output and result.output.count("win rate") == 2
+    assert "Labels written to" in result.output and result.output.count("win rate") == 5  # 3 margins, 2 arenas
+    kept = float(result.output.split("Keeping margin ")[1].split()[0])
+    assert kept in (0.25, 0.5, 0.75)
     net = PolicyBot(str(out)).policy
-    assert isinstance(net, dmc.QNetwork) and net.teacher == "greedy" and net.margin == 0.25
+    assert isinstance(net, dmc.QNetwork) and net.teacher == "greedy" and net.margin == kept
     first = improve.Labels.load(labels)
     refit = runner.invoke(app, [*args, "--minutes", "0", "--margin", "1.5", "--arena-games", "0"])
     assert refit.exit_code == 0, refit.output
@@ -204,3 +206,5 @@ def test_the_train_command_labels_fits_and_refits(tmp_path: Path) -> None:
     assert refused.exit_code != 0 and "--labels" in refused.output
     wrong = runner.invoke(app, ["train", "rounce", "--method", "annealing", "--out", str(out)])
     assert wrong.exit_code != 0 and "dmc or search" in wrong.output
+    untunable = runner.invoke(app, ["train", "rounce", "--tune", "0.5", "--out", str(out)])
+    assert untunable.exit_code != 0 and "--tune" in untunable.output
