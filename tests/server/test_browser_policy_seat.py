@@ -1,8 +1,9 @@
-"""The lobby offers the policy bot only at the tables a learned network is shipped for (four-player Rounce).
+"""The lobby offers the policy bot only at the tables a learned network is shipped for.
 
 Driven in headless Chromium at 390x844 and 1280x800 against a real server: choosing Rounce
 with four players offers "policy bot" in every other seat and explains it under "Which
-bot?"; two players, or another game, offer it nowhere; a table made with it plays.
+bot?"; two players offer it nowhere; Eighty (shipped) offers it, three-player Montana (not
+shipped) does not; a table made with it plays.
 Screenshots go to /tmp/shots-s39-prior/ for a person to look at.
 """
 
@@ -65,9 +66,14 @@ def test_the_lobby_offers_the_policy_bot_only_where_a_network_is_shipped(
         assert "policy bot" not in told
         page.select_option("#game", "eighty")
         page.dispatch_event("#game", "change")
-        assert "policy" not in bots_offered(page, 1)
+        assert "policy" in bots_offered(page, 1)
+        page.select_option("#game", "montana")
+        page.dispatch_event("#game", "change")
+        page.select_option("#players", "3")
+        page.dispatch_event("#players", "change")
+        assert "policy" not in bots_offered(page, 1) and "greedy" in bots_offered(page, 1)
         page.locator("[data-seat='1']").scroll_into_view_if_needed()
-        shot(page, f"lobby-eighty-no-policy-{size}")
+        shot(page, f"lobby-montana3-no-policy-{size}")
         assert errors == []
     finally:
         context.close()

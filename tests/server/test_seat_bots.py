@@ -28,7 +28,10 @@ def test_bots_listed_are_the_playable_ones(client: TestClient) -> None:
 
 def test_the_policy_bot_says_at_which_tables_it_plays(client: TestClient) -> None:
     by_name = {b["name"]: b for b in client.get("/api/bots/about").json()}
-    assert by_name["policy"]["plays"] == [{"game": "rounce", "players": 4}]
+    from boneyard.rl.weights import shipped
+
+    assert by_name["policy"]["plays"] == [{"game": g, "players": n} for g, n in shipped()]
+    assert {"game": "rounce", "players": 4} in by_name["policy"]["plays"]
     assert all(by_name[name]["plays"] is None for name in ("random", "greedy", "ismcts"))
 
 
@@ -51,10 +54,12 @@ def test_the_policy_bot_is_refused_where_no_network_is_shipped(client: TestClien
     assert r.status_code == 400, r.text
     detail = r.json()["detail"]
     assert detail.startswith("seat 1: the 'policy' bot cannot play rounce with 2 players")
-    assert "no learned network is shipped for rounce with 2 players (shipped: rounce with 4 players)" in detail
-    seats = ["human", "bot:greedy", "bot:policy", "bot:greedy"]
-    r = client.post("/api/tables", json={"game": "eighty", "seats": seats})
-    assert r.status_code == 400 and "cannot play eighty with 4 players" in r.json()["detail"], r.text
+    from boneyard.rl.weights import describe
+
+    assert f"no learned network is shipped for rounce with 2 players (shipped: {describe()})" in detail
+    seats = ["human", "bot:greedy", "bot:policy"]
+    r = client.post("/api/tables", json={"game": "montana", "players": 3, "seats": seats})
+    assert r.status_code == 400 and "cannot play montana with 3 players" in r.json()["detail"], r.text
 
 
 def test_the_policy_bot_is_refused_at_start_and_as_stand_in_where_it_cannot_play(client: TestClient) -> None:
