@@ -24,7 +24,8 @@ Two stages, each usable alone:
   be fitted again with other settings, or grown, without playing again.
 - :func:`fit` fits a network to labels (a held-out tenth chooses when to stop).
 
-:func:`train` does both; ``boneyard train GAME --method search`` is the command.
+``boneyard train GAME --method search`` runs both (``--labels FILE`` keeps the labels;
+``--minutes 0`` fits them again).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from .dmc import Adam, QNetwork
 from .encoding import Encoding, encoding
 from .facts import rules_with_hands
 
-__all__ = ["TEACHER", "Labels", "collect", "fit", "label_games", "train"]
+__all__ = ["TEACHER", "Labels", "collect", "fit", "label_games"]
 
 #: The bot the network corrects, and whose choice the search measures every action against.
 TEACHER = "greedy"
@@ -314,31 +315,3 @@ def fit(
             progress(Progress("fitting", epoch + 1, labels.games, len(labels), loss))
     net.params[:] = best
     return net
-
-
-def train(
-    game: str,
-    players: int | None = None,
-    rules: Mapping[str, Any] | None = None,
-    hands: int | None = None,
-    seconds: float = 60.0,
-    games: int | None = None,
-    workers: int = 1,
-    share: float = 0.25,
-    rounds: int = 32,
-    seed: int = 0,
-    hidden: Sequence[int] = (256, 256),
-    epochs: int = 60,
-    lr: float = 1e-3,
-    margin: float = 0.25,
-    labels_out: str | Path | None = None,
-    progress: Callable[[Progress], None] | None = None,
-) -> QNetwork:
-    """Label for ``seconds`` (or ``games``) with :func:`collect`, then :func:`fit`: the whole method in one call.
-
-    ``labels_out``: where to keep the labels too (so the network can be fitted again).
-    """
-    labels = collect(game, players, rules, hands, seconds, games, workers, share, rounds, seed, progress=progress)
-    if labels_out is not None:
-        labels.save(labels_out)
-    return fit(labels, hidden, epochs, lr, margin=margin, seed=seed, progress=progress)

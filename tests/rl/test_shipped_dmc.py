@@ -42,22 +42,6 @@ def test_every_shipped_network_plays_its_table_to_the_end(game: str, players: in
             game_.apply(action)
 
 
-def test_the_example_network_plays_four_player_rounce_to_the_end() -> None:
-    """The first network shipped: loads with today's encoding and makes only legal choices over three games."""
-    bot = PolicyBot(str(WEIGHTS))
-    greedy = boneyard.bot("greedy")
-    rng = random.Random(0)
-    for seed in range(3):
-        game = boneyard.new_game("rounce", players=4, seed=seed)
-        while not game.is_over:
-            seat = game.current_player
-            legal = game.legal_actions()
-            chooser = bot if seat % 2 == 0 else greedy
-            action = chooser.choose(game.view(seat), legal, rng)
-            assert action in legal
-            game.apply(action)
-
-
 def test_the_package_ships_its_networks_as_package_data() -> None:
     """Found through importlib.resources (the wheel and an editable install carry it), and not git-ignored.
 
