@@ -280,8 +280,11 @@ def fit(
     Targets are the advantages divided by their spread over the non-teacher legal actions
     (kept as the network's ``target_scale``), so ``margin`` is in units of that spread:
     the network overrules the teacher only where it predicts another action better by
-    more than ``margin`` of it. Each legal action's squared error counts with weight 1
-    (illegal ones 0). A tenth of the decisions, drawn by ``seed``, is held out: the
+    more than ``margin`` of it. The fitted values are each legal action's output less the
+    teacher's action's output (:meth:`~boneyard.rl.dmc.QNetwork.gradients_all` with a
+    base), every other legal action with weight 1, illegal ones 0; the standard errors are
+    kept in the labels for analysis, not weighed. A tenth of the decisions, drawn by
+    ``seed``, is held out: the
     weights kept are those of the epoch with the lowest held-out loss (at most
     ``epochs``), so a long run does not fit the labels' noise.
     """
