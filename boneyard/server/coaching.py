@@ -270,7 +270,9 @@ class Coach:
         if len(ranking) == 1:
             why = "it is your only legal action"
         elif rounds < 2:
-            why = "the coach had time for one sampled deal only: take this as a rough guide"
+            # said even on a busy machine, where one deal is all the time allowed: how far it was played
+            reach = "the end of the game" if found.late else "the end of the hand"
+            why = f"the coach had time for one sampled deal only, played out to {reach}: take this as a rough guide"
         elif found.late:
             why = (f"judged over {rounds} deals of the hidden tiles consistent with what you see, each action "
                    "played out to the end of the game: late in a game the chance of winning it ranks them")

@@ -387,3 +387,27 @@ def test_the_coachs_budgets_come_from_the_environment_checked(monkeypatch: pytes
         monkeypatch.setenv("BONEYARD_REVIEW_MS", bad)
         with pytest.raises(ValueError, match="BONEYARD_REVIEW_MS must be"):
             create_app(f"sqlite:///{tmp_path / 'b.db'}")
+
+
+def test_a_hint_from_one_sampled_deal_still_says_how_far_it_was_played(client: TestClient) -> None:
+    """A busy machine may leave the coach time for one deal: the hint says so, and still whether it played the deal
+    to the end of the hand or, late in a game, to the end of the game (what its figures are chances of)."""
+    coach_of(client, ms=60_000, rounds=1)
+    said: dict[str, str] = {}
+    for name, rules in (("hand", {}), ("game", {"target": 30})):
+        table, tokens = seated(client, {**practice("twobox", seed=3), "players": 2, "seats": ["human"] * 2,
+                                        "rules": rules})
+        for _ in range(40):  # the first decision with a choice (a lone draw or pass is played)
+            seat = client.get(f"/api/tables/{table}", headers=auth(tokens[0])).json()["current_player"]
+            actions = client.get(f"/api/tables/{table}", headers=auth(tokens[seat])).json()["legal_actions"]
+            if len(actions) > 1:
+                break
+            client.post(f"/api/tables/{table}/actions", json={"action": actions[0]}, headers=auth(tokens[seat]))
+        r = client.get(f"/api/tables/{table}/hint", headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        assert r.json()["rounds"] == 1
+        said[name] = r.json()["why"]
+    assert said["hand"] == ("the coach had time for one sampled deal only, played out to the end of the hand: "
+                            "take this as a rough guide")
+    assert said["game"] == ("the coach had time for one sampled deal only, played out to the end of the game: "
+                            "take this as a rough guide")
