@@ -921,25 +921,9 @@ def _paired_lead(mine: Sequence[float], theirs: Sequence[float], weights: Sequen
     With ``weights`` not all 1 (importance weights, one a round), the weighted mean and
     its self-normalized standard error, ``sqrt(sum(w² (d - mean)²)) / sum(w)``.
     """
-    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
-    if weights is not None and any(w != 1.0 for w in weights):
-        total = sum(weights)
-        if total <= 0:
-            return -math.inf
-        if len(diffs) < 2:
-            return 0.0 if diffs[0] > 0 else -math.inf
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        if mean <= 0:
-            return -math.inf
-        spread = sum((w * (d - mean)) ** 2 for w, d in zip(weights, diffs, strict=True))
-        return math.inf if spread <= 0 else mean * total / math.sqrt(spread)
-    n = len(diffs)
-    mean = sum(diffs) / n
+    mean, err = paired_difference(mine, theirs, weights)
     if mean <= 0:
         return -math.inf
-    if n < 2:
+    if len(mine) < 2:
         return 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    if var <= 0:
-        return math.inf
-    return mean / math.sqrt(var / n)
+    return math.inf if err <= 0 else mean / err
